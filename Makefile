@@ -1,0 +1,133 @@
+# sbx build. `make` builds build/sbxd and build/sbxctl; `make check` installs
+# missing dependencies (as root), builds sanitized copies and runs every test;
+# `make demo` builds and runs a few sandboxed examples. See README.
+
+# Where everything is built; checked builds go to $(BUILD)/asan, fuzzers to
+# $(BUILD)/fuzz, so a plain build never picks up sanitizer runtimes.
+BUILD ?= build
+# Compiler; fuzz targets need clang (libFuzzer), everything else any C11 cc.
+CC ?= cc
+FUZZ_CC ?= clang
+# Comma list passed to -fsanitize= (make check uses address,undefined).
+SANITIZE ?=
+# 1 makes warnings errors (CI sets it).
+WERROR ?= 0
+# Install layout (used by `make install` and the packages).
+PREFIX ?= /usr/local
+DESTDIR ?=
+# Seconds each fuzz target runs inside `make check` (a smoke run, not a campaign).
+FUZZ_SECONDS ?= 10
+
+UNAME_S := $(shell uname -s)
+PKGS := libevent libprotobuf-c libseccomp libsystemd openssl jansson
+ifeq ($(UNAME_S),Darwin)
+PKGS := libevent libprotobuf-c openssl jansson
+endif
+
+WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wpointer-arith -Wwrite-strings \
+	-Wimplicit-fallthrough -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
+HARDEN_LD := -pie -Wl,-z,relro -Wl,-z,now
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+O := $(BUILD)
+ifneq ($(SANITIZE),)
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+HARDEN := -fstack-protector-strong -fPIE
+endif
+
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(HARDEN) $(SAN_FLAGS) -MMD -MP \
+	-I$(O)/gen -Iproto -Idaemon -Iclient -Itests/unit $(PKG_CFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(HARDEN_LD) $(SAN_FLAGS)
+
+# Platform files: the Makefile picks the backend (STYLE.md), not #ifdefs.
+ifeq ($(UNAME_S),Darwin)
+PLATFORM_EXCLUDE := daemon/linux-%.c daemon/svc-systemd.c
+else
+PLATFORM_EXCLUDE := daemon/macos-%.c daemon/svc-launchd.c
+endif
+
+GEN_SRCS := $(O)/gen/sbx.pb-c.c
+PROTO_SRCS := $(wildcard proto/*.c)
+DAEMON_SRCS := $(filter-out $(PLATFORM_EXCLUDE) daemon/main.c,$(wildcard daemon/*.c))
+CLIENT_SRCS := $(filter-out client/main.c,$(wildcard client/*.c))
+UNIT_SRCS := $(wildcard tests/unit/test-*.c)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
+
+obj = $(patsubst %.c,$(O)/obj/%.o,$(patsubst $(O)/%,%,$(1)))
+
+PROTO_OBJS := $(call obj,$(GEN_SRCS) $(PROTO_SRCS))
+DAEMON_OBJS := $(call obj,$(DAEMON_SRCS))
+CLIENT_OBJS := $(call obj,$(CLIENT_SRCS))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/%,$(UNIT_SRCS))
+
+.PHONY: all deps check demo unit integration fuzz clean install test-user
+all: $(O)/sbxd $(O)/sbxctl $(O)/sbx-probe
+
+$(O)/gen/sbx.pb-c.c $(O)/gen/sbx.pb-c.h: proto/sbx.proto
+	@mkdir -p $(O)/gen/proto
+	protoc-c --proto_path=proto --c_out=$(O)/gen proto/sbx.proto
+
+$(O)/obj/%.o: %.c | $(O)/gen/sbx.pb-c.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/obj/gen/%.o: $(O)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+
+$(O)/libsbxproto.a: $(PROTO_OBJS)
+	ar rcs $@ $^
+$(O)/libsbxd.a: $(DAEMON_OBJS)
+	ar rcs $@ $^
+$(O)/libsbxctl.a: $(CLIENT_OBJS)
+	ar rcs $@ $^
+
+$(O)/sbxd: $(O)/obj/daemon/main.o $(O)/libsbxd.a $(O)/libsbxproto.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(O)/sbxctl: $(O)/obj/client/main.o $(O)/libsbxctl.a $(O)/libsbxproto.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+# The probe runs inside sandboxes in tests and reports exact errnos.
+$(O)/sbx-probe: $(O)/obj/tests/probe/sbx-probe.o
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+# Unit tests link the daemon and client libraries; the linker pulls only what
+# each test uses.
+$(O)/test-%: $(O)/obj/tests/unit/test-%.o $(O)/libsbxd.a $(O)/libsbxctl.a $(O)/libsbxproto.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+-include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
+
+# --- checks -----------------------------------------------------------------
+ASAN_BUILD := $(BUILD)/asan
+deps:
+	@tests/deps.sh
+
+unit: all $(UNIT_BINS)
+	@tests/run-unit.sh $(O) $(UNIT_BINS)
+
+# Fuzz targets: each parser's tests/fuzz/fuzz-NAME.c, built with libFuzzer.
+fuzz:
+	$(MAKE) BUILD=$(BUILD)/fuzz CC=$(FUZZ_CC) SANITIZE=fuzzer-no-link,address,undefined \
+		$(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
+$(O)/fuzz-%: $(O)/obj/tests/fuzz/fuzz-%.o $(O)/libsbxd.a $(O)/libsbxctl.a $(O)/libsbxproto.a
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+
+check: deps
+	$(MAKE) BUILD=$(ASAN_BUILD) SANITIZE=address,undefined all unit
+	$(MAKE) fuzz
+	tests/run-fuzz.sh $(BUILD)/fuzz $(FUZZ_SECONDS)
+	tests/run-integration.sh $(ASAN_BUILD)
+
+demo: deps all
+	tests/demo.sh $(O)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,10 @@
+#!/bin/sh
+# Runs each unit-test binary given; fails if any fails.
+build=$1; shift
+fail=0; n=0
+for t in "$@"; do
+	n=$((n + 1))
+	if ! "$t"; then echo "FAIL: $t"; fail=$((fail + 1)); fi
+done
+echo "unit: $n programs, $fail failed"
+[ "$fail" -eq 0 ]
