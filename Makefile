@@ -44,7 +44,7 @@ endif
 
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(HARDEN) $(SAN_FLAGS) -MMD -MP \
-	-I$(O)/gen -Iproto -Idaemon -Iclient -Itests/unit $(PKG_CFLAGS)
+	-I. -I$(O)/gen -Iproto -Idaemon -Iclient -Itests/unit $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(HARDEN_LD) $(SAN_FLAGS)
 
 # Platform files: the Makefile picks the backend (STYLE.md), not #ifdefs.
@@ -54,7 +54,7 @@ else
 PLATFORM_EXCLUDE := daemon/macos-%.c daemon/svc-launchd.c
 endif
 
-GEN_SRCS := $(O)/gen/sbx.pb-c.c
+GEN_SRCS := $(O)/gen/proto/sbx.pb-c.c
 PROTO_SRCS := $(wildcard proto/*.c)
 DAEMON_SRCS := $(filter-out $(PLATFORM_EXCLUDE) daemon/main.c,$(wildcard daemon/*.c))
 CLIENT_SRCS := $(filter-out client/main.c,$(wildcard client/*.c))
@@ -71,11 +71,11 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/%,$(UNIT_SRCS))
 .PHONY: all deps check demo unit integration fuzz clean install test-user
 all: $(O)/sbxd $(O)/sbxctl $(O)/sbx-probe
 
-$(O)/gen/sbx.pb-c.c $(O)/gen/sbx.pb-c.h: proto/sbx.proto
+$(O)/gen/proto/sbx.pb-c.c $(O)/gen/proto/sbx.pb-c.h: proto/sbx.proto
 	@mkdir -p $(O)/gen/proto
-	protoc-c --proto_path=proto --c_out=$(O)/gen proto/sbx.proto
+	protoc-c --proto_path=. --c_out=$(O)/gen proto/sbx.proto
 
-$(O)/obj/%.o: %.c | $(O)/gen/sbx.pb-c.h
+$(O)/obj/%.o: %.c | $(O)/gen/proto/sbx.pb-c.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

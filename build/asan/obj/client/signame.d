@@ -1,0 +1,2 @@
+build/asan/obj/client/signame.o: client/signame.c client/signame.h
+client/signame.h:

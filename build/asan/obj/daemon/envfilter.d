@@ -1,0 +1,2 @@
+build/asan/obj/daemon/envfilter.o: daemon/envfilter.c daemon/envfilter.h
+daemon/envfilter.h:

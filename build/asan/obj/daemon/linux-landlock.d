@@ -1,0 +1,3 @@
+build/asan/obj/daemon/linux-landlock.o: daemon/linux-landlock.c \
+ daemon/linux-landlock.h
+daemon/linux-landlock.h:

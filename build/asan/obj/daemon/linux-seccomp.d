@@ -1,0 +1,3 @@
+build/asan/obj/daemon/linux-seccomp.o: daemon/linux-seccomp.c \
+ daemon/linux-seccomp.h
+daemon/linux-seccomp.h:

@@ -1,0 +1,6 @@
+build/obj/client/main.o: client/main.c client/cmd.h client/client.h \
+ proto/wire.h build/gen/proto/sbx.pb-c.h
+client/cmd.h:
+client/client.h:
+proto/wire.h:
+build/gen/proto/sbx.pb-c.h:

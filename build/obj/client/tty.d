@@ -1,0 +1,2 @@
+build/obj/client/tty.o: client/tty.c client/tty.h
+client/tty.h:

@@ -1,0 +1,2 @@
+build/obj/daemon/crypto.o: daemon/crypto.c daemon/crypto.h
+daemon/crypto.h:

@@ -1,0 +1,7 @@
+build/obj/daemon/linux-init.o: daemon/linux-init.c \
+ daemon/linux-landlock.h daemon/linux-seccomp.h daemon/linux.h \
+ daemon/sandbox.h
+daemon/linux-landlock.h:
+daemon/linux-seccomp.h:
+daemon/linux.h:
+daemon/sandbox.h:

@@ -1,0 +1,3 @@
+build/obj/daemon/linux-landlock.o: daemon/linux-landlock.c \
+ daemon/linux-landlock.h
+daemon/linux-landlock.h:

@@ -1,0 +1,2 @@
+build/obj/daemon/linux-mount.o: daemon/linux-mount.c daemon/linux.h
+daemon/linux.h:

@@ -1,0 +1,5 @@
+build/obj/daemon/linux-spawn.o: daemon/linux-spawn.c \
+ daemon/linux-backend.h daemon/sandbox.h daemon/linux.h
+daemon/linux-backend.h:
+daemon/sandbox.h:
+daemon/linux.h:

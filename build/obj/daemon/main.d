@@ -1,0 +1,15 @@
+build/obj/daemon/main.o: daemon/main.c daemon/conn.h proto/fdpass.h \
+ proto/wire.h build/gen/proto/sbx.pb-c.h daemon/daemon.h daemon/log.h \
+ daemon/sandbox.h daemon/server.h daemon/session.h daemon/svc.h \
+ proto/rundir.h
+daemon/conn.h:
+proto/fdpass.h:
+proto/wire.h:
+build/gen/proto/sbx.pb-c.h:
+daemon/daemon.h:
+daemon/log.h:
+daemon/sandbox.h:
+daemon/server.h:
+daemon/session.h:
+daemon/svc.h:
+proto/rundir.h:

@@ -1,0 +1,2 @@
+build/obj/daemon/svc-systemd.o: daemon/svc-systemd.c daemon/svc.h
+daemon/svc.h:

@@ -1,0 +1,2 @@
+build/obj/proto/rundir.o: proto/rundir.c proto/rundir.h
+proto/rundir.h:

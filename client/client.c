@@ -1,0 +1,208 @@
+/* Connecting to sbxd and exchanging whole frames with it. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "client/autostart.h"
+#include "client/client.h"
+#include "proto/fdpass.h"
+#include "proto/rundir.h"
+
+void
+client_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sbxctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int
+try_connect(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, r;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	do
+		r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	while (r < 0 && errno == EINTR);
+	if (r < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static int
+hello(struct client *c)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__Hello h = SBX__HELLO__INIT;
+
+	h.protocol_version = WIRE_PROTOCOL_VERSION;
+	h.client_name = (char *)"sbxctl";
+	env.msg_case = SBX__ENVELOPE__MSG_HELLO;
+	env.hello = &h;
+	return client_call(c, &env, SBX__ENVELOPE__MSG_HELLO_REPLY, &c->hello);
+}
+
+int
+client_open(const struct cmd_ctx *ctx, struct client *c)
+{
+	const char *env = getenv("SBX_SOCKET");
+	int fd, r;
+
+	c->fd = -1;
+	c->hello = NULL;
+	if (ctx->socket)
+		snprintf(c->socket, sizeof(c->socket), "%s", ctx->socket);
+	else if (env && *env)
+		snprintf(c->socket, sizeof(c->socket), "%s", env);
+	else if (rundir_socket(getuid(), c->socket, sizeof(c->socket)) < 0)
+		return -ENAMETOOLONG;
+	fd = try_connect(c->socket);
+	if (fd < 0 && (fd == -ENOENT || fd == -ECONNREFUSED) &&
+	    !ctx->no_autostart) {
+		r = autostart_daemon(c->socket);
+		if (r < 0)
+			return r;
+		fd = try_connect(c->socket);
+	}
+	if (fd < 0) {
+		client_err("cannot connect to sbxd at %s: %s", c->socket,
+			   strerror(-fd));
+		return fd;
+	}
+	c->fd = fd;
+	if ((r = hello(c)) < 0) {
+		client_close(c);
+		return r;
+	}
+	return 0;
+}
+
+void
+client_close(struct client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	wire_envelope_free(c->hello);
+	c->hello = NULL;
+}
+
+int
+client_send(struct client *c, const Sbx__Envelope *env, const int *fds,
+	    int nfds)
+{
+	uint8_t *buf;
+	size_t len, off = 0;
+	ssize_t n;
+	int r;
+
+	if ((r = wire_encode(env, &buf, &len)) < 0)
+		return r;
+	while (off < len) {
+		n = fdpass_send(c->fd, buf + off, len - off, off ? NULL : fds,
+				off ? 0 : nfds);
+		if (n < 0) {
+			free(buf);
+			return (int)n;
+		}
+		off += (size_t)n;
+	}
+	free(buf);
+	return 0;
+}
+
+static int
+read_full(int fd, uint8_t *buf, size_t len)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (off < len) {
+		n = read(fd, buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return off ? -EPIPE : 0;
+		off += (size_t)n;
+	}
+	return 1;
+}
+
+int
+client_recv(struct client *c, Sbx__Envelope **out)
+{
+	uint8_t hdr[WIRE_HEADER], *buf;
+	size_t flen;
+	int r;
+
+	*out = NULL;
+	if ((r = read_full(c->fd, hdr, sizeof(hdr))) <= 0)
+		return r;
+	if ((r = wire_frame_check(hdr, sizeof(hdr), &flen)) < 0)
+		return r;
+	flen = ((size_t)hdr[0] << 24 | (size_t)hdr[1] << 16 |
+		(size_t)hdr[2] << 8 | hdr[3]);
+	buf = malloc(flen ? flen : 1);
+	if (!buf)
+		return -ENOMEM;
+	if ((r = read_full(c->fd, buf, flen)) < 0 || (r == 0 && flen)) {
+		free(buf);
+		return r < 0 ? r : -EPIPE;
+	}
+	r = wire_decode(buf, flen, out);
+	free(buf);
+	return r;
+}
+
+int
+client_call(struct client *c, const Sbx__Envelope *env,
+	    Sbx__Envelope__MsgCase want, Sbx__Envelope **out)
+{
+	Sbx__Envelope *rep;
+	int r;
+
+	if ((r = client_send(c, env, NULL, 0)) < 0) {
+		client_err("sending to sbxd: %s", strerror(-r));
+		return r;
+	}
+	if ((r = client_recv(c, &rep)) < 0 || !rep) {
+		client_err("sbxd closed the connection%s%s", r < 0 ? ": " : "",
+			   r < 0 ? strerror(-r) : "");
+		return r < 0 ? r : -EPIPE;
+	}
+	if (rep->msg_case == SBX__ENVELOPE__MSG_ERROR) {
+		client_err("%s", rep->error->message);
+		wire_envelope_free(rep);
+		return -EPROTO;
+	}
+	if (rep->msg_case != want) {
+		client_err("unexpected reply from sbxd (%s)",
+			   wire_msg_name(rep->msg_case));
+		wire_envelope_free(rep);
+		return -EPROTO;
+	}
+	*out = rep;
+	return 0;
+}

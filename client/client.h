@@ -1,0 +1,42 @@
+/* sbxctl's connection to sbxd: connect (starting the daemon if nothing
+ * answers), Hello, and blocking request/reply helpers for simple verbs. */
+#ifndef SBX_CLIENT_H
+#define SBX_CLIENT_H
+
+#include <stdbool.h>
+
+#include "proto/wire.h"
+
+/* Exit status for errors of sbx itself (not of the command). */
+#define EXIT_SBX 125
+
+struct client {
+	int fd;
+	Sbx__Envelope *hello; /* the HelloReply envelope */
+	char socket[4096];
+};
+
+/* Global options every command sees. */
+struct cmd_ctx {
+	const char *socket;  /* NULL: default for this uid */
+	bool json;
+	bool no_autostart;
+};
+
+int client_open(const struct cmd_ctx *ctx, struct client *c);
+void client_close(struct client *c);
+
+/* Writes one whole frame (blocking), with fds attached when nfds > 0. */
+int client_send(struct client *c, const Sbx__Envelope *env, const int *fds,
+		int nfds);
+/* Reads one whole frame (blocking). 0 and *out NULL on clean EOF. */
+int client_recv(struct client *c, Sbx__Envelope **out);
+/* Sends env and waits for a reply of case want (an Error reply is printed
+ * and returns -EPROTO). */
+int client_call(struct client *c, const Sbx__Envelope *env,
+		Sbx__Envelope__MsgCase want, Sbx__Envelope **out);
+
+/* Prints "sbxctl: msg" to stderr. */
+void client_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,96 @@
+/* sbxctl status: is the daemon up, what can it enforce, what is degraded. */
+#include <jansson.h>
+#include <stdio.h>
+
+#include "client/cmd.h"
+
+static const char *
+mode_name(Sbx__RunMode m)
+{
+	return m == SBX__RUN_MODE__RUN_MODE_PRIVILEGED ? "privileged" : "user";
+}
+
+static void
+print_json(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
+{
+	json_t *o = json_object(), *ns = json_array(), *deg = json_array();
+	size_t i;
+
+	for (i = 0; i < h->caps->n_namespaces; i++)
+		json_array_append_new(ns, json_string(h->caps->namespaces[i]));
+	for (i = 0; i < h->caps->n_degraded; i++)
+		json_array_append_new(deg, json_string(h->caps->degraded[i]));
+	json_object_set_new(o, "version", json_string(h->daemon_version));
+	json_object_set_new(o, "pid", json_integer(s->pid));
+	json_object_set_new(o, "socket", json_string(s->socket));
+	json_object_set_new(o, "uptime_ms", json_integer((json_int_t)s->uptime_ms));
+	json_object_set_new(o, "sessions", json_integer(s->sessions));
+	json_object_set_new(o, "connections", json_integer(s->connections));
+	json_object_set_new(o, "backend", json_string(h->caps->backend));
+	json_object_set_new(o, "run_mode", json_string(mode_name(h->caps->run_mode)));
+	json_object_set_new(o, "uid", json_integer(h->caps->uid));
+	json_object_set_new(o, "landlock_abi", json_integer(h->caps->landlock_abi));
+	json_object_set_new(o, "seccomp", json_boolean(h->caps->seccomp));
+	json_object_set_new(o, "seccomp_notify",
+			    json_boolean(h->caps->seccomp_notify));
+	json_object_set_new(o, "namespaces", ns);
+	json_object_set_new(o, "degraded", deg);
+	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+	putchar('\n');
+	json_decref(o);
+}
+
+static void
+print_text(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
+{
+	size_t i;
+
+	printf("sbxd %s, pid %d, %s mode, serving uid %u\n", h->daemon_version,
+	       s->pid, mode_name(h->caps->run_mode), h->caps->uid);
+	printf("socket:     %s\n", s->socket);
+	printf("uptime:     %.1f s\n", (double)s->uptime_ms / 1000.0);
+	printf("sessions:   %u running, %u connections\n", s->sessions,
+	       s->connections);
+	printf("backend:    %s, Landlock ABI %d, seccomp %s%s\n",
+	       h->caps->backend, h->caps->landlock_abi,
+	       h->caps->seccomp ? "yes" : "no",
+	       h->caps->seccomp_notify ? " (user notification)" : "");
+	printf("namespaces:");
+	for (i = 0; i < h->caps->n_namespaces; i++)
+		printf(" %s", h->caps->namespaces[i]);
+	printf("\n");
+	for (i = 0; i < h->caps->n_degraded; i++)
+		printf("degraded:   %s\n", h->caps->degraded[i]);
+}
+
+static int
+cmd_status(const struct cmd_ctx *ctx, int argc, char **argv)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT, *rep = NULL;
+	Sbx__StatusRequest req = SBX__STATUS_REQUEST__INIT;
+	struct client c;
+
+	if (argc != 1) {
+		client_err("usage: sbxctl status");
+		return EXIT_SBX;
+	}
+	if (client_open(ctx, &c) < 0)
+		return EXIT_SBX;
+	env.msg_case = SBX__ENVELOPE__MSG_STATUS;
+	env.status = &req;
+	if (client_call(&c, &env, SBX__ENVELOPE__MSG_STATUS_REPLY, &rep) < 0) {
+		client_close(&c);
+		return EXIT_SBX;
+	}
+	if (ctx->json)
+		print_json(c.hello->hello_reply, rep->status_reply);
+	else
+		print_text(c.hello->hello_reply, rep->status_reply);
+	wire_envelope_free(rep);
+	client_close(&c);
+	return 0;
+}
+
+const struct cmd_entry cmd_status_entry = {
+	"status", "status", cmd_status,
+};

@@ -1,0 +1,75 @@
+/* sbxctl: the thin client of sbxd. Global options, then one verb. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client/cmd.h"
+
+static const struct cmd_entry *const cmd_table[] = {
+	&cmd_run_entry, &cmd_ps_entry, &cmd_kill_entry, &cmd_status_entry,
+};
+#define NCMDS (sizeof(cmd_table) / sizeof(cmd_table[0]))
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: sbxctl [--socket PATH] [--json] COMMAND ...\n");
+	for (i = 0; i < NCMDS; i++)
+		fprintf(f, "  sbxctl %s\n", cmd_table[i]->usage);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-autostart", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cmd_ctx ctx = { 0 };
+	size_t i;
+	int c;
+
+	/* "+": stop at the verb; its options are its own. */
+	while ((c = getopt_long(argc, argv, "+s:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			ctx.socket = optarg;
+			break;
+		case 'j':
+			ctx.json = true;
+			break;
+		case 'n':
+			ctx.no_autostart = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("sbxctl 0.1.0\n");
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_SBX;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EXIT_SBX;
+	}
+	for (i = 0; i < NCMDS; i++)
+		if (!strcmp(argv[optind], cmd_table[i]->name)) {
+			int vi = optind;
+
+			optind = 0; /* verbs run getopt again on their argv */
+			return cmd_table[i]->fn(&ctx, argc - vi, argv + vi);
+		}
+	client_err("unknown command: %s", argv[optind]);
+	usage(stderr);
+	return EXIT_SBX;
+}

@@ -1,0 +1,314 @@
+/* Client connections: reading frames (with SCM_RIGHTS fds), dispatching
+ * them, writing replies, and tearing down a bad or departed peer without
+ * disturbing anyone else. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/conn.h"
+#include "daemon/daemon.h"
+#include "daemon/log.h"
+#include "daemon/rpc.h"
+#include "daemon/session.h"
+
+/* A connection whose peer does not read its replies is dropped rather than
+ * buffered without bound (streaming output has its own backpressure). */
+#define CONN_OUT_MAX (64u << 20)
+#define CONN_READ_CHUNK (64u * 1024)
+
+static struct conn *conns;
+static unsigned nconns;
+
+static void conn_read_cb(evutil_socket_t fd, short what, void *arg);
+static void conn_write_cb(evutil_socket_t fd, short what, void *arg);
+
+static void
+conn_free_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg, **pp;
+	int i;
+
+	for (pp = &conns; *pp; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	nconns--;
+	if (c->session)
+		session_client_gone(c->session);
+	for (i = 0; i < c->nfds; i++)
+		close(c->fds[i]);
+	event_free(c->rev);
+	event_free(c->wev);
+	event_free(c->free_ev);
+	evbuffer_free(c->in);
+	evbuffer_free(c->out);
+	close(c->fd);
+	free(c);
+}
+
+/* Stops reading and frees the connection from a fresh event, after any
+ * queued reply (usually the Error) has been written or cannot be. */
+static void
+conn_kill(struct conn *c)
+{
+	if (c->dead)
+		return;
+	c->dead = true;
+	event_del(c->rev);
+	if (evbuffer_get_length(c->out) > 0)
+		evbuffer_write(c->out, c->fd);
+	event_del(c->wev);
+	event_active(c->free_ev, EV_TIMEOUT, 0);
+}
+
+int
+conn_new(int fd, uid_t uid, pid_t pid, struct conn **out)
+{
+	struct conn *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		close(fd);
+		return -ENOMEM;
+	}
+	c->fd = fd;
+	c->uid = uid;
+	c->pid = pid;
+	c->in = evbuffer_new();
+	c->out = evbuffer_new();
+	c->rev = event_new(sbxd.base, fd, EV_READ | EV_PERSIST, conn_read_cb, c);
+	c->wev = event_new(sbxd.base, fd, EV_WRITE | EV_PERSIST, conn_write_cb,
+			   c);
+	c->free_ev = event_new(sbxd.base, -1, 0, conn_free_cb, c);
+	if (!c->in || !c->out || !c->rev || !c->wev || !c->free_ev) {
+		if (c->rev)
+			event_free(c->rev);
+		if (c->wev)
+			event_free(c->wev);
+		if (c->free_ev)
+			event_free(c->free_ev);
+		if (c->in)
+			evbuffer_free(c->in);
+		if (c->out)
+			evbuffer_free(c->out);
+		close(fd);
+		free(c);
+		return -ENOMEM;
+	}
+	evutil_make_socket_nonblocking(fd);
+	c->next = conns;
+	conns = c;
+	nconns++;
+	event_add(c->rev, NULL);
+	*out = c;
+	return 0;
+}
+
+int
+conn_send(struct conn *c, const Sbx__Envelope *env)
+{
+	uint8_t *buf;
+	size_t len;
+	int r;
+
+	if (c->dead)
+		return -EPIPE;
+	if (evbuffer_get_length(c->out) > CONN_OUT_MAX) {
+		log_warn("client pid %d does not read its replies; dropping",
+			 (int)c->pid);
+		conn_kill(c);
+		return -ENOBUFS;
+	}
+	r = wire_encode(env, &buf, &len);
+	if (r < 0)
+		return r;
+	r = evbuffer_add(c->out, buf, len);
+	free(buf);
+	if (r < 0)
+		return -ENOMEM;
+	event_add(c->wev, NULL);
+	return 0;
+}
+
+static void
+conn_verror(struct conn *c, Sbx__ErrorCode code, const char *fmt, va_list ap)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__Error err = SBX__ERROR__INIT;
+	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	err.code = code;
+	err.message = msg;
+	env.msg_case = SBX__ENVELOPE__MSG_ERROR;
+	env.error = &err;
+	conn_send(c, &env);
+}
+
+void
+conn_error(struct conn *c, Sbx__ErrorCode code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	conn_verror(c, code, fmt, ap);
+	va_end(ap);
+}
+
+void
+conn_fail(struct conn *c, Sbx__ErrorCode code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->dead)
+		return;
+	va_start(ap, fmt);
+	conn_verror(c, code, fmt, ap);
+	va_end(ap);
+	log_info("client pid %d uid %u dropped (error %d)", (int)c->pid,
+		 (unsigned)c->uid, (int)code);
+	conn_kill(c);
+}
+
+int
+conn_take_fds(struct conn *c, int n, int *fds)
+{
+	if (c->nfds != n)
+		return -EBADMSG;
+	memcpy(fds, c->fds, sizeof(int) * (size_t)n);
+	c->nfds = 0;
+	return 0;
+}
+
+void
+conn_pause_read(struct conn *c, bool pause)
+{
+	if (c->dead || c->read_paused == pause)
+		return;
+	c->read_paused = pause;
+	if (pause)
+		event_del(c->rev);
+	else {
+		event_add(c->rev, NULL);
+		event_active(c->rev, EV_READ, 0); /* frames may be buffered */
+	}
+}
+
+size_t
+conn_out_pending(const struct conn *c)
+{
+	return evbuffer_get_length(c->out);
+}
+
+unsigned
+conn_count(void)
+{
+	return nconns;
+}
+
+void
+conn_flush_all(void)
+{
+	struct conn *c;
+
+	for (c = conns; c; c = c->next)
+		if (evbuffer_get_length(c->out) > 0)
+			evbuffer_write(c->out, c->fd);
+}
+
+void
+conn_close_all(void)
+{
+	while (conns)
+		conn_free_cb(-1, 0, conns);
+}
+
+/* Decodes and dispatches every whole frame in the input buffer. */
+static void
+conn_process(struct conn *c)
+{
+	while (!c->dead && !c->read_paused) {
+		size_t avail = evbuffer_get_length(c->in), flen;
+		uint8_t *p = evbuffer_pullup(c->in, avail < WIRE_HEADER ?
+						 (ssize_t)avail : WIRE_HEADER);
+		Sbx__Envelope *env;
+		int r;
+
+		r = wire_frame_check(p, avail, &flen);
+		if (r < 0) {
+			conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_FRAME,
+				  "frame larger than %u bytes", WIRE_FRAME_MAX);
+			return;
+		}
+		if (r == 0)
+			return;
+		p = evbuffer_pullup(c->in, (ssize_t)flen);
+		r = wire_decode(p + WIRE_HEADER, flen - WIRE_HEADER, &env);
+		evbuffer_drain(c->in, flen);
+		if (r < 0) {
+			conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_FRAME,
+				  "undecodable frame");
+			return;
+		}
+		rpc_dispatch(c, env);
+		wire_envelope_free(env);
+	}
+}
+
+static void
+conn_read_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	uint8_t buf[CONN_READ_CHUNK];
+	int fds[FDPASS_MAX], nfds = 0, i;
+	ssize_t n;
+
+	if (c->read_paused || c->dead)
+		return;
+	n = fdpass_recv(fd, buf, sizeof(buf), fds, &nfds, FDPASS_MAX);
+	for (i = 0; i < nfds; i++) {
+		if (c->nfds < FDPASS_MAX)
+			c->fds[c->nfds++] = fds[i];
+		else {
+			close(fds[i]);
+			n = -ETOOMANYREFS;
+		}
+	}
+	if (n == -ETOOMANYREFS) {
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_FRAME,
+			  "too many file descriptors");
+		return;
+	}
+	if (n == -EAGAIN)
+		goto process; /* woken by conn_pause_read(false) */
+	if (n <= 0) {
+		if (evbuffer_get_length(c->in) > 0 && n == 0)
+			log_info("client pid %d closed mid-frame", (int)c->pid);
+		conn_kill(c);
+		return;
+	}
+	evbuffer_add(c->in, buf, (size_t)n);
+process:
+	conn_process(c);
+}
+
+static void
+conn_write_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	int n = evbuffer_write(c->out, fd);
+
+	if (n < 0 && errno != EAGAIN && errno != EINTR) {
+		conn_kill(c);
+		return;
+	}
+	if (evbuffer_get_length(c->out) == 0)
+		event_del(c->wev);
+	if (c->session)
+		session_output_drained(c->session, evbuffer_get_length(c->out));
+}

@@ -1,0 +1,29 @@
+/* The daemon's one context object, defined in main.c and filled before the
+ * event loop starts; read-only afterwards except `stopping`. */
+#ifndef SBX_DAEMON_H
+#define SBX_DAEMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SBX_VERSION "0.1.0"
+
+struct sbxd {
+	struct event_base *base;
+	const char *socket_path;
+	const char *rundir;
+	uid_t uid;                 /* served user */
+	gid_t gid;
+	bool privileged;
+	bool stopping;
+	uint64_t start_ms;         /* CLOCK_MONOTONIC */
+};
+
+extern struct sbxd sbxd;
+
+uint64_t sbxd_now_ms(void);
+/* Called when the last session is gone during shutdown. */
+void sbxd_sessions_drained(void);
+
+#endif

@@ -1,0 +1,170 @@
+/* Linux backend start-up: probes what the kernel offers, compiles the
+ * seccomp program once, and records what is weaker than designed so
+ * `sbxctl status` can say so (degrade visibly, never silently). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/linux-backend.h"
+#include "daemon/linux-landlock.h"
+#include "daemon/linux-seccomp.h"
+
+static struct linux_backend lb;
+
+static void
+degrade(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (lb.caps.ndegraded >= 8)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(lb.caps.degraded[lb.caps.ndegraded++],
+		  sizeof(lb.caps.degraded[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* Can this process make the namespaces a sandbox needs? Tried in a child so
+ * the daemon itself stays where it is. */
+static bool
+probe_userns(void)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID |
+			      CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) ?
+			      1 : 0);
+	if (waitpid(pid, &st, 0) < 0)
+		return false;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static bool
+probe_notify(void)
+{
+	char buf[256] = "";
+	FILE *f = fopen("/proc/sys/kernel/seccomp/actions_avail", "re");
+
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return strstr(buf, "user_notif") != NULL;
+}
+
+static int
+load_groups(void)
+{
+	struct passwd *pw = getpwuid(lb.cfg.uid);
+	int n = LINUX_MAX_GROUPS;
+
+	if (!lb.cfg.privileged) {
+		lb.ngroups = 0;
+		return 0;
+	}
+	if (!pw)
+		return -ENOENT;
+	if (getgrouplist(pw->pw_name, lb.cfg.gid, lb.groups, &n) < 0)
+		n = LINUX_MAX_GROUPS; /* truncated: keep what fit */
+	lb.ngroups = n;
+	return 0;
+}
+
+static int
+probe_mount_api(void)
+{
+	struct mount_attr a = { 0 };
+
+	/* EBADF/EINVAL prove the syscall exists; ENOSYS means < 5.12. */
+	if (mount_setattr(-1, "", 0, &a, sizeof(a)) < 0 && errno == ENOSYS)
+		return -ENOSYS;
+	return 0;
+}
+
+int
+sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
+{
+	int n = 0, r;
+
+	lb.cfg = *cfg;
+	lb.caps.backend = "linux";
+	lb.caps.privileged = cfg->privileged;
+	if (probe_mount_api() < 0) {
+		snprintf(err, errlen, "kernel lacks the mount API "
+			 "(mount_setattr, Linux >= 5.12); refusing to run "
+			 "commands unsandboxed");
+		return -ENOSYS;
+	}
+	if (!cfg->privileged) {
+		lb.caps.userns = probe_userns();
+		if (!lb.caps.userns) {
+			snprintf(err, errlen, "cannot create user namespaces "
+				 "(unprivileged userns disabled or restricted); "
+				 "run sbxd in privileged mode: sudo sbxd --user "
+				 "NAME");
+			return -EPERM;
+		}
+		lb.caps.namespaces[n++] = "user";
+	}
+	lb.caps.namespaces[n++] = "mnt";
+	lb.caps.namespaces[n++] = "pid";
+	lb.caps.namespaces[n++] = "net";
+	lb.caps.namespaces[n++] = "ipc";
+	lb.caps.namespaces[n++] = "uts";
+	lb.caps.namespaces[n] = NULL;
+	if ((r = load_groups()) < 0) {
+		snprintf(err, errlen, "uid %u has no passwd entry",
+			 (unsigned)cfg->uid);
+		return r;
+	}
+	lb.caps.landlock_abi = landlock_probe_abi();
+	if (lb.caps.landlock_abi == 0)
+		degrade("Landlock unavailable: writes are limited by "
+			"read-only mounts only");
+	else if (lb.caps.landlock_abi < 6)
+		degrade("Landlock ABI %d: no signal or abstract-socket "
+			"scoping (needs ABI 6)", lb.caps.landlock_abi);
+	if (lb.caps.landlock_abi > 0 && lb.caps.landlock_abi < 3)
+		degrade("Landlock ABI %d: truncate not restricted",
+			lb.caps.landlock_abi);
+	lb.caps.seccomp = prctl(PR_GET_SECCOMP) >= 0;
+	lb.caps.seccomp_notify = lb.caps.seccomp && probe_notify();
+	if (!lb.caps.seccomp) {
+		degrade("seccomp unavailable: syscall deny set not applied");
+		return 0;
+	}
+	r = seccomp_compile(false, &lb.seccomp);
+	if (r < 0) {
+		snprintf(err, errlen, "compiling the seccomp filter: %s",
+			 strerror(-r));
+		return r;
+	}
+	lb.have_seccomp = true;
+	return 0;
+}
+
+const struct sandbox_caps *
+sandbox_caps(void)
+{
+	return &lb.caps;
+}
+
+const struct linux_backend *
+linux_backend(void)
+{
+	return &lb;
+}

@@ -1,0 +1,24 @@
+/* Daemon-wide state of the Linux backend, set up once by sandbox_init(). */
+#ifndef SBX_LINUX_BACKEND_H
+#define SBX_LINUX_BACKEND_H
+
+#include <linux/filter.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "daemon/sandbox.h"
+
+#define LINUX_MAX_GROUPS 64
+
+struct linux_backend {
+	struct sandbox_config cfg;
+	struct sandbox_caps caps;
+	gid_t groups[LINUX_MAX_GROUPS];
+	int ngroups;
+	struct sock_fprog seccomp;
+	bool have_seccomp;
+};
+
+const struct linux_backend *linux_backend(void);
+
+#endif

@@ -1,0 +1,257 @@
+/* The sandbox init (pid 1 of the sandbox's pid namespace) and the command it
+ * forks. Order, as STYLE.md asks: namespaces (clone3) -> mounts -> Landlock
+ * ruleset -> privileges dropped -> fork -> session/stdio -> no_new_privs ->
+ * Landlock -> seccomp -> exec. Nothing here allocates; every failure is
+ * written to the status pipe as {step, errno} before _exit. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <net/if.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/linux-landlock.h"
+#include "daemon/linux-seccomp.h"
+#include "daemon/linux.h"
+#include "daemon/sandbox.h"
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+#define SECBITS_LOCKDOWN 0x3f /* NOROOT, NO_SETUID_FIXUP, KEEP_CAPS + locks */
+
+extern char **environ;
+
+static void
+report(int fd, int kind, int step, int value)
+{
+	struct sandbox_status s = { kind, step, value };
+	ssize_t n;
+
+	do
+		n = write(fd, &s, sizeof(s));
+	while (n < 0 && errno == EINTR);
+}
+
+static void __attribute__((noreturn))
+fail(int fd, int step, int err)
+{
+	report(fd, SANDBOX_STATUS_SETUP_FAILED, step, err);
+	_exit(125);
+}
+
+static int
+loopback_up(void)
+{
+	struct ifreq ifr;
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r = 0;
+
+	if (s < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
+		r = -errno;
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	if (r == 0 && ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+		r = -errno;
+	close(s);
+	return r;
+}
+
+/* Leaves the calling process with no capabilities it could ever regain. */
+static int
+drop_privs(const struct sandbox_plan *p)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	int cap;
+
+	if (prctl(PR_SET_SECUREBITS, SECBITS_LOCKDOWN) < 0 && errno != EPERM)
+		return -errno;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
+	    errno != EINVAL)
+		return -errno;
+	for (cap = 0; cap < 64; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
+		    errno == EINVAL)
+			break;
+	if (!p->userns) {
+		/* Privileged mode: from root to the user; no caps survive. */
+		if (setgroups((size_t)p->ngroups, p->groups) < 0 ||
+		    setresgid(p->gid, p->gid, p->gid) < 0 ||
+		    setresuid(p->uid, p->uid, p->uid) < 0)
+			return -errno;
+	}
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capset, &h, d) < 0)
+		return -errno;
+	return 0;
+}
+
+static void __attribute__((noreturn))
+exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
+{
+	sigset_t none;
+	int tmp[3], i, e;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (setsid() < 0)
+		fail(sfd, STEP_SETSID, errno);
+	/* Copy above 2 first: the fds may overlap the targets. */
+	for (i = 0; i < 3; i++)
+		if ((tmp[i] = fcntl(p->stdio[i], F_DUPFD_CLOEXEC, 10)) < 0)
+			fail(sfd, STEP_STDIO, errno);
+	if (p->tty && ioctl(tmp[0], TIOCSCTTY, 0) < 0)
+		fail(sfd, STEP_TTY, errno);
+	for (i = 0; i < 3; i++)
+		if (dup2(tmp[i], i) < 0)
+			fail(sfd, STEP_STDIO, errno);
+	/* Whatever the daemon had open never reaches the command. */
+	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		fail(sfd, STEP_STDIO, errno);
+	if (chdir(p->cwd) < 0)
+		fail(sfd, STEP_CHDIR, errno);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		fail(sfd, STEP_NO_NEW_PRIVS, errno);
+	if (ruleset >= 0 && (e = landlock_enforce(ruleset)) < 0)
+		fail(sfd, STEP_LANDLOCK, -e);
+	if (p->seccomp && (e = seccomp_load_prog(p->seccomp)) < 0)
+		fail(sfd, STEP_SECCOMP, -e);
+	environ = p->envp;
+	execvp(p->argv[0], p->argv);
+	e = errno;
+	report(sfd, SANDBOX_STATUS_EXEC_FAILED, STEP_EXEC, e);
+	_exit(e == ENOENT || e == ENOTDIR ? 127 : 126);
+}
+
+static void
+forward(pid_t cmd, int sig)
+{
+	if (kill(-cmd, sig) < 0)
+		kill(cmd, sig);
+}
+
+/* Relays signals to the command's process group and reaps everything; when
+ * the command exits, the rest of the sandbox is killed with it. */
+static void __attribute__((noreturn))
+supervise(pid_t cmd, int sigfd, int sfd)
+{
+	struct signalfd_siginfo si;
+	int status = 0, st;
+	bool done = false;
+	pid_t w;
+
+	for (;;) {
+		if (read(sigfd, &si, sizeof(si)) != sizeof(si)) {
+			if (errno == EINTR)
+				continue;
+			kill(-1, SIGKILL);
+			_exit(125);
+		}
+		if (si.ssi_signo != SIGCHLD) {
+			if (!done)
+				forward(cmd, (int)si.ssi_signo);
+			continue;
+		}
+		while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+			if (w == cmd && !done) {
+				status = st;
+				done = true;
+				kill(-1, SIGKILL);
+			}
+		}
+		if (done && w < 0 && errno == ECHILD) {
+			report(sfd, SANDBOX_STATUS_EXITED, 0, status);
+			_exit(0);
+		}
+	}
+}
+
+/* The clone copied every fd of the daemon (other sessions' pipes, client
+ * sockets): keep only what this sandbox uses, so no session holds another's
+ * pipe open and nothing of the daemon lingers in here. */
+static void
+close_others(const struct sandbox_plan *p, int sync_fd, int sfd)
+{
+	int keep[5] = { sync_fd, sfd, p->stdio[0], p->stdio[1], p->stdio[2] };
+	int i, j, t, lo = 0;
+
+	for (i = 0; i < 5; i++)
+		for (j = i + 1; j < 5; j++)
+			if (keep[j] < keep[i]) {
+				t = keep[i];
+				keep[i] = keep[j];
+				keep[j] = t;
+			}
+	for (i = 0; i < 5; i++) {
+		if (keep[i] < 0)
+			continue;
+		if (keep[i] > lo)
+			syscall(SYS_close_range, lo, keep[i] - 1, 0);
+		lo = keep[i] + 1;
+	}
+	syscall(SYS_close_range, lo, ~0U, 0);
+}
+
+void
+linux_init_main(const struct sandbox_plan *p, int sync_fd, int sfd)
+{
+	static const int relayed[] = { SIGCHLD, SIGHUP, SIGINT, SIGQUIT,
+				       SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
+				       SIGCONT, SIGTSTP, SIGALRM };
+	const char *rw[] = { p->workspace, "/tmp", NULL };
+	int ruleset = -1, sigfd, err = 0, step;
+	sigset_t set;
+	size_t i;
+	char c;
+	pid_t cmd;
+
+	close_others(p, sync_fd, sfd);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		fail(sfd, STEP_PDEATHSIG, errno);
+	if (read(sync_fd, &c, 1) != 1)
+		_exit(125); /* the daemon gave up on us */
+	close(sync_fd);
+	if (sethostname("sbx", 3) < 0)
+		fail(sfd, STEP_HOSTNAME, errno);
+	if ((err = loopback_up()) < 0)
+		fail(sfd, STEP_LOOPBACK, -err);
+	if ((step = linux_mount_build(p, &err)) != 0)
+		fail(sfd, step, err);
+	if (chdir("/") < 0)
+		fail(sfd, STEP_CHDIR, errno);
+	if (p->landlock_abi > 0 &&
+	    (ruleset = landlock_build(p->landlock_abi, rw, "/dev")) < 0)
+		fail(sfd, STEP_LANDLOCK_RULESET, -ruleset);
+	if ((err = drop_privs(p)) < 0)
+		fail(sfd, STEP_DROP_PRIVS, -err);
+	/* Credential changes clear the parent-death signal: set it again. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		fail(sfd, STEP_PDEATHSIG, errno);
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
+		sigaddset(&set, relayed[i]);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
+	    (sigfd = signalfd(-1, &set, SFD_CLOEXEC)) < 0)
+		fail(sfd, STEP_SIGNALS, errno);
+	cmd = fork();
+	if (cmd < 0)
+		fail(sfd, STEP_FORK, errno);
+	if (cmd == 0)
+		exec_command(p, ruleset, sfd);
+	if (ruleset >= 0)
+		close(ruleset);
+	supervise(cmd, sigfd, sfd);
+}

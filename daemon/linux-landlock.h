@@ -1,0 +1,51 @@
+/* Landlock for the Linux backend: ABI probing and the write ruleset. The
+ * installed kernel headers may predate the running kernel, so the newer
+ * constants and the full ruleset attribute are defined here. */
+#ifndef SBX_LINUX_LANDLOCK_H
+#define SBX_LINUX_LANDLOCK_H
+
+#include <stdint.h>
+
+#define SBX_LL_FS_EXECUTE (1ULL << 0)
+#define SBX_LL_FS_WRITE_FILE (1ULL << 1)
+#define SBX_LL_FS_READ_FILE (1ULL << 2)
+#define SBX_LL_FS_READ_DIR (1ULL << 3)
+#define SBX_LL_FS_REMOVE_DIR (1ULL << 4)
+#define SBX_LL_FS_REMOVE_FILE (1ULL << 5)
+#define SBX_LL_FS_MAKE_CHAR (1ULL << 6)
+#define SBX_LL_FS_MAKE_DIR (1ULL << 7)
+#define SBX_LL_FS_MAKE_REG (1ULL << 8)
+#define SBX_LL_FS_MAKE_SOCK (1ULL << 9)
+#define SBX_LL_FS_MAKE_FIFO (1ULL << 10)
+#define SBX_LL_FS_MAKE_BLOCK (1ULL << 11)
+#define SBX_LL_FS_MAKE_SYM (1ULL << 12)
+#define SBX_LL_FS_REFER (1ULL << 13)      /* ABI 2 */
+#define SBX_LL_FS_TRUNCATE (1ULL << 14)   /* ABI 3 */
+#define SBX_LL_FS_IOCTL_DEV (1ULL << 15)  /* ABI 5 */
+#define SBX_LL_NET_BIND_TCP (1ULL << 0)   /* ABI 4 */
+#define SBX_LL_NET_CONNECT_TCP (1ULL << 1)
+#define SBX_LL_SCOPE_ABSTRACT_UNIX (1ULL << 0) /* ABI 6 */
+#define SBX_LL_SCOPE_SIGNAL (1ULL << 1)
+
+struct sbx_landlock_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+	uint64_t scoped;
+};
+
+/* Highest ABI the running kernel offers; 0 when Landlock is unavailable. */
+int landlock_probe_abi(void);
+
+/* Write rights sbx handles at this ABI (everything that modifies files). */
+uint64_t landlock_write_rights(int abi);
+
+/* Creates a ruleset handling write rights (and scopes at ABI >= 6) with full
+ * write access beneath each path of rw[] and file writes beneath dev (may be
+ * NULL). Runs inside the sandbox after its mounts, so paths are the
+ * sandbox's view. Returns the ruleset fd or -errno. */
+int landlock_build(int abi, const char *const *rw, const char *dev);
+
+/* Enforces ruleset fd on the calling thread (no_new_privs already set). */
+int landlock_enforce(int fd);
+
+#endif

@@ -1,0 +1,258 @@
+/* The sandbox's mount tree: read-only root, writable workspace, private
+ * /tmp, its own /proc, a minimal /dev, daemon state hidden. Built in place
+ * with the mount API (no helper binaries, no argv limits) by the sandbox
+ * init inside a fresh user+mount+pid namespace. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/linux.h"
+
+static const char *const dev_nodes[] = {
+	"null", "zero", "full", "random", "urandom", "tty",
+};
+#define NDEV (sizeof(dev_nodes) / sizeof(dev_nodes[0]))
+
+struct trees {
+	int ws, tmp, tty, null;
+	int dev[NDEV];
+};
+
+static int
+clone_tree(const char *path, unsigned extra)
+{
+	int fd = open_tree(AT_FDCWD, path,
+			   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | extra);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int
+attach(int fd, const char *target)
+{
+	if (move_mount(fd, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return -errno;
+	return 0;
+}
+
+static int
+set_attr(int dfd, const char *path, unsigned flags, uint64_t set,
+	 uint64_t clr)
+{
+	struct mount_attr a = { .attr_set = set, .attr_clr = clr };
+
+	if (mount_setattr(dfd, path, flags, &a, sizeof(a)) < 0)
+		return -errno;
+	return 0;
+}
+
+/* A fresh filesystem instance as a detached mount. */
+static int
+new_fs(const char *type, const char *mode, unsigned attrs)
+{
+	int fs, mnt;
+
+	fs = fsopen(type, FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -errno;
+	if ((mode && fsconfig(fs, FSCONFIG_SET_STRING, "mode", mode, 0) < 0) ||
+	    (!strcmp(type, "tmpfs") &&
+	     fsconfig(fs, FSCONFIG_SET_STRING, "size", "4m", 0) < 0) ||
+	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+		int e = -errno;
+
+		close(fs);
+		return e;
+	}
+	mnt = fsmount(fs, FSMOUNT_CLOEXEC, attrs);
+	mnt = mnt < 0 ? -errno : mnt;
+	close(fs);
+	return mnt;
+}
+
+/* Creates every missing directory of path (absolute) with mode 0755. */
+static int
+mkdir_p(const char *path)
+{
+	char buf[4096];
+	size_t i, n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		buf[i] = i < n ? '/' : '\0';
+	}
+	return 0;
+}
+
+static int
+take_trees(const struct sandbox_plan *p, struct trees *t)
+{
+	struct stat a, b;
+	size_t i;
+
+	t->ws = clone_tree(p->workspace, AT_RECURSIVE);
+	t->tmp = clone_tree(p->tmpdir, 0);
+	t->null = clone_tree("/dev/null", 0);
+	if (t->ws < 0 || t->tmp < 0 || t->null < 0)
+		return t->ws < 0 ? t->ws : t->tmp < 0 ? t->tmp : t->null;
+	for (i = 0; i < NDEV; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		t->dev[i] = clone_tree(path, 0);
+		if (t->dev[i] < 0)
+			return t->dev[i];
+	}
+	t->tty = -1;
+	if (p->tty_path) {
+		/* The slave must be the very inode the client gave us. */
+		t->tty = clone_tree(p->tty_path, 0);
+		if (t->tty < 0)
+			return t->tty;
+		if (fstat(t->tty, &a) < 0 || fstat(p->stdio[0], &b) < 0)
+			return -errno;
+		if (a.st_rdev != b.st_rdev || a.st_ino != b.st_ino)
+			return -EXDEV;
+	}
+	return 0;
+}
+
+static int
+touch(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int
+build_dev(const struct sandbox_plan *p, const struct trees *t)
+{
+	static const char *const links[][2] = {
+		{ "/proc/self/fd", "/dev/fd" },
+		{ "/proc/self/fd/0", "/dev/stdin" },
+		{ "/proc/self/fd/1", "/dev/stdout" },
+		{ "/proc/self/fd/2", "/dev/stderr" },
+	};
+	char path[4096];
+	size_t i;
+	int fd, r;
+
+	fd = new_fs("tmpfs", "0755", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+	if (fd < 0 || (r = attach(fd, "/dev")) < 0)
+		return fd < 0 ? fd : r;
+	close(fd);
+	for (i = 0; i < NDEV; i++) {
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		if ((r = touch(path)) < 0 || (r = attach(t->dev[i], path)) < 0)
+			return r;
+	}
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (symlink(links[i][0], links[i][1]) < 0)
+			return -errno;
+	if (mkdir("/dev/shm", 01777) < 0 || mkdir("/dev/pts", 0755) < 0)
+		return -errno;
+	fd = new_fs("tmpfs", "1777", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				     MOUNT_ATTR_NOEXEC);
+	if (fd < 0 || (r = attach(fd, "/dev/shm")) < 0)
+		return fd < 0 ? fd : r;
+	close(fd);
+	if (p->tty_path) {
+		snprintf(path, sizeof(path), "/dev/pts/%s",
+			 strrchr(p->tty_path, '/') + 1);
+		if ((r = touch(path)) < 0 || (r = attach(t->tty, path)) < 0)
+			return r;
+	}
+	return set_attr(AT_FDCWD, "/dev", 0, MOUNT_ATTR_RDONLY, 0);
+}
+
+static int
+build_masks(const struct sandbox_plan *p, const struct trees *t)
+{
+	int i, fd, r;
+
+	for (i = 0; i < p->nmasks; i++) {
+		fd = new_fs("tmpfs", "0000", MOUNT_ATTR_RDONLY |
+				MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				MOUNT_ATTR_NOEXEC);
+		if (fd < 0)
+			return fd;
+		r = attach(fd, p->masks[i]);
+		close(fd);
+		if (r < 0 && r != -ENOENT)
+			return r;
+	}
+	if (p->socket_mask) {
+		r = attach(t->null, p->socket_mask);
+		if (r < 0 && r != -ENOENT)
+			return r;
+	}
+	return 0;
+}
+
+static int
+mount_workspace(const struct sandbox_plan *p, const struct trees *t)
+{
+	int r;
+
+	r = set_attr(t->ws, "", AT_EMPTY_PATH | AT_RECURSIVE,
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+	if (r < 0)
+		return r;
+	r = attach(t->ws, p->workspace);
+	if (r == -ENOENT) {
+		/* The workspace lies under a directory the sandbox replaced
+		 * (usually /tmp): give it a mount point there. */
+		r = mkdir_p(p->workspace);
+		if (r == 0)
+			r = attach(t->ws, p->workspace);
+	}
+	return r;
+}
+
+int
+linux_mount_build(const struct sandbox_plan *p, int *err)
+{
+	struct trees t;
+	int r, fd;
+
+	memset(&t, -1, sizeof(t));
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return *err = errno, STEP_MOUNT_PRIVATE;
+	if ((r = take_trees(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_CLONE;
+	r = set_attr(AT_FDCWD, "/", AT_RECURSIVE, MOUNT_ATTR_RDONLY |
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+	if (r < 0)
+		return *err = -r, STEP_MOUNT_READONLY;
+	r = set_attr(t.tmp, "", AT_EMPTY_PATH,
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+	if (r < 0 || (r = attach(t.tmp, "/tmp")) < 0)
+		return *err = -r, STEP_MOUNT_TMP;
+	if ((r = mount_workspace(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_WORKSPACE;
+	fd = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				  MOUNT_ATTR_NOEXEC);
+	if (fd < 0 || (r = attach(fd, "/proc")) < 0)
+		return *err = fd < 0 ? -fd : -r, STEP_MOUNT_PROC;
+	if ((r = build_dev(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_DEV;
+	if ((r = build_masks(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_MASK;
+	return 0;
+}

@@ -1,0 +1,143 @@
+/* libseccomp glue: the syscalls a sandboxed developer tool never needs fail
+ * with EPERM (never a kill), compiled to BPF once in the daemon so each
+ * spawn only loads it. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "daemon/linux-seccomp.h"
+
+/* Denied outright: filesystem and namespace reshaping, kernel attack surface
+ * a build or test never needs, and process inspection across the sandbox. */
+static const char *const deny_names[] = {
+	"mount", "umount", "umount2", "pivot_root", "chroot", "move_mount",
+	"open_tree", "fsopen", "fsconfig", "fsmount", "fspick",
+	"mount_setattr", "setns", "ptrace", "process_vm_readv",
+	"process_vm_writev", "process_madvise", "bpf", "keyctl", "add_key",
+	"request_key", "io_uring_setup", "io_uring_enter",
+	"io_uring_register", "perf_event_open", "userfaultfd", "kexec_load",
+	"kexec_file_load", "init_module", "finit_module", "delete_module",
+	"reboot", "swapon", "swapoff", "acct", "quotactl", "quotactl_fd",
+	"lookup_dcookie", "fanotify_init", "open_by_handle_at",
+	"name_to_handle_at", "syslog", "settimeofday", "clock_settime",
+	"clock_adjtime", "adjtimex", "vhangup", "nfsservctl", "uselib",
+	"iopl", "ioperm", "pidfd_getfd", "kcmp",
+};
+
+static int
+add_denies(scmp_filter_ctx ctx, bool allow_unix)
+{
+	const uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(deny_names) / sizeof(deny_names[0]); i++) {
+		int nr = seccomp_syscall_resolve_name(deny_names[i]);
+
+		if (nr == __NR_SCMP_ERROR)
+			continue; /* not on this architecture */
+		r = seccomp_rule_add(ctx, eperm, nr, 0);
+		if (r < 0)
+			return r;
+	}
+	/* New user namespaces would hand back capabilities (and the mount
+	 * syscalls with them). clone3 takes its flags in memory BPF cannot
+	 * read, so it reports ENOSYS and libc falls back to clone. */
+	r = seccomp_rule_add(ctx, eperm, SCMP_SYS(unshare), 1,
+			     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
+				     CLONE_NEWUSER));
+	if (r == 0)
+		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(clone), 1,
+				     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
+					     CLONE_NEWUSER));
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+				     SCMP_SYS(clone3), 0);
+	/* Terminal injection into whoever reads the tty after us. */
+	if (r == 0)
+		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(ioctl), 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+					     TIOCSTI));
+	if (r == 0)
+		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(ioctl), 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+					     TIOCLINUX));
+	/* Named Unix sockets reach host services (session bus, agents,
+	 * docker) that no mount restriction covers; socketpair stays. */
+	if (r == 0 && !allow_unix)
+		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 1,
+				     SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	return r;
+}
+
+static int
+export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
+{
+	struct stat st;
+	void *buf;
+	int fd, r;
+
+	fd = memfd_create("sbx-seccomp", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = seccomp_export_bpf(ctx, fd);
+	if (r == 0 && fstat(fd, &st) < 0)
+		r = -errno;
+	if (r == 0 && (st.st_size <= 0 ||
+		       st.st_size % (off_t)sizeof(struct sock_filter)))
+		r = -EINVAL;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	buf = malloc((size_t)st.st_size);
+	if (!buf || pread(fd, buf, (size_t)st.st_size, 0) != st.st_size) {
+		free(buf);
+		close(fd);
+		return -EIO;
+	}
+	close(fd);
+	prog->len = (unsigned short)(st.st_size / sizeof(struct sock_filter));
+	prog->filter = buf;
+	return 0;
+}
+
+int
+seccomp_compile(bool allow_unix, struct sock_fprog *prog)
+{
+	scmp_filter_ctx ctx;
+	int r;
+
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return -ENOMEM;
+	/* Foreign-ABI syscalls would dodge the rules: refuse, do not kill. */
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+			     SCMP_ACT_ERRNO(ENOSYS));
+	if (r == 0)
+		r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	if (r == 0)
+		r = add_denies(ctx, allow_unix);
+	if (r == 0)
+		r = export_prog(ctx, prog);
+	seccomp_release(ctx);
+	return r;
+}
+
+int
+seccomp_load_prog(const struct sock_fprog *prog)
+{
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog) < 0)
+		return -errno;
+	return 0;
+}

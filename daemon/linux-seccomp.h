@@ -1,0 +1,16 @@
+/* The seccomp program of Linux sandboxes: compiled once, loaded per spawn. */
+#ifndef SBX_LINUX_SECCOMP_H
+#define SBX_LINUX_SECCOMP_H
+
+#include <linux/filter.h>
+#include <stdbool.h>
+
+/* Compiles the deny set with libseccomp into *prog (filter owned by the
+ * caller; free prog->filter). allow_unix permits socket(AF_UNIX). */
+int seccomp_compile(bool allow_unix, struct sock_fprog *prog);
+
+/* Loads prog on the calling thread; no_new_privs must already be set. Does
+ * not allocate (safe in the forked child). */
+int seccomp_load_prog(const struct sock_fprog *prog);
+
+#endif

@@ -1,0 +1,76 @@
+/* Private to the Linux backend (linux-*.c): the spawn plan and the steps of
+ * sandbox construction, in the order the child performs them. */
+#ifndef SBX_LINUX_H
+#define SBX_LINUX_H
+
+#include <linux/filter.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+enum linux_step {
+	STEP_NONE = 0,
+	STEP_SYNC,
+	STEP_PDEATHSIG,
+	STEP_HOSTNAME,
+	STEP_LOOPBACK,
+	STEP_MOUNT_PRIVATE,
+	STEP_MOUNT_CLONE,
+	STEP_MOUNT_READONLY,
+	STEP_MOUNT_TMP,
+	STEP_MOUNT_WORKSPACE,
+	STEP_MOUNT_PROC,
+	STEP_MOUNT_DEV,
+	STEP_MOUNT_TTY,
+	STEP_MOUNT_MASK,
+	STEP_LANDLOCK_RULESET,
+	STEP_DROP_PRIVS,
+	STEP_SIGNALS,
+	STEP_FORK,
+	STEP_SETSID,
+	STEP_TTY,
+	STEP_STDIO,
+	STEP_CHDIR,
+	STEP_NO_NEW_PRIVS,
+	STEP_LANDLOCK,
+	STEP_SECCOMP,
+	STEP_EXEC,
+	STEP_MAX
+};
+
+#define LINUX_MAX_MASKS 8
+
+/* Everything the child needs, built in the daemon before clone so the child
+ * never allocates. Strings and arrays are owned by the plan. */
+struct sandbox_plan {
+	char **argv;
+	char **envp;
+	char *cwd;
+	char *workspace;
+	char *tmpdir;
+	char *tty_path;            /* host path of the pty slave, or NULL */
+	int stdio[3];              /* borrowed from the request */
+	bool tty;
+	const char *masks[LINUX_MAX_MASKS]; /* host paths hidden inside */
+	int nmasks;
+	const char *socket_mask;   /* daemon socket outside the masked dirs */
+	/* daemon-wide, borrowed */
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	int ngroups;
+	bool userns;
+	int landlock_abi;
+	const struct sock_fprog *seccomp;
+};
+
+/* Mount tree of the sandbox, built in place inside a fresh mount namespace
+ * by the sandbox init (pid 1 of the new pid namespace). Returns 0 or the
+ * failing step with *err set to the errno. */
+int linux_mount_build(const struct sandbox_plan *plan, int *err);
+
+/* Body of the sandbox init: builds the sandbox, forks the command, relays
+ * signals, reaps, reports. Never returns. */
+void linux_init_main(const struct sandbox_plan *plan, int sync_fd,
+		     int status_fd) __attribute__((noreturn));
+
+#endif

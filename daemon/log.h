@@ -1,0 +1,16 @@
+/* Daemon logging: the journal under systemd, else stderr. */
+#ifndef SBX_LOG_H
+#define SBX_LOG_H
+
+#include <syslog.h>
+
+void log_init(void);
+void log_msg(int priority, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define log_error(...) log_msg(LOG_ERR, __VA_ARGS__)
+#define log_warn(...) log_msg(LOG_WARNING, __VA_ARGS__)
+#define log_info(...) log_msg(LOG_INFO, __VA_ARGS__)
+#define log_debug(...) log_msg(LOG_DEBUG, __VA_ARGS__)
+
+#endif

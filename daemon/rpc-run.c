@@ -1,0 +1,110 @@
+/* RunRequest: validate everything a client sent, then start a session. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/conn.h"
+#include "daemon/envfilter.h"
+#include "daemon/rpc.h"
+#include "daemon/session.h"
+#include "daemon/workspace.h"
+
+#define RUN_MAX_ARGS 4096
+#define RUN_MAX_WINSIZE 10000
+
+static const char *
+check_request(const Sbx__RunRequest *r)
+{
+	size_t i;
+
+	if (r->n_argv == 0 || !r->argv[0][0])
+		return "empty command";
+	if (r->n_argv > RUN_MAX_ARGS || r->n_env > RUN_MAX_ARGS)
+		return "too many arguments or environment entries";
+	for (i = 0; i < r->n_env; i++)
+		if (!envfilter_valid(r->env[i]))
+			return "environment entry without NAME=";
+	if (r->cwd[0] != '/')
+		return "cwd must be an absolute path";
+	if (r->workspace[0] && r->workspace[0] != '/')
+		return "workspace must be an absolute path";
+	if (strlen(r->cwd) >= PATH_MAX || strlen(r->workspace) >= PATH_MAX)
+		return "path too long";
+	if (r->winsize && (r->winsize->rows > RUN_MAX_WINSIZE ||
+			   r->winsize->cols > RUN_MAX_WINSIZE))
+		return "window size out of range";
+	if (r->io_mode == SBX__IO_MODE__IO_MODE_FD_PASSING) {
+		if (r->fd_count != (r->tty ? 1u : 3u))
+			return "fd passing needs 3 fds (1 with a tty)";
+	} else if (r->io_mode == SBX__IO_MODE__IO_MODE_STREAMING) {
+		if (r->fd_count != 0)
+			return "streaming mode takes no fds";
+	} else
+		return "unknown I/O mode";
+	return NULL;
+}
+
+static bool
+has_overrides(const Sbx__PolicyOverrides *o)
+{
+	return o && (o->n_allow_domains || o->n_deny_read ||
+		     o->n_allow_write || (o->policy_json && o->policy_json[0]));
+}
+
+static void
+rpc_run(struct conn *c, const Sbx__Envelope *env)
+{
+	Sbx__RunRequest req = *env->run;
+	char ws[PATH_MAX], cwd[PATH_MAX], err[512] = "";
+	Sbx__ErrorCode code;
+	const char *bad;
+	int fds[FDPASS_MAX], r, nfds;
+
+	if (c->session) {
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_ORDER,
+			  "this connection already runs a session");
+		return;
+	}
+	if ((bad = check_request(&req))) {
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", bad);
+		return;
+	}
+	nfds = (int)req.fd_count;
+	if (conn_take_fds(c, nfds, fds) < 0) {
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			  "expected %d file descriptors with the request", nfds);
+		return;
+	}
+	/* Refuse rather than run with less policy than was asked for. */
+	if (has_overrides(req.overrides)) {
+		for (r = 0; r < nfds; r++)
+			close(fds[r]);
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_UNSUPPORTED,
+			  "policy overrides are not supported by this daemon");
+		return;
+	}
+	r = workspace_resolve(req.cwd, cwd, sizeof(cwd));
+	if (r == 0)
+		r = workspace_resolve(req.workspace[0] ? req.workspace :
+				      req.cwd, ws, sizeof(ws));
+	if (r == 0 && !strcmp(ws, "/"))
+		r = -EPERM;
+	if (r < 0) {
+		for (nfds--; nfds >= 0; nfds--)
+			close(fds[nfds]);
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			  "workspace or cwd: %s", r == -EPERM ?
+			  "/ cannot be the workspace" : strerror(-r));
+		return;
+	}
+	req.cwd = cwd;
+	req.workspace = ws;
+	if (session_start(c, &req, fds, nfds, &code, err, sizeof(err)) < 0)
+		conn_fail(c, code, "%s", err);
+}
+
+const struct rpc_entry rpc_run_entry = {
+	SBX__ENVELOPE__MSG_RUN, 0, rpc_run,
+};

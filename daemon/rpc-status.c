@@ -1,0 +1,28 @@
+/* StatusRequest: the daemon's own state (capabilities come with Hello). */
+#include <unistd.h>
+
+#include "daemon/conn.h"
+#include "daemon/daemon.h"
+#include "daemon/rpc.h"
+#include "daemon/session.h"
+
+static void
+rpc_status(struct conn *c, const Sbx__Envelope *env)
+{
+	Sbx__Envelope out = SBX__ENVELOPE__INIT;
+	Sbx__StatusReply sr = SBX__STATUS_REPLY__INIT;
+
+	sr.pid = (int32_t)getpid();
+	sr.uptime_ms = sbxd_now_ms() - sbxd.start_ms;
+	sr.sessions = session_count();
+	sr.connections = conn_count();
+	sr.socket = (char *)sbxd.socket_path;
+	sr.version = (char *)SBX_VERSION;
+	out.msg_case = SBX__ENVELOPE__MSG_STATUS_REPLY;
+	out.status_reply = &sr;
+	conn_send(c, &out);
+}
+
+const struct rpc_entry rpc_status_entry = {
+	SBX__ENVELOPE__MSG_STATUS, 0, rpc_status,
+};

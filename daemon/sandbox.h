@@ -1,0 +1,84 @@
+/* The sandbox backend interface: probe, plan, spawn. One implementation per
+ * platform (linux-*.c, macos-*.c), chosen by the Makefile. */
+#ifndef SBX_SANDBOX_H
+#define SBX_SANDBOX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/* What the kernel gives us, probed once at start-up. */
+struct sandbox_caps {
+	const char *backend;
+	int landlock_abi;          /* 0: no Landlock */
+	bool seccomp;
+	bool seccomp_notify;
+	bool userns;               /* unprivileged user namespaces usable */
+	bool privileged;           /* daemon is root serving target_uid */
+	const char *namespaces[8]; /* NULL-terminated */
+	char degraded[8][128];     /* human-readable weakened points */
+	int ndegraded;
+};
+
+/* Daemon-wide settings the backend needs. */
+struct sandbox_config {
+	uid_t uid;                 /* whose commands run */
+	gid_t gid;
+	bool privileged;           /* root daemon, --user mode */
+	const char *rundir;        /* daemon state: masked inside sandboxes */
+	const char *socket_path;   /* masked too when outside rundir */
+};
+
+/* One command to run; strings are borrowed until sandbox_plan_new returns. */
+struct sandbox_request {
+	char *const *argv;
+	char *const *envp;
+	const char *cwd;           /* absolute */
+	const char *workspace;     /* absolute, writable */
+	const char *tmpdir;        /* host dir mounted as the sandbox's /tmp */
+	int stdio[3];              /* fds for 0,1,2; with tty all are the slave */
+	bool tty;
+};
+
+/* A spawned sandbox. pidfd and status_fd belong to the caller. */
+struct sandbox_proc {
+	pid_t pid;                 /* host pid of the sandbox init */
+	int pidfd;
+	int status_fd;             /* read end: sandbox_status records */
+};
+
+/* Records the sandbox writes on status_fd (atomic, < PIPE_BUF). */
+enum sandbox_status_kind {
+	SANDBOX_STATUS_SETUP_FAILED = 1, /* step + err: sandbox not built */
+	SANDBOX_STATUS_EXEC_FAILED = 2,  /* err from execve */
+	SANDBOX_STATUS_EXITED = 3,       /* value: wait status of the command */
+};
+
+struct sandbox_status {
+	int32_t kind;
+	int32_t step;
+	int32_t value;
+};
+
+struct sandbox_plan;
+
+int sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen);
+const struct sandbox_caps *sandbox_caps(void);
+
+/* Builds everything that can be built before fork (strings, arrays, rules).
+ * On failure *err says why. */
+int sandbox_plan_new(const struct sandbox_request *req,
+		     struct sandbox_plan **out, char *err, size_t errlen);
+void sandbox_plan_free(struct sandbox_plan *plan);
+
+/* Starts the sandbox; the command runs once setup succeeds. */
+int sandbox_spawn(struct sandbox_plan *plan, struct sandbox_proc *out);
+
+/* Sends sig to the command (SIGKILL: to the whole sandbox). */
+int sandbox_signal(const struct sandbox_proc *p, int sig);
+
+/* Human-readable name of a setup step (for error messages). */
+const char *sandbox_step_name(int step);
+
+#endif

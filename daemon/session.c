@@ -1,0 +1,780 @@
+/* Sessions: spawning a request into a sandbox, relaying its streams in
+ * streaming mode, relaying signals, timing out, and reporting how it ended.
+ * A session is freed only from its deferred free event. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/conn.h"
+#include "daemon/daemon.h"
+#include "daemon/envfilter.h"
+#include "daemon/log.h"
+#include "daemon/sandbox.h"
+#include "daemon/session.h"
+#include "daemon/workspace.h"
+
+/* Streaming backpressure: stop reading the command's output while this
+ * much is queued for the client; resume below the low mark. */
+#define OUT_HIGH (4u << 20)
+#define OUT_LOW (1u << 20)
+#define STDIN_HIGH (4u << 20)
+
+struct stream {
+	int fd;
+	unsigned id; /* 1 stdout, 2 stderr */
+	struct event *ev;
+	struct session *s;
+};
+
+struct session {
+	uint64_t id;
+	struct conn *conn;
+	struct sandbox_proc proc;
+	struct event *pid_ev, *timeout_ev, *free_ev;
+	struct stream out[2];
+	int nout;
+	int stdin_fd; /* streaming: pipe or pty master, -1 when closed */
+	struct event *stdin_ev;
+	struct evbuffer *stdin_buf;
+	bool stdin_eof, tty, streaming, exited, timed_out, paused;
+	bool setup_failed, got_status;
+	struct sandbox_status setup, exec_fail;
+	int wstatus;
+	siginfo_t si;
+	struct rusage ru;
+	char **argv;
+	char *workspace;
+	uint64_t start_ms, start_unix_ms, end_ms;
+	struct session *next;
+};
+
+static struct session *sessions;
+static unsigned nsessions;
+static uint64_t next_id = 1;
+
+static void session_maybe_finish(struct session *s);
+
+static void
+stream_close(struct session *s, struct stream *st)
+{
+	if (st->fd < 0)
+		return;
+	event_free(st->ev);
+	st->ev = NULL;
+	close(st->fd);
+	st->fd = -1;
+}
+
+static void
+stdin_close_fd(struct session *s)
+{
+	if (s->stdin_fd < 0)
+		return;
+	event_free(s->stdin_ev);
+	s->stdin_ev = NULL;
+	close(s->stdin_fd);
+	s->stdin_fd = -1;
+	if (s->conn)
+		conn_pause_read(s->conn, false);
+}
+
+static void
+session_free_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *s = arg, **pp;
+	int i;
+
+	for (pp = &sessions; *pp; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	nsessions--;
+	for (i = 0; i < s->nout; i++)
+		stream_close(s, &s->out[i]);
+	stdin_close_fd(s);
+	if (s->conn)
+		s->conn->session = NULL;
+	if (s->pid_ev)
+		event_free(s->pid_ev);
+	if (s->timeout_ev)
+		event_free(s->timeout_ev);
+	event_free(s->free_ev);
+	if (s->stdin_buf)
+		evbuffer_free(s->stdin_buf);
+	if (s->proc.pidfd >= 0)
+		close(s->proc.pidfd);
+	if (s->proc.status_fd >= 0)
+		close(s->proc.status_fd);
+	for (i = 0; s->argv && s->argv[i]; i++)
+		free(s->argv[i]);
+	free(s->argv);
+	free(s->workspace);
+	free(s);
+	if (sbxd.stopping && nsessions == 0)
+		sbxd_sessions_drained();
+}
+
+static void
+send_output(struct session *s, unsigned id, const uint8_t *buf, size_t n)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__OutputData od = SBX__OUTPUT_DATA__INIT;
+
+	od.stream = id;
+	od.data.data = (uint8_t *)buf;
+	od.data.len = n;
+	env.msg_case = SBX__ENVELOPE__MSG_OUTPUT;
+	env.output = &od;
+	conn_send(s->conn, &env);
+}
+
+static void
+pause_output(struct session *s, bool pause)
+{
+	int i;
+
+	if (s->paused == pause)
+		return;
+	s->paused = pause;
+	for (i = 0; i < s->nout; i++) {
+		if (!s->out[i].ev)
+			continue;
+		if (pause)
+			event_del(s->out[i].ev);
+		else
+			event_add(s->out[i].ev, NULL);
+	}
+}
+
+static void
+out_cb(evutil_socket_t fd, short what, void *arg)
+{
+	static uint8_t buf[WIRE_CHUNK];
+	struct stream *st = arg;
+	struct session *s = st->s;
+	ssize_t n;
+
+	n = read(fd, buf, sizeof(buf));
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	/* A pty master reports EIO once the last slave fd is closed. */
+	if (n <= 0) {
+		stream_close(s, st);
+		session_maybe_finish(s);
+		return;
+	}
+	if (!s->conn)
+		return; /* nobody to tell: the sandbox is being killed */
+	send_output(s, st->id, buf, (size_t)n);
+	if (s->conn && conn_out_pending(s->conn) > OUT_HIGH)
+		pause_output(s, true);
+}
+
+void
+session_output_drained(struct session *s, size_t pending)
+{
+	if (s->paused && pending < OUT_LOW)
+		pause_output(s, false);
+}
+
+static void
+stdin_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *s = arg;
+	int n = evbuffer_write(s->stdin_buf, fd);
+
+	if (n < 0 && errno != EAGAIN && errno != EINTR) {
+		/* The command closed its stdin: drop what it will never read. */
+		evbuffer_drain(s->stdin_buf, evbuffer_get_length(s->stdin_buf));
+		stdin_close_fd(s);
+		return;
+	}
+	if (evbuffer_get_length(s->stdin_buf) == 0) {
+		event_del(s->stdin_ev);
+		if (s->stdin_eof && !s->tty)
+			stdin_close_fd(s);
+	}
+	if (s->conn && evbuffer_get_length(s->stdin_buf) < STDIN_HIGH / 2)
+		conn_pause_read(s->conn, false);
+}
+
+int
+session_stdin(struct session *s, const uint8_t *data, size_t len)
+{
+	if (!s->streaming || s->stdin_eof)
+		return -EINVAL;
+	if (s->stdin_fd < 0)
+		return 0; /* command closed stdin: discard like a pipe would */
+	if (evbuffer_add(s->stdin_buf, data, len) < 0)
+		return -ENOMEM;
+	event_add(s->stdin_ev, NULL);
+	if (evbuffer_get_length(s->stdin_buf) > STDIN_HIGH && s->conn)
+		conn_pause_read(s->conn, true);
+	return 0;
+}
+
+int
+session_stdin_close(struct session *s)
+{
+	if (!s->streaming)
+		return -EINVAL;
+	if (s->stdin_eof)
+		return 0;
+	s->stdin_eof = true;
+	if (s->stdin_fd < 0)
+		return 0;
+	if (s->tty) {
+		/* A terminal has no close short of hang-up: send EOF (^D). */
+		static const uint8_t eot = 4;
+
+		evbuffer_add(s->stdin_buf, &eot, 1);
+		event_add(s->stdin_ev, NULL);
+	} else if (evbuffer_get_length(s->stdin_buf) == 0)
+		stdin_close_fd(s);
+	return 0;
+}
+
+int
+session_signal(struct session *s, int sig)
+{
+	if (s->exited)
+		return -ESRCH;
+	return sandbox_signal(&s->proc, sig);
+}
+
+int
+session_resize(struct session *s, unsigned rows, unsigned cols)
+{
+	struct winsize ws = { .ws_row = (unsigned short)rows,
+			      .ws_col = (unsigned short)cols };
+
+	/* With fd passing the client owns the pty master and resizes it. */
+	if (!s->tty || !s->streaming || s->stdin_fd < 0)
+		return 0;
+	return ioctl(s->stdin_fd, TIOCSWINSZ, &ws) < 0 ? -errno : 0;
+}
+
+static void
+read_status(struct session *s)
+{
+	struct sandbox_status rec;
+
+	while (read(s->proc.status_fd, &rec, sizeof(rec)) == sizeof(rec)) {
+		switch (rec.kind) {
+		case SANDBOX_STATUS_SETUP_FAILED:
+			s->setup_failed = true;
+			s->setup = rec;
+			break;
+		case SANDBOX_STATUS_EXEC_FAILED:
+			s->exec_fail = rec;
+			break;
+		case SANDBOX_STATUS_EXITED:
+			s->got_status = true;
+			s->wstatus = rec.value;
+			break;
+		}
+	}
+}
+
+static void
+pid_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *s = arg;
+
+	memset(&s->si, 0, sizeof(s->si));
+	if (syscall(SYS_waitid, P_PIDFD, fd, &s->si, WEXITED | WNOHANG,
+		    &s->ru) < 0 || s->si.si_pid == 0)
+		return;
+	event_del(s->pid_ev);
+	s->exited = true;
+	s->end_ms = sbxd_now_ms();
+	read_status(s);
+	if (s->timeout_ev)
+		event_del(s->timeout_ev);
+	session_maybe_finish(s);
+}
+
+static void
+timeout_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *s = arg;
+
+	s->timed_out = true;
+	sandbox_signal(&s->proc, SIGKILL);
+}
+
+static uint64_t
+tv_us(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000u + (uint64_t)tv->tv_usec;
+}
+
+static void
+send_exit(struct session *s)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__ExitStatus es = SBX__EXIT_STATUS__INIT;
+	char msg[256] = "";
+
+	es.session_id = s->id;
+	if (s->got_status && WIFEXITED(s->wstatus)) {
+		es.exited = true;
+		es.code = WEXITSTATUS(s->wstatus);
+	} else if (s->got_status && WIFSIGNALED(s->wstatus)) {
+		es.signal = WTERMSIG(s->wstatus);
+		es.core_dumped = WCOREDUMP(s->wstatus) != 0;
+	} else {
+		/* init itself was killed (timeout, kill, client gone). */
+		es.signal = s->si.si_code == CLD_EXITED ? SIGKILL :
+							  s->si.si_status;
+	}
+	if (s->exec_fail.kind) {
+		snprintf(msg, sizeof(msg), "%s: %s", s->argv[0],
+			 s->exec_fail.value == ENOENT ? "command not found" :
+			 strerror(s->exec_fail.value));
+		es.exec_error = msg;
+	}
+	es.timed_out = s->timed_out;
+	es.wall_us = (s->end_ms - s->start_ms) * 1000u;
+	es.user_us = tv_us(&s->ru.ru_utime);
+	es.sys_us = tv_us(&s->ru.ru_stime);
+	es.max_rss_kb = (uint64_t)s->ru.ru_maxrss;
+	env.msg_case = SBX__ENVELOPE__MSG_EXIT_STATUS;
+	env.exit_status = &es;
+	conn_send(s->conn, &env);
+}
+
+static void
+session_maybe_finish(struct session *s)
+{
+	int i;
+
+	if (!s->exited)
+		return;
+	for (i = 0; i < s->nout; i++)
+		if (s->out[i].fd >= 0)
+			return;
+	if (event_pending(s->free_ev, EV_TIMEOUT, NULL))
+		return;
+	if (s->conn && s->setup_failed)
+		conn_error(s->conn, SBX__ERROR_CODE__ERROR_CODE_SANDBOX,
+			   "sandbox setup failed at %s: %s",
+			   sandbox_step_name(s->setup.step),
+			   strerror(s->setup.value));
+	else if (s->conn)
+		send_exit(s);
+	if (s->setup_failed)
+		log_warn("session %llu: sandbox setup failed at %s: %s",
+			 (unsigned long long)s->id,
+			 sandbox_step_name(s->setup.step),
+			 strerror(s->setup.value));
+	event_add(s->free_ev, &(struct timeval){ 0, 0 });
+}
+
+void
+session_client_gone(struct session *s)
+{
+	/* The whole sandbox goes with its client: SIGKILL to init kills
+	 * every process of the pid namespace. */
+	s->conn = NULL;
+	if (!s->exited)
+		sandbox_signal(&s->proc, SIGKILL);
+}
+
+/* Environment for the command: the client's, scrubbed, plus what tells a
+ * tool it runs sandboxed. */
+static char **
+build_env(const Sbx__RunRequest *req, uint64_t id)
+{
+	char **env = calloc(req->n_env + 4, sizeof(*env));
+	size_t i, n = 0;
+
+	if (!env)
+		return NULL;
+	for (i = 0; i < req->n_env; i++)
+		if (envfilter_pass(req->env[i]) &&
+		    strncmp(req->env[i], "TMPDIR=", 7) &&
+		    strncmp(req->env[i], "SBX_", 4))
+			env[n++] = req->env[i];
+	env[n++] = (char *)"TMPDIR=/tmp";
+	env[n++] = (char *)"SBX_SANDBOX=1";
+	if (asprintf(&env[n], "SBX_SESSION=%llu", (unsigned long long)id) < 0) {
+		free(env);
+		return NULL;
+	}
+	return env;
+}
+
+static void
+free_env(char **env, const Sbx__RunRequest *req)
+{
+	size_t i;
+
+	for (i = 0; env && env[i]; i++)
+		if (!strncmp(env[i], "SBX_SESSION=", 12))
+			free(env[i]);
+	free(env);
+}
+
+/* Streaming mode: pipes (or a pty) whose far ends become the stdio. */
+static int
+make_streams(struct session *s, const Sbx__RunRequest *req, int child[3])
+{
+	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, i, m;
+
+	if (req->tty) {
+		struct winsize ws = { 24, 80, 0, 0 };
+		int slave;
+
+		m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0 ||
+		    (slave = open(ptsname(m), O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0) {
+			if (m >= 0)
+				close(m);
+			return -errno;
+		}
+		if (req->winsize && req->winsize->rows && req->winsize->cols) {
+			ws.ws_row = (unsigned short)req->winsize->rows;
+			ws.ws_col = (unsigned short)req->winsize->cols;
+		}
+		ioctl(m, TIOCSWINSZ, &ws);
+		child[0] = child[1] = child[2] = slave;
+		s->out[0].fd = m;
+		s->out[0].id = 1;
+		s->nout = 1;
+		s->stdin_fd = fcntl(m, F_DUPFD_CLOEXEC, 3);
+		fcntl(m, F_SETFL, O_NONBLOCK);
+		return s->stdin_fd < 0 ? -errno : 0;
+	}
+	for (i = 0; i < 3; i++)
+		if (pipe2(p[i], O_CLOEXEC) < 0)
+			goto fail;
+	child[0] = p[0][0];
+	child[1] = p[1][1];
+	child[2] = p[2][1];
+	s->stdin_fd = p[0][1];
+	s->out[0].fd = p[1][0];
+	s->out[0].id = 1;
+	s->out[1].fd = p[2][0];
+	s->out[1].id = 2;
+	s->nout = 2;
+	for (i = 0; i < 3; i++)
+		fcntl(i ? p[i][0] : p[0][1], F_SETFL, O_NONBLOCK);
+	return 0;
+fail:
+	m = -errno;
+	for (i = 0; i < 3; i++) {
+		if (p[i][0] >= 0)
+			close(p[i][0]);
+		if (p[i][1] >= 0)
+			close(p[i][1]);
+	}
+	return m;
+}
+
+static void
+close_child_fds(int child[3])
+{
+	close(child[0]);
+	if (child[1] != child[0])
+		close(child[1]);
+	if (child[2] != child[0] && child[2] != child[1])
+		close(child[2]);
+}
+
+static int
+arm_events(struct session *s, const Sbx__RunRequest *req)
+{
+	int i;
+
+	s->pid_ev = event_new(sbxd.base, s->proc.pidfd, EV_READ | EV_PERSIST,
+			      pid_cb, s);
+	if (!s->pid_ev || event_add(s->pid_ev, NULL) < 0)
+		return -ENOMEM;
+	for (i = 0; i < s->nout; i++) {
+		s->out[i].s = s;
+		s->out[i].ev = event_new(sbxd.base, s->out[i].fd,
+					 EV_READ | EV_PERSIST, out_cb, &s->out[i]);
+		if (!s->out[i].ev || event_add(s->out[i].ev, NULL) < 0)
+			return -ENOMEM;
+	}
+	if (s->stdin_fd >= 0) {
+		s->stdin_buf = evbuffer_new();
+		s->stdin_ev = event_new(sbxd.base, s->stdin_fd,
+					EV_WRITE | EV_PERSIST, stdin_cb, s);
+		if (!s->stdin_buf || !s->stdin_ev)
+			return -ENOMEM;
+	}
+	if (req->timeout_ms) {
+		struct timeval tv = { req->timeout_ms / 1000,
+				      (req->timeout_ms % 1000) * 1000 };
+
+		s->timeout_ev = evtimer_new(sbxd.base, timeout_cb, s);
+		if (!s->timeout_ev || evtimer_add(s->timeout_ev, &tv) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static struct session *
+session_alloc(const Sbx__RunRequest *req)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	size_t i;
+
+	if (!s)
+		return NULL;
+	s->proc.pidfd = s->proc.status_fd = s->stdin_fd = -1;
+	s->out[0].fd = s->out[1].fd = -1;
+	s->id = next_id++;
+	s->tty = req->tty;
+	s->streaming = req->io_mode == SBX__IO_MODE__IO_MODE_STREAMING;
+	s->argv = calloc(req->n_argv + 1, sizeof(*s->argv));
+	s->workspace = strdup(req->workspace);
+	s->free_ev = event_new(sbxd.base, -1, 0, session_free_cb, s);
+	if (!s->argv || !s->workspace || !s->free_ev)
+		goto fail;
+	for (i = 0; i < req->n_argv; i++)
+		if (!(s->argv[i] = strdup(req->argv[i])))
+			goto fail;
+	return s;
+fail:
+	for (i = 0; s->argv && s->argv[i]; i++)
+		free(s->argv[i]);
+	free(s->argv);
+	free(s->workspace);
+	if (s->free_ev)
+		event_free(s->free_ev);
+	free(s);
+	return NULL;
+}
+
+static int
+spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
+      char *err, size_t errlen)
+{
+	struct sandbox_request sr = { 0 };
+	struct sandbox_plan *plan = NULL;
+	char tmpdir[PATH_MAX];
+	char **env;
+	int r;
+
+	r = workspace_tmpdir(req->workspace, tmpdir, sizeof(tmpdir));
+	if (r < 0) {
+		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
+		return r;
+	}
+	env = build_env(req, s->id);
+	if (!env)
+		return -ENOMEM;
+	sr.argv = s->argv;
+	sr.envp = env;
+	sr.cwd = req->cwd;
+	sr.workspace = req->workspace;
+	sr.tmpdir = tmpdir;
+	sr.tty = req->tty;
+	memcpy(sr.stdio, child, sizeof(sr.stdio));
+	r = sandbox_plan_new(&sr, &plan, err, errlen);
+	free_env(env, req);
+	if (r < 0)
+		return r;
+	s->start_ms = sbxd_now_ms();
+	s->start_unix_ms = (uint64_t)time(NULL) * 1000u;
+	r = sandbox_spawn(plan, &s->proc);
+	sandbox_plan_free(plan);
+	if (r < 0)
+		snprintf(err, errlen, "cannot start the sandbox: %s",
+			 strerror(-r));
+	return r;
+}
+
+int
+session_start(struct conn *c, const Sbx__RunRequest *req, int *fds, int nfds,
+	      Sbx__ErrorCode *code, char *err, size_t errlen)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__RunStarted rs = SBX__RUN_STARTED__INIT;
+	struct session *s = session_alloc(req);
+	int child[3], r, i;
+
+	*code = SBX__ERROR_CODE__ERROR_CODE_SANDBOX;
+	if (!s) {
+		for (i = 0; i < nfds; i++)
+			close(fds[i]);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (s->streaming)
+		r = make_streams(s, req, child);
+	else {
+		r = 0;
+		for (i = 0; i < 3; i++)
+			child[i] = fds[nfds == 1 ? 0 : i];
+	}
+	if (r < 0) {
+		snprintf(err, errlen, "stdio: %s", strerror(-r));
+		goto fail;
+	}
+	r = spawn(s, req, child, err, errlen);
+	close_child_fds(child);
+	if (r < 0)
+		goto fail;
+	s->next = sessions;
+	sessions = s;
+	nsessions++;
+	if ((r = arm_events(s, req)) < 0) {
+		/* Cannot watch it: do not leave it running unobserved. */
+		sandbox_signal(&s->proc, SIGKILL);
+		snprintf(err, errlen, "out of memory");
+		s->exited = true;
+		event_add(s->free_ev, &(struct timeval){ 0, 0 });
+		return r;
+	}
+	s->conn = c;
+	c->session = s;
+	rs.session_id = s->id;
+	rs.pid = s->proc.pid;
+	env.msg_case = SBX__ENVELOPE__MSG_RUN_STARTED;
+	env.run_started = &rs;
+	conn_send(c, &env);
+	log_info("session %llu: %s (pid %d, uid %u)", (unsigned long long)s->id,
+		 s->argv[0], (int)s->proc.pid, (unsigned)c->uid);
+	return 0;
+fail:
+	s->exited = true;
+	for (i = 0; i < s->nout; i++)
+		if (s->out[i].fd >= 0)
+			close(s->out[i].fd);
+	s->nout = 0;
+	if (s->stdin_fd >= 0)
+		close(s->stdin_fd);
+	s->stdin_fd = -1;
+	s->next = sessions;
+	sessions = s;
+	nsessions++;
+	event_add(s->free_ev, &(struct timeval){ 0, 0 });
+	return r;
+}
+
+struct session *
+session_find(uint64_t id)
+{
+	struct session *s;
+
+	for (s = sessions; s; s = s->next)
+		if (s->id == id && !s->exited)
+			return s;
+	return NULL;
+}
+
+struct session *
+session_first(void)
+{
+	return sessions;
+}
+
+struct session *
+session_next(const struct session *s)
+{
+	return s->next;
+}
+
+void
+session_describe(const struct session *s, Sbx__SessionInfo *info)
+{
+	size_t n = 0;
+
+	while (s->argv[n])
+		n++;
+	info->id = s->id;
+	info->pid = s->proc.pid;
+	info->argv = s->argv;
+	info->n_argv = n;
+	info->workspace = s->workspace;
+	info->started_unix_ms = s->start_unix_ms;
+	info->tty = s->tty;
+	info->io_mode = s->streaming ? SBX__IO_MODE__IO_MODE_STREAMING :
+				       SBX__IO_MODE__IO_MODE_FD_PASSING;
+}
+
+bool
+session_live(const struct session *s)
+{
+	return !s->exited;
+}
+
+unsigned
+session_count(void)
+{
+	return nsessions;
+}
+
+static struct event *kill_timer;
+
+static void
+shutdown_kill_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *s;
+
+	for (s = sessions; s; s = s->next)
+		if (!s->exited) {
+			log_warn("session %llu ignored SIGTERM: killing",
+				 (unsigned long long)s->id);
+			sandbox_signal(&s->proc, SIGKILL);
+		}
+	if (arg == kill_timer)
+		kill_timer = NULL;
+	if (arg)
+		event_free(arg);
+}
+
+void
+session_shutdown_all(unsigned grace_ms)
+{
+	struct timeval tv = { grace_ms / 1000, (grace_ms % 1000) * 1000 };
+	struct event *ev;
+	struct session *s;
+
+	for (s = sessions; s; s = s->next) {
+		if (s->exited)
+			continue;
+		if (s->conn)
+			conn_error(s->conn, SBX__ERROR_CODE__ERROR_CODE_SHUTDOWN,
+				   "sbxd is shutting down: stopping the command");
+		sandbox_signal(&s->proc, SIGTERM);
+	}
+	if (nsessions == 0) {
+		sbxd_sessions_drained();
+		return;
+	}
+	ev = evtimer_new(sbxd.base, shutdown_kill_cb, NULL);
+	if (!ev) {
+		shutdown_kill_cb(-1, 0, NULL);
+		return;
+	}
+	event_assign(ev, sbxd.base, -1, 0, shutdown_kill_cb, ev);
+	kill_timer = ev;
+	evtimer_add(ev, &tv);
+}
+
+void
+session_cleanup(void)
+{
+	if (kill_timer)
+		event_free(kill_timer);
+	kill_timer = NULL;
+}

@@ -1,0 +1,43 @@
+/* Sessions: one sandboxed command each, from spawn to exit status. The
+ * session list owns them; a session outlives its client if the client
+ * leaves first (until the sandbox is reaped). */
+#ifndef SBX_SESSION_H
+#define SBX_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/wire.h"
+
+struct conn;
+struct session;
+
+/* Validated request -> running sandbox. fds are the client's stdio (fd
+ * passing) and are consumed either way. On failure returns -errno with
+ * *code and err set for the client. */
+int session_start(struct conn *c, const Sbx__RunRequest *req, int *fds,
+		  int nfds, Sbx__ErrorCode *code, char *err, size_t errlen);
+
+void session_client_gone(struct session *s);
+void session_output_drained(struct session *s, size_t pending);
+int session_stdin(struct session *s, const uint8_t *data, size_t len);
+int session_stdin_close(struct session *s);
+int session_signal(struct session *s, int sig);
+int session_resize(struct session *s, unsigned rows, unsigned cols);
+
+struct session *session_find(uint64_t id);
+struct session *session_first(void);
+struct session *session_next(const struct session *s);
+/* Fills info with pointers borrowed from s (valid until s changes). */
+void session_describe(const struct session *s, Sbx__SessionInfo *info);
+unsigned session_count(void);
+/* False once the sandbox has exited (the session may linger briefly). */
+bool session_live(const struct session *s);
+
+/* Daemon shutdown: SIGTERM every sandbox now, SIGKILL after grace_ms. */
+void session_shutdown_all(unsigned grace_ms);
+/* Frees what shutdown left armed (before the event base goes). */
+void session_cleanup(void);
+
+#endif

@@ -1,0 +1,81 @@
+/* Resolving workspace and cwd paths as the served user, and the per-
+ * workspace private temp dirs under the daemon's runtime directory. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/crypto.h"
+#include "daemon/daemon.h"
+#include "daemon/workspace.h"
+
+int
+workspace_resolve(const char *in, char *out, size_t len)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+	int r = 0;
+
+	/* A root daemon must not let a user name a directory only root can
+	 * reach: resolve with the user's file permissions. */
+	if (sbxd.privileged) {
+		setfsgid(sbxd.gid);
+		setfsuid(sbxd.uid);
+	}
+	if (!realpath(in, buf) || stat(buf, &st) < 0)
+		r = -errno;
+	else if (!S_ISDIR(st.st_mode))
+		r = -ENOTDIR;
+	if (sbxd.privileged) {
+		setfsuid(0);
+		setfsgid(0);
+	}
+	if (r < 0)
+		return r;
+	if (strlen(buf) >= len)
+		return -ENAMETOOLONG;
+	strcpy(out, buf);
+	return 0;
+}
+
+static int
+ensure_dir(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (sbxd.privileged && st.st_uid != sbxd.uid &&
+	    chown(path, sbxd.uid, sbxd.gid) < 0)
+		return -errno;
+	return 0;
+}
+
+int
+workspace_tmpdir(const char *ws, char *out, size_t len)
+{
+	char hex[65], dir[PATH_MAX];
+	int r, n;
+
+	r = crypto_sha256_hex(ws, strlen(ws), hex);
+	if (r < 0)
+		return r;
+	n = snprintf(dir, sizeof(dir), "%s/tmp", sbxd.rundir);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	if ((r = ensure_dir(dir)) < 0)
+		return r;
+	n = snprintf(out, len, "%s/%.16s", dir, hex);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return ensure_dir(out);
+}

@@ -1,0 +1,18 @@
+/* Workspace paths: resolving what a client asked for, and the private
+ * per-workspace temp dir the daemon keeps for it. */
+#ifndef SBX_WORKSPACE_H
+#define SBX_WORKSPACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Canonical absolute path of an existing directory, resolved with the
+ * served user's file permissions (privileged mode). "/" is refused as a
+ * workspace by the caller, not here. */
+int workspace_resolve(const char *in, char *out, size_t len);
+
+/* rundir/tmp/<hash of workspace>, created 0700 and owned by the user. */
+int workspace_tmpdir(const char *ws, char *out, size_t len);
+
+#endif
