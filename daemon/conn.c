@@ -286,9 +286,13 @@ conn_read_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	if (n == -EAGAIN)
 		goto process; /* woken by conn_pause_read(false) */
+	if (n == 0 && evbuffer_get_length(c->in) > 0) {
+		/* Half-closed mid-frame: say so; the peer may still read. */
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_FRAME,
+			  "truncated frame");
+		return;
+	}
 	if (n <= 0) {
-		if (evbuffer_get_length(c->in) > 0 && n == 0)
-			log_info("client pid %d closed mid-frame", (int)c->pid);
 		conn_kill(c);
 		return;
 	}

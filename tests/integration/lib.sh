@@ -1,0 +1,101 @@
+# Shared by the integration tests (sourced). Each test gets a private
+# daemon: its own socket, runtime dir and workspace, started and stopped
+# here, with readiness read from a fifo (never a sleep).
+set -u
+BIN=${SBX_BIN:?SBX_BIN must point at sbxd, sbxctl, sbx-probe}
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/sbxt.XXXXXX")
+chmod 755 "$T"
+export XDG_RUNTIME_DIR="$T/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+SOCK="$T/run/sbxd.sock"
+WS="$T/ws"
+mkdir "$WS"
+DPID=
+FAILS=0
+export SBX_SOCKET="$SOCK"
+# ASan: the sandbox runs binaries we did not build; only our own are
+# instrumented, and leaks in short-lived children are not ours to judge.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+
+cleanup() {
+	if [ -n "$DPID" ] && kill -0 "$DPID" 2>/dev/null; then
+		kill -KILL "$DPID" 2>/dev/null
+		wait "$DPID" 2>/dev/null
+	fi
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
+skip() { echo "SKIP: $*"; exit 77; }
+ok() { echo "ok: $*"; }
+check() { # check DESC CMD...
+	local d=$1; shift
+	if "$@"; then ok "$d"; else fail "$d"; fi
+}
+expect_eq() { # expect_eq DESC GOT WANT
+	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: got '$2', want '$3'"; fi
+}
+done_test() { [ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }; exit 0; }
+
+# start_daemon [ARGS...]: starts sbxd and returns once it listens.
+start_daemon() {
+	mkfifo "$T/ready"
+	"$BIN/sbxd" --socket "$SOCK" --ready-fd 3 "$@" 3>"$T/ready" \
+		2>>"$T/sbxd.log" &
+	DPID=$!
+	local line
+	read -r line <"$T/ready" || true
+	rm -f "$T/ready"
+	if [ "$line" != READY ]; then
+		cat "$T/sbxd.log" >&2
+		echo "FAIL: sbxd did not start" >&2
+		exit 1
+	fi
+}
+
+# stop_daemon: SIGTERM, and the daemon must exit 0.
+stop_daemon() {
+	kill -TERM "$DPID"
+	wait "$DPID"
+	local rc=$?
+	DPID=
+	expect_eq "sbxd exits 0 on SIGTERM" "$rc" 0
+}
+
+# sbx: sbxctl on this test's daemon. An executable (not a function) that
+# execs, so `sbx run ... &` leaves $! naming sbxctl itself.
+mkdir "$T/bin"
+printf '#!/bin/sh\nexec "%s/sbxctl" --no-autostart --socket "%s" "$@"\n' \
+	"$BIN" "$SOCK" >"$T/bin/sbx"
+chmod 755 "$T/bin/sbx"
+PATH="$T/bin:$PATH"
+
+# Number of open fds of a process.
+fd_count() { ls "/proc/$1/fd" | wc -l; }
+
+# wait_exit PID: blocks until PID exits (pidfd; no polling).
+wait_exit() {
+	python3 -c '
+import os, select, sys
+try:
+    fd = os.pidfd_open(int(sys.argv[1]))
+except ProcessLookupError:
+    sys.exit(0)
+r, _, _ = select.select([fd], [], [], float(sys.argv[2]))
+sys.exit(0 if r else 1)' "$1" "${2:-20}"
+}
+
+# Host pids living in the pid namespace of PID.
+ns_pids() {
+	local ns p
+	ns=$(readlink "/proc/$1/ns/pid" 2>/dev/null) || return 0
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/ns/pid" 2>/dev/null)" = "$ns" ] && echo "${p#/proc/}"
+	done
+	return 0
+}
+
+# Session field from `sbxctl ps --json`: json_field EXPR (python on `s`).
+ps_json() { sbx --json ps; }

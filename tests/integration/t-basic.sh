@@ -1,0 +1,55 @@
+#!/bin/bash
+# The README's first commands: writes land in the workspace, writes outside
+# fail read-only, exit codes and signals come back exactly.
+. "$(dirname "$0")/lib.sh"
+start_daemon
+cd "$WS"
+
+out=$(sbx run -- sh -c 'echo hi > out.txt; cat out.txt'); rc=$?
+expect_eq "run prints the command's output" "$out" hi
+expect_eq "run exits 0" "$rc" 0
+expect_eq "file written in the workspace on the host" "$(cat "$WS/out.txt")" hi
+
+target=/etc/sbx-test-$$
+err=$(sbx run -- touch "$target" 2>&1); rc=$?
+expect_eq "touch outside the workspace exits 1" "$rc" 1
+check "touch reports a read-only file system" grep -q "Read-only file system" <<<"$err"
+check "nothing created on the host" test ! -e "$target"
+
+sbx run -- sh -c 'exit 7'; expect_eq "exit 7" $? 7
+sbx run -- sh -c 'kill -TERM $$'; expect_eq "killed by SIGTERM -> 143" $? 143
+sbx run -- sh -c 'kill -KILL $$'; expect_eq "killed by SIGKILL -> 137" $? 137
+
+err=$(sbx run -- no-such-command-sbx 2>&1); rc=$?
+expect_eq "command not found -> 127" "$rc" 127
+check "not-found message names the command" grep -q "no-such-command-sbx: command not found" <<<"$err"
+printf 'x' > "$WS/noexec"; chmod 644 "$WS/noexec"
+err=$(sbx run -- ./noexec 2>&1); rc=$?
+expect_eq "not executable -> 126" "$rc" 126
+check "126 says permission denied" grep -q "Permission denied" <<<"$err"
+
+err=$(sbx run -- 2>&1); rc=$?
+expect_eq "no command -> 125" "$rc" 125
+
+# The environment: secrets scrubbed, TMPDIR private, -e applied.
+env_out=$(GITHUB_TOKEN=s3cret MY_PASSWORD=x PLAIN=1 sbx run -e EXTRA=2 -- env)
+check "GITHUB_TOKEN scrubbed" bash -c '! grep -q GITHUB_TOKEN <<<"$0"' "$env_out"
+check "MY_PASSWORD scrubbed" bash -c '! grep -q MY_PASSWORD <<<"$0"' "$env_out"
+check "plain variable passes" grep -qx PLAIN=1 <<<"$env_out"
+check "-e K=V passes" grep -qx EXTRA=2 <<<"$env_out"
+check "TMPDIR is /tmp" grep -qx TMPDIR=/tmp <<<"$env_out"
+
+# -C and --workspace.
+mkdir -p "$WS/sub" "$T/other"
+out=$(sbx run -C "$WS/sub" -- pwd); expect_eq "-C sets the cwd" "$out" "$WS/sub"
+sbx run --workspace "$T/other" -C "$T/other" -- sh -c "echo a > $T/other/f"
+expect_eq "--workspace is writable" "$(cat "$T/other/f")" a
+sbx run --workspace "$T/other" -C "$T/other" -- sh -c "echo a > $WS/g" 2>/dev/null
+check "outside --workspace nothing is written" test ! -e "$WS/g"
+# The host's /tmp is replaced by a private one: a cwd there is not visible.
+err=$(sbx run --workspace "$T/other" -C "$WS" -- true 2>&1); rc=$?
+expect_eq "hidden cwd is an sbx error" "$rc" 125
+check "hidden cwd is explained" grep -q "working directory" <<<"$err"
+
+stop_daemon
+done_test

@@ -1,0 +1,55 @@
+#!/bin/bash
+# Runs every tests/integration/t-*.sh against the binaries in BUILD, first as
+# the invoking user and then, when root, again as an unprivileged user
+# (created here if missing). Exit 77 from a test means skipped.
+set -u
+build=$(cd "${1:-build}" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
+user=${SBX_TEST_USER:-sbxtest}
+only=${SBX_TESTS:-}
+
+# Binaries go where an unprivileged user can reach them whatever the
+# checkout's permissions are.
+bin=$(mktemp -d /tmp/sbx-bin.XXXXXX)
+trap 'rm -rf "$bin"' EXIT
+cp "$build/sbxd" "$build/sbxctl" "$build/sbx-probe" "$bin/"
+chmod 755 "$bin" "$bin"/*
+cp -r "$top/tests/integration" "$bin/t"
+chmod -R a+rX "$bin/t"
+
+pass=0 fail=0 skipped=0 failed=()
+run_one() { # run_one LABEL CMD...
+	local label=$1 log rc; shift
+	log=$(mktemp)
+	"$@" >"$log" 2>&1
+	rc=$?
+	case $rc in
+	0) pass=$((pass + 1)); echo "PASS $label" ;;
+	77) skipped=$((skipped + 1)); echo "SKIP $label: $(grep -m1 SKIP "$log")" ;;
+	*) fail=$((fail + 1)); failed+=("$label"); echo "FAIL $label (rc $rc)"
+	   sed 's/^/    /' "$log" | tail -40 ;;
+	esac
+	rm -f "$log"
+}
+
+as_user=()
+if [ "$(id -u)" -eq 0 ]; then
+	id "$user" >/dev/null 2>&1 || useradd -m -s /bin/bash "$user" ||
+		{ echo "cannot create test user $user"; exit 1; }
+	as_user=(setpriv --reuid="$user" --regid="$user" --init-groups
+		 env -i HOME="$(getent passwd "$user" | cut -d: -f6)"
+		 PATH=/usr/local/bin:/usr/bin:/bin USER="$user" LANG=C.UTF-8
+		 TMPDIR=/tmp SBX_TEST_AS_USER=1)
+fi
+
+for t in "$bin"/t/t-*.sh; do
+	name=$(basename "$t" .sh)
+	if [ -n "$only" ] && ! grep -qw -- "$name" <<<"$only"; then continue; fi
+	run_one "$name [$(id -un)]" env SBX_BIN="$bin" bash "$t"
+	if [ ${#as_user[@]} -gt 0 ]; then
+		run_one "$name [$user]" "${as_user[@]}" SBX_BIN="$bin" \
+			SBX_ROOT_TESTER=0 bash "$t"
+	fi
+done
+echo "integration: $pass passed, $fail failed, $skipped skipped"
+[ $fail -eq 0 ] || { printf 'failed: %s\n' "${failed[@]}"; exit 1; }
