@@ -183,7 +183,10 @@ client_call(struct client *c, const Sbx__Envelope *env,
 	Sbx__Envelope *rep;
 	int r;
 
-	if ((r = client_send(c, env, NULL, 0)) < 0) {
+	/* A refused peer may find the daemon gone before its request is
+	 * written; the daemon's Error is still there to read. */
+	if ((r = client_send(c, env, NULL, 0)) < 0 && r != -EPIPE &&
+	    r != -ECONNRESET) {
 		client_err("sending to sbxd: %s", strerror(-r));
 		return r;
 	}

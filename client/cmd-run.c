@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "client/cmd.h"
@@ -145,6 +146,8 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	req.workspace = ws;
 	req.tty = o->tty;
 	req.timeout_ms = o->timeout_ms;
+	req.umask = umask(022);
+	umask((mode_t)req.umask);
 	tty_winsize(&size);
 	w.rows = size.ws_row;
 	w.cols = size.ws_col;

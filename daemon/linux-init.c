@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,6 +106,12 @@ exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 	sigset_t none;
 	int tmp[3], i, e;
 
+	/* Dispositions the daemon inherited or chose (SIGPIPE, SIGHUP
+	 * ignored) must not leak into the command: an ignored SIGPIPE or
+	 * SIGQUIT changes how tools behave. */
+	for (i = 1; i < NSIG; i++)
+		if (i != SIGKILL && i != SIGSTOP)
+			signal(i, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (setsid() < 0)
@@ -121,6 +128,7 @@ exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 	/* Whatever the daemon had open never reaches the command. */
 	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
 		fail(sfd, STEP_STDIO, errno);
+	umask(p->umask);
 	if (chdir(p->cwd) < 0)
 		fail(sfd, STEP_CHDIR, errno);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -219,6 +227,8 @@ linux_init_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	pid_t cmd;
 
 	close_others(p, sync_fd, sfd);
+	/* Mount points made inside must be traversable by the user. */
+	umask(022);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		fail(sfd, STEP_PDEATHSIG, errno);
 	if (read(sync_fd, &c, 1) != 1)

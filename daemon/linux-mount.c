@@ -250,6 +250,13 @@ linux_mount_build(const struct sandbox_plan *p, int *err)
 				  MOUNT_ATTR_NOEXEC);
 	if (fd < 0 || (r = attach(fd, "/proc")) < 0)
 		return *err = fd < 0 ? -fd : -r, STEP_MOUNT_PROC;
+	/* sysfs shows the network namespace of whoever mounted it: a fresh
+	 * one lists only the sandbox's loopback, not the host's devices. */
+	fd = new_fs("sysfs", NULL, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				   MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (fd < 0 || (r = attach(fd, "/sys")) < 0)
+		return *err = fd < 0 ? -fd : -r, STEP_MOUNT_SYS;
+	close(fd);
 	if ((r = build_dev(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_DEV;
 	if ((r = build_masks(p, &t)) < 0)

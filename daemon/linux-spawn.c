@@ -28,6 +28,7 @@ static const char *const step_names[STEP_MAX] = {
 	[STEP_MOUNT_TMP] = "private /tmp",
 	[STEP_MOUNT_WORKSPACE] = "workspace mount",
 	[STEP_MOUNT_PROC] = "/proc",
+	[STEP_MOUNT_SYS] = "/sys",
 	[STEP_MOUNT_DEV] = "/dev",
 	[STEP_MOUNT_TTY] = "terminal",
 	[STEP_MOUNT_MASK] = "masking daemon state",
@@ -146,6 +147,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	}
 	memcpy(p->stdio, req->stdio, sizeof(p->stdio));
 	p->tty = req->tty;
+	p->umask = (mode_t)(req->umask & 0777);
 	if (req->tty && (r = tty_path(req->stdio[0], &p->tty_path)) < 0) {
 		snprintf(err, errlen, "the terminal is not a /dev/pts "
 			 "pseudo-terminal the daemon can reach");

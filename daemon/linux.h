@@ -19,6 +19,7 @@ enum linux_step {
 	STEP_MOUNT_TMP,
 	STEP_MOUNT_WORKSPACE,
 	STEP_MOUNT_PROC,
+	STEP_MOUNT_SYS,
 	STEP_MOUNT_DEV,
 	STEP_MOUNT_TTY,
 	STEP_MOUNT_MASK,
@@ -50,6 +51,7 @@ struct sandbox_plan {
 	char *tty_path;            /* host path of the pty slave, or NULL */
 	int stdio[3];              /* borrowed from the request */
 	bool tty;
+	mode_t umask;
 	const char *masks[LINUX_MAX_MASKS]; /* host paths hidden inside */
 	int nmasks;
 	const char *socket_mask;   /* daemon socket outside the masked dirs */

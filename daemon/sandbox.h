@@ -39,6 +39,7 @@ struct sandbox_request {
 	const char *tmpdir;        /* host dir mounted as the sandbox's /tmp */
 	int stdio[3];              /* fds for 0,1,2; with tty all are the slave */
 	bool tty;
+	unsigned umask;            /* for the command */
 };
 
 /* A spawned sandbox. pidfd and status_fd belong to the caller. */

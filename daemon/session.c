@@ -587,6 +587,7 @@ spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
 	sr.workspace = req->workspace;
 	sr.tmpdir = tmpdir;
 	sr.tty = req->tty;
+	sr.umask = req->umask;
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
 	free_env(env, req);

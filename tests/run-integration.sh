@@ -9,8 +9,8 @@ user=${SBX_TEST_USER:-sbxtest}
 only=${SBX_TESTS:-}
 
 # Binaries go where an unprivileged user can reach them whatever the
-# checkout's permissions are.
-bin=$(mktemp -d /tmp/sbx-bin.XXXXXX)
+# checkout's permissions are, and not under /tmp, which sandboxes replace.
+bin=$(mktemp -d /var/tmp/sbx-bin.XXXXXX)
 trap 'rm -rf "$bin"' EXIT
 cp "$build/sbxd" "$build/sbxctl" "$build/sbx-probe" "$bin/"
 chmod 755 "$bin" "$bin"/*

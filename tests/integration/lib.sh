@@ -13,6 +13,9 @@ WS="$T/ws"
 mkdir "$WS"
 DPID=
 FAILS=0
+# The system python: a per-user shim (pyenv) may not be reachable by the
+# test user.
+PY=$(command -v /usr/bin/python3 || command -v python3)
 export SBX_SOCKET="$SOCK"
 # ASan: the sandbox runs binaries we did not build; only our own are
 # instrumented, and leaks in short-lived children are not ours to judge.
@@ -77,7 +80,7 @@ fd_count() { ls "/proc/$1/fd" | wc -l; }
 
 # wait_exit PID: blocks until PID exits (pidfd; no polling).
 wait_exit() {
-	python3 -c '
+	"$PY" -c '
 import os, select, sys
 try:
     fd = os.pidfd_open(int(sys.argv[1]))

@@ -12,7 +12,7 @@ exec 7>"$T/in" 8<"$T/out"
 read -r line <&8
 expect_eq "live session started" "$line" started
 
-raw() { python3 "$HERE/rawclient.py" "$SOCK" "$1"; }
+raw() { "$PY" "$HERE/rawclient.py" "$SOCK" "$1"; }
 expect_eq "oversized frame" "$(raw oversize)" "error 1 closed"
 expect_eq "truncated frame" "$(raw truncated)" "error 1 closed"
 expect_eq "garbage bytes" "$(raw garbage)" "error 1 closed"

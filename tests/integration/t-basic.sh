@@ -39,6 +39,10 @@ check "plain variable passes" grep -qx PLAIN=1 <<<"$env_out"
 check "-e K=V passes" grep -qx EXTRA=2 <<<"$env_out"
 check "TMPDIR is /tmp" grep -qx TMPDIR=/tmp <<<"$env_out"
 
+# Signal dispositions of the daemon do not leak in: SIGPIPE is default.
+out=$(sbx run -- sh -c 'yes | head -1' 2>&1)
+expect_eq "SIGPIPE default inside (yes | head)" "$out" y
+
 # -C and --workspace.
 mkdir -p "$WS/sub" "$T/other"
 out=$(sbx run -C "$WS/sub" -- pwd); expect_eq "-C sets the cwd" "$out" "$WS/sub"

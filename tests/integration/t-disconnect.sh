@@ -13,7 +13,7 @@ client=$!
 exec 8<"$T/out"
 read -r line <&8
 expect_eq "session started" "$line" ready
-init=$(sbx --json ps | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["pid"])')
+init=$(sbx --json ps | "$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["pid"])')
 pids=$(ns_pids "$init")
 expect_eq "sandbox has init + sh + 3 sleeps" "$(echo "$pids" | wc -l)" 5
 kill -KILL "$client"

@@ -15,6 +15,6 @@ for i in $(seq 1 50); do
 	[ "$(cat "$T/out.$i")" = "out-$i" ] || { echo "run $i: output $(cat "$T/out.$i")"; bad=$((bad + 1)); }
 done
 expect_eq "50 concurrent runs: exit codes and outputs right" "$bad" 0
-expect_eq "no session left" "$(sbx --json ps | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" 0
+expect_eq "no session left" "$(sbx --json ps | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)))')" 0
 stop_daemon
 done_test

@@ -12,7 +12,7 @@ c2=$!
 exec 8<"$T/o1" 9<"$T/o2"
 read -r a <&8; read -r b <&9
 expect_eq "both sessions started" "$a$b" readyready
-inits=$(sbx --json ps | python3 -c 'import json,sys; print(" ".join(str(s["pid"]) for s in json.load(sys.stdin)))')
+inits=$(sbx --json ps | "$PY" -c 'import json,sys; print(" ".join(str(s["pid"]) for s in json.load(sys.stdin)))')
 kill -TERM "$DPID"
 wait "$DPID"; rc=$?
 DPID=

@@ -1,0 +1,41 @@
+#!/bin/bash
+# What the foundation sandbox must refuse, checked with the probe's exact
+# errno and on the host: writes outside the workspace, mounts, new user
+# namespaces, ptrace, Unix sockets (the daemon's included), host pids, fds.
+. "$(dirname "$0")/lib.sh"
+start_daemon
+cd "$WS"
+P=$BIN/sbx-probe
+home_target="$HOME/.sbx-escape-$$"
+expect_eq "write to /etc -> EROFS" "$(sbx run -- "$P" write /etc/sbx-escape-$$)" EROFS
+check "nothing in /etc" test ! -e /etc/sbx-escape-$$
+out=$(sbx run -- "$P" write "$home_target")
+check "write to \$HOME refused ($out)" test "$out" = EROFS -o "$out" = EACCES
+check "nothing in \$HOME" test ! -e "$home_target"
+expect_eq "write in the workspace works" "$(sbx run -- "$P" write "$WS/ok")" ok
+check "workspace file exists on the host" test -e "$WS/ok"
+expect_eq "mount -> EPERM" "$(sbx run -- "$P" mount "$WS")" EPERM
+expect_eq "new user namespace -> EPERM" "$(sbx run -- "$P" unshare-user)" EPERM
+expect_eq "ptrace -> EPERM" "$(sbx run -- "$P" ptrace)" EPERM
+expect_eq "AF_UNIX socket -> EPERM" "$(sbx run -- "$P" unix-socket)" EPERM
+expect_eq "socketpair still works" "$(sbx run -- "$P" socketpair)" ok
+expect_eq "daemon socket unreachable" "$(sbx run -- "$P" connect-unix "$SOCK")" EPERM
+out=$(sbx run -- ls -A "$XDG_RUNTIME_DIR/sbx" 2>&1)
+check "daemon runtime dir is masked or absent ('$out')" test -z "$out" -o "${out#*No such file}" != "$out"
+expect_eq "only stdio fds inside" "$(sbx run -- "$P" fds | tr '\n' ' ')" "0 1 2 "
+# /proc shows the sandbox's own processes only.
+out=$(sbx run -- sh -c 'ls /proc | grep -c "^[0-9]"')
+check "few pids visible in /proc ($out)" test "$out" -le 4
+expect_eq "daemon pid invisible" "$(sbx run -- sh -c "test -e /proc/$DPID/status && echo seen || echo hidden")" hidden
+expect_eq "signal to pid 1 (init) refused" "$(sbx run -- "$P" kill 1)" EPERM
+caps=$(sbx run -- grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status | awk '{print $2}' | tr '\n' ' ')
+expect_eq "no capabilities, no_new_privs" "$caps" "0000000000000000 0000000000000000 1 "
+# Private /tmp, per workspace, persistent across runs.
+sbx run -- sh -c 'echo private > /tmp/sbx-escape-tmp'
+check "sandbox /tmp is not the host's" test ! -e /tmp/sbx-escape-tmp
+expect_eq "private /tmp persists for the workspace" "$(sbx run -- cat /tmp/sbx-escape-tmp)" private
+# No network but loopback.
+expect_eq "only loopback" "$(sbx run -- sh -c 'ls /sys/class/net')" lo
+expect_eq "hostname" "$(sbx run -- cat /proc/sys/kernel/hostname)" sbx
+stop_daemon
+done_test
