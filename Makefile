@@ -68,7 +68,10 @@ DAEMON_OBJS := $(call obj,$(DAEMON_SRCS))
 CLIENT_OBJS := $(call obj,$(CLIENT_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/%,$(UNIT_SRCS))
 
-.PHONY: all deps check demo unit integration fuzz clean install test-user
+.PHONY: all deps check demo unit integration fuzz clean install
+# Keep object files of tests between runs (make would delete them as
+# intermediates).
+.SECONDARY:
 all: $(O)/sbxd $(O)/sbxctl $(O)/sbx-probe
 
 $(O)/gen/proto/sbx.pb-c.c $(O)/gen/proto/sbx.pb-c.h: proto/sbx.proto

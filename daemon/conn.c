@@ -135,7 +135,7 @@ conn_send(struct conn *c, const Sbx__Envelope *env)
 	return 0;
 }
 
-static void
+static void __attribute__((format(printf, 3, 0)))
 conn_verror(struct conn *c, Sbx__ErrorCode code, const char *fmt, va_list ap)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;

@@ -20,7 +20,7 @@
 
 static struct linux_backend lb;
 
-static void
+static void __attribute__((format(printf, 1, 2)))
 degrade(const char *fmt, ...)
 {
 	va_list ap;

@@ -1420,7 +1420,7 @@ const ProtobufCMessageDescriptor sbx__policy_overrides__descriptor =
   (ProtobufCMessageInit) sbx__policy_overrides__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor sbx__run_request__field_descriptors[10] =
+static const ProtobufCFieldDescriptor sbx__run_request__field_descriptors[11] =
 {
   {
     "argv",
@@ -1542,6 +1542,18 @@ static const ProtobufCFieldDescriptor sbx__run_request__field_descriptors[10] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "umask",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Sbx__RunRequest, umask),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned sbx__run_request__field_indices_by_name[] = {
   0,   /* field[0] = argv */
@@ -1552,13 +1564,14 @@ static const unsigned sbx__run_request__field_indices_by_name[] = {
   9,   /* field[9] = overrides */
   7,   /* field[7] = timeout_ms */
   5,   /* field[5] = tty */
+  10,   /* field[10] = umask */
   6,   /* field[6] = winsize */
   3,   /* field[3] = workspace */
 };
 static const ProtobufCIntRange sbx__run_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor sbx__run_request__descriptor =
 {
@@ -1568,7 +1581,7 @@ const ProtobufCMessageDescriptor sbx__run_request__descriptor =
   "Sbx__RunRequest",
   "sbx",
   sizeof(Sbx__RunRequest),
-  10,
+  11,
   sbx__run_request__field_descriptors,
   sbx__run_request__field_indices_by_name,
   1,  sbx__run_request__number_ranges,

@@ -236,10 +236,14 @@ struct  Sbx__RunRequest
    */
   uint32_t fd_count;
   Sbx__PolicyOverrides *overrides;
+  /*
+   * the client's umask, applied inside
+   */
+  uint32_t umask;
 };
 #define SBX__RUN_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&sbx__run_request__descriptor) \
-    , 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, SBX__IO_MODE__IO_MODE_UNSPECIFIED, 0, NULL, 0, 0, NULL }
+    , 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, SBX__IO_MODE__IO_MODE_UNSPECIFIED, 0, NULL, 0, 0, NULL, 0 }
 
 
 struct  Sbx__RunStarted

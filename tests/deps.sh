@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs what building and testing sbx needs, when it is missing: with apt
+# as root, otherwise it says what to install and fails.
+pkgs="gcc make pkg-config protobuf-c-compiler libprotobuf-c-dev libevent-dev
+libseccomp-dev libsystemd-dev libssl-dev libjansson-dev clang
+libclang-rt-14-dev python3 util-linux iproute2 systemd"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "missing packages:$missing" >&2
+	echo "install them with: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null 2>&1 || true
+# shellcheck disable=SC2086
+apt-get install -y -qq $missing >/dev/null
