@@ -10,6 +10,7 @@
 #include <grp.h>
 #include <linux/capability.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -25,6 +26,7 @@
 #include "daemon/linux-seccomp.h"
 #include "daemon/linux.h"
 #include "daemon/sandbox.h"
+#include "proto/fdpass.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -49,6 +51,39 @@ fail(int fd, int step, int err)
 {
 	report(fd, SANDBOX_STATUS_SETUP_FAILED, step, err);
 	_exit(125);
+}
+
+/* The proxy's listeners, made inside the sandbox's network namespace and
+ * handed to the daemon, which serves them: a connection to them can only
+ * come from this sandbox. */
+static int
+send_listeners(int sfd)
+{
+	static const int ports[2] = { SANDBOX_HTTP_PROXY_PORT,
+				      SANDBOX_SOCKS_PROXY_PORT };
+	struct sandbox_status rec = { SANDBOX_STATUS_LISTENERS, 0, 0 };
+	int fds[2] = { -1, -1 }, one = 1, i, r = 0;
+
+	for (i = 0; i < 2 && r == 0; i++) {
+		struct sockaddr_in sa = { .sin_family = AF_INET,
+					  .sin_port = htons((uint16_t)ports[i]),
+					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+
+		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC |
+					SOCK_NONBLOCK, 0);
+		if (fds[i] < 0 ||
+		    setsockopt(fds[i], SOL_SOCKET, SO_REUSEADDR, &one,
+			       sizeof(one)) < 0 ||
+		    bind(fds[i], (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+		    listen(fds[i], 128) < 0)
+			r = -errno;
+	}
+	if (r == 0 && fdpass_send(sfd, &rec, sizeof(rec), fds, 2) < 0)
+		r = -errno;
+	for (i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return r;
 }
 
 static int
@@ -245,6 +280,8 @@ linux_init_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	if (p->landlock_abi > 0 &&
 	    (ruleset = landlock_build(p->landlock_abi, rw, "/dev")) < 0)
 		fail(sfd, STEP_LANDLOCK_RULESET, -ruleset);
+	if (p->proxy && (err = send_listeners(sfd)) < 0)
+		fail(sfd, STEP_PROXY_LISTEN, -err);
 	if ((err = drop_privs(p)) < 0)
 		fail(sfd, STEP_DROP_PRIVS, -err);
 	/* Credential changes clear the parent-death signal: set it again. */

@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/linux-backend.h"
 #include "daemon/linux.h"
+#include "proto/fdpass.h"
 
 static const char *const step_names[STEP_MAX] = {
 	[STEP_NONE] = "none",
@@ -33,6 +35,7 @@ static const char *const step_names[STEP_MAX] = {
 	[STEP_MOUNT_TTY] = "terminal",
 	[STEP_MOUNT_MASK] = "masking daemon state",
 	[STEP_LANDLOCK_RULESET] = "Landlock ruleset",
+	[STEP_PROXY_LISTEN] = "proxy listeners",
 	[STEP_DROP_PRIVS] = "dropping privileges",
 	[STEP_SIGNALS] = "signal setup",
 	[STEP_FORK] = "fork",
@@ -147,6 +150,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	}
 	memcpy(p->stdio, req->stdio, sizeof(p->stdio));
 	p->tty = req->tty;
+	p->proxy = req->proxy;
 	p->umask = (mode_t)(req->umask & 0777);
 	if (req->tty && (r = tty_path(req->stdio[0], &p->tty_path)) < 0) {
 		snprintf(err, errlen, "the terminal is not a /dev/pts "
@@ -211,7 +215,8 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 
 	if (pipe2(sync, O_CLOEXEC) < 0)
 		return -errno;
-	if (pipe2(st, O_CLOEXEC) < 0) {
+	/* SEQPACKET: records stay whole and may carry fds (listeners). */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0) {
 		r = -errno;
 		close(sync[0]);
 		close(sync[1]);
@@ -253,6 +258,23 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 	out->pidfd = pidfd;
 	out->status_fd = st[0];
 	return 0;
+}
+
+int
+sandbox_status_read(int fd, struct sandbox_status *st, int *fds, int *nfds)
+{
+	ssize_t n = fdpass_recv(fd, st, sizeof(*st), fds, nfds, 2);
+
+	if (n == -EAGAIN || n == -EINTR)
+		return -EAGAIN;
+	if (n < 0 && *nfds == 0)
+		return (int)n;
+	if (n != sizeof(*st)) {
+		while (*nfds > 0)
+			close(fds[--*nfds]);
+		return n == 0 ? 0 : -EBADMSG;
+	}
+	return 1;
 }
 
 int

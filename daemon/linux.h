@@ -24,6 +24,7 @@ enum linux_step {
 	STEP_MOUNT_TTY,
 	STEP_MOUNT_MASK,
 	STEP_LANDLOCK_RULESET,
+	STEP_PROXY_LISTEN,
 	STEP_DROP_PRIVS,
 	STEP_SIGNALS,
 	STEP_FORK,
@@ -51,6 +52,7 @@ struct sandbox_plan {
 	char *tty_path;            /* host path of the pty slave, or NULL */
 	int stdio[3];              /* borrowed from the request */
 	bool tty;
+	bool proxy;
 	mode_t umask;
 	const char *masks[LINUX_MAX_MASKS]; /* host paths hidden inside */
 	int nmasks;

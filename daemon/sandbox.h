@@ -40,13 +40,18 @@ struct sandbox_request {
 	int stdio[3];              /* fds for 0,1,2; with tty all are the slave */
 	bool tty;
 	unsigned umask;            /* for the command */
+	bool proxy;                /* create proxy listeners inside */
 };
+
+/* Where the sandbox's proxy listeners sit inside its network namespace. */
+#define SANDBOX_HTTP_PROXY_PORT 3128
+#define SANDBOX_SOCKS_PROXY_PORT 1080
 
 /* A spawned sandbox. pidfd and status_fd belong to the caller. */
 struct sandbox_proc {
 	pid_t pid;                 /* host pid of the sandbox init */
 	int pidfd;
-	int status_fd;             /* read end: sandbox_status records */
+	int status_fd;             /* sandbox_status records (SEQPACKET) */
 };
 
 /* Records the sandbox writes on status_fd (atomic, < PIPE_BUF). */
@@ -54,6 +59,7 @@ enum sandbox_status_kind {
 	SANDBOX_STATUS_SETUP_FAILED = 1, /* step + err: sandbox not built */
 	SANDBOX_STATUS_EXEC_FAILED = 2,  /* err from execve */
 	SANDBOX_STATUS_EXITED = 3,       /* value: wait status of the command */
+	SANDBOX_STATUS_LISTENERS = 4,    /* fds: HTTP and SOCKS5 listeners */
 };
 
 struct sandbox_status {
@@ -75,6 +81,11 @@ void sandbox_plan_free(struct sandbox_plan *plan);
 
 /* Starts the sandbox; the command runs once setup succeeds. */
 int sandbox_spawn(struct sandbox_plan *plan, struct sandbox_proc *out);
+
+/* Reads one record from status_fd; fds sent with it land in fds[] (at most
+ * 2, count in *nfds). 1: a record, 0: end of records, -EAGAIN: none yet. */
+int sandbox_status_read(int fd, struct sandbox_status *st, int *fds,
+			int *nfds);
 
 /* Sends sig to the command (SIGKILL: to the whole sandbox). */
 int sandbox_signal(const struct sandbox_proc *p, int sig);

@@ -43,7 +43,7 @@ struct session {
 	uint64_t id;
 	struct conn *conn;
 	struct sandbox_proc proc;
-	struct event *pid_ev, *timeout_ev, *free_ev;
+	struct event *pid_ev, *status_ev, *timeout_ev, *free_ev;
 	struct stream out[2];
 	int nout;
 	int stdin_fd; /* streaming: pipe or pty master, -1 when closed */
@@ -110,6 +110,8 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		s->conn->session = NULL;
 	if (s->pid_ev)
 		event_free(s->pid_ev);
+	if (s->status_ev)
+		event_free(s->status_ev);
 	if (s->timeout_ev)
 		event_free(s->timeout_ev);
 	event_free(s->free_ev);
@@ -272,8 +274,24 @@ static void
 read_status(struct session *s)
 {
 	struct sandbox_status rec;
+	int fds[2], nfds, i, r;
 
-	while (read(s->proc.status_fd, &rec, sizeof(rec)) == sizeof(rec)) {
+	while ((r = sandbox_status_read(s->proc.status_fd, &rec, fds,
+					&nfds)) != -EAGAIN) {
+		if (r <= 0) {
+			/* End of records (or a broken channel): stop watching. */
+			if (s->status_ev)
+				event_del(s->status_ev);
+			return;
+		}
+		if (rec.kind == SANDBOX_STATUS_LISTENERS) {
+			/* Nothing serves a proxy yet: refuse by closing. */
+			for (i = 0; i < nfds; i++)
+				close(fds[i]);
+			continue;
+		}
+		for (i = 0; i < nfds; i++)
+			close(fds[i]);
 		switch (rec.kind) {
 		case SANDBOX_STATUS_SETUP_FAILED:
 			s->setup_failed = true;
@@ -291,6 +309,12 @@ read_status(struct session *s)
 }
 
 static void
+status_cb(evutil_socket_t fd, short what, void *arg)
+{
+	read_status(arg);
+}
+
+static void
 pid_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct session *s = arg;
@@ -300,6 +324,7 @@ pid_cb(evutil_socket_t fd, short what, void *arg)
 		    &s->ru) < 0 || s->si.si_pid == 0)
 		return;
 	event_del(s->pid_ev);
+	event_del(s->status_ev);
 	s->exited = true;
 	s->end_ms = sbxd_now_ms();
 	read_status(s);
@@ -504,6 +529,10 @@ arm_events(struct session *s, const Sbx__RunRequest *req)
 	s->pid_ev = event_new(sbxd.base, s->proc.pidfd, EV_READ | EV_PERSIST,
 			      pid_cb, s);
 	if (!s->pid_ev || event_add(s->pid_ev, NULL) < 0)
+		return -ENOMEM;
+	s->status_ev = event_new(sbxd.base, s->proc.status_fd,
+				 EV_READ | EV_PERSIST, status_cb, s);
+	if (!s->status_ev || event_add(s->status_ev, NULL) < 0)
 		return -ENOMEM;
 	for (i = 0; i < s->nout; i++) {
 		s->out[i].s = s;
