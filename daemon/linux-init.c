@@ -1,8 +1,9 @@
-/* The sandbox init (pid 1 of the sandbox's pid namespace) and the command it
- * forks. Order, as STYLE.md asks: namespaces (clone3) -> mounts -> Landlock
- * ruleset -> privileges dropped -> fork -> session/stdio -> no_new_privs ->
- * Landlock -> seccomp -> exec. Nothing here allocates; every failure is
- * written to the status pipe as {step, errno} before _exit. */
+/* The session init (pid 1 of the session's pid namespace) and the command
+ * it forks. Order, as STYLE.md asks: namespaces -> mounts (done by the
+ * template, or here for a direct sandbox) -> Landlock ruleset -> privileges
+ * dropped -> fork -> session/stdio -> no_new_privs -> Landlock -> seccomp ->
+ * exec. Nothing here allocates; every failure is written to the status
+ * channel as {step, errno} before _exit. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -38,8 +40,25 @@ extern char **environ;
 static void
 report(int fd, int kind, int step, int value)
 {
-	struct sandbox_status s = { kind, step, value };
+	struct sandbox_status s;
 	ssize_t n;
+
+	memset(&s, 0, sizeof(s));
+	s.kind = kind;
+	s.step = step;
+	s.value = value;
+	if (kind == SANDBOX_STATUS_EXITED) {
+		/* Everything this init reaped: the command and its tree. */
+		struct rusage ru;
+
+		if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
+			s.utime_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u +
+				     (uint64_t)ru.ru_utime.tv_usec;
+			s.stime_us = (uint64_t)ru.ru_stime.tv_sec * 1000000u +
+				     (uint64_t)ru.ru_stime.tv_usec;
+			s.maxrss_kb = (uint64_t)ru.ru_maxrss;
+		}
+	}
 
 	do
 		n = write(fd, &s, sizeof(s));
@@ -61,7 +80,7 @@ send_listeners(int sfd)
 {
 	static const int ports[2] = { SANDBOX_HTTP_PROXY_PORT,
 				      SANDBOX_SOCKS_PROXY_PORT };
-	struct sandbox_status rec = { SANDBOX_STATUS_LISTENERS, 0, 0 };
+	struct sandbox_status rec = { .kind = SANDBOX_STATUS_LISTENERS };
 	int fds[2] = { -1, -1 }, one = 1, i, r = 0;
 
 	for (i = 0; i < 2 && r == 0; i++) {
@@ -151,6 +170,10 @@ exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (setsid() < 0)
 		fail(sfd, STEP_SETSID, errno);
+	/* The ruleset may sit on 0-2 (the daemon's stdio was closed). */
+	if (ruleset >= 0 && ruleset < 3 &&
+	    (ruleset = fcntl(ruleset, F_DUPFD_CLOEXEC, 10)) < 0)
+		fail(sfd, STEP_LANDLOCK, errno);
 	/* Copy above 2 first: the fds may overlap the targets. */
 	for (i = 0; i < 3; i++)
 		if ((tmp[i] = fcntl(p->stdio[i], F_DUPFD_CLOEXEC, 10)) < 0)
@@ -222,24 +245,20 @@ supervise(pid_t cmd, int sigfd, int sfd)
 	}
 }
 
-/* The clone copied every fd of the daemon (other sessions' pipes, client
- * sockets): keep only what this sandbox uses, so no session holds another's
- * pipe open and nothing of the daemon lingers in here. */
-static void
-close_others(const struct sandbox_plan *p, int sync_fd, int sfd)
+void
+linux_close_fds_except(int *keep, int n)
 {
-	int keep[5] = { sync_fd, sfd, p->stdio[0], p->stdio[1], p->stdio[2] };
 	int i, j, t, lo = 0;
 
-	for (i = 0; i < 5; i++)
-		for (j = i + 1; j < 5; j++)
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
 			if (keep[j] < keep[i]) {
 				t = keep[i];
 				keep[i] = keep[j];
 				keep[j] = t;
 			}
-	for (i = 0; i < 5; i++) {
-		if (keep[i] < 0)
+	for (i = 0; i < n; i++) {
+		if (keep[i] < lo)
 			continue;
 		if (keep[i] > lo)
 			syscall(SYS_close_range, lo, keep[i] - 1, 0);
@@ -249,31 +268,40 @@ close_others(const struct sandbox_plan *p, int sync_fd, int sfd)
 }
 
 void
-linux_init_main(const struct sandbox_plan *p, int sync_fd, int sfd)
+linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 {
 	static const int relayed[] = { SIGCHLD, SIGHUP, SIGINT, SIGQUIT,
 				       SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
 				       SIGCONT, SIGTSTP, SIGALRM };
 	const char *rw[] = { p->workspace, "/tmp", NULL };
+	int keep[5] = { sync_fd, sfd, p->stdio[0], p->stdio[1], p->stdio[2] };
 	int ruleset = -1, sigfd, err = 0, step;
+	bool direct = sync_fd >= 0;
 	sigset_t set;
 	size_t i;
 	char c;
 	pid_t cmd;
 
-	close_others(p, sync_fd, sfd);
+	/* The clone copied every fd of the daemon (other sessions' pipes,
+	 * client sockets): keep only what this sandbox uses. */
+	linux_close_fds_except(keep, 5);
+	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
 	umask(022);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		fail(sfd, STEP_PDEATHSIG, errno);
-	if (read(sync_fd, &c, 1) != 1)
-		_exit(125); /* the daemon gave up on us */
-	close(sync_fd);
+	if (direct) {
+		/* Our own namespaces: we die with the daemon. (In a template,
+		 * the template does, and takes its pid namespace along.) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+			fail(sfd, STEP_PDEATHSIG, errno);
+		if (read(sync_fd, &c, 1) != 1)
+			_exit(125); /* the daemon gave up on us */
+		close(sync_fd);
+	}
 	if (sethostname("sbx", 3) < 0)
 		fail(sfd, STEP_HOSTNAME, errno);
 	if ((err = loopback_up()) < 0)
 		fail(sfd, STEP_LOOPBACK, -err);
-	if ((step = linux_mount_build(p, &err)) != 0)
+	if (direct && (step = linux_mount_build(p, &err)) != 0)
 		fail(sfd, step, err);
 	if (chdir("/") < 0)
 		fail(sfd, STEP_CHDIR, errno);
@@ -285,7 +313,7 @@ linux_init_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	if ((err = drop_privs(p)) < 0)
 		fail(sfd, STEP_DROP_PRIVS, -err);
 	/* Credential changes clear the parent-death signal: set it again. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+	if (direct && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		fail(sfd, STEP_PDEATHSIG, errno);
 	sigemptyset(&set);
 	for (i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)

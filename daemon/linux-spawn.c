@@ -5,22 +5,28 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/linux-backend.h"
+#include "daemon/linux-template.h"
 #include "daemon/linux.h"
 #include "proto/fdpass.h"
 
 static const char *const step_names[STEP_MAX] = {
 	[STEP_NONE] = "none",
 	[STEP_SYNC] = "waiting for the daemon",
+	[STEP_TEMPLATE] = "waiting for the workspace template",
+	[STEP_JOIN] = "joining the template's namespaces",
+	[STEP_UNSHARE] = "session namespaces",
 	[STEP_PDEATHSIG] = "parent-death signal",
 	[STEP_HOSTNAME] = "hostname",
 	[STEP_LOOPBACK] = "loopback interface",
@@ -190,8 +196,8 @@ write_file(pid_t pid, const char *name, const char *text)
 }
 
 /* Maps the user to itself, so files keep their owners inside. */
-static int
-write_id_maps(pid_t pid, uid_t uid, gid_t gid)
+int
+linux_write_id_maps(pid_t pid, uid_t uid, gid_t gid)
 {
 	char map[64];
 	int r;
@@ -206,22 +212,18 @@ write_id_maps(pid_t pid, uid_t uid, gid_t gid)
 	return r;
 }
 
-int
-sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
+/* A -tty sandbox is built directly (its own namespaces, its own mounts):
+ * the pty slave must be bound from the daemon's view of /dev/pts, which
+ * only a fresh copy of that mount namespace has. */
+static int
+spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
 {
-	int sync[2], st[2], pidfd = -1, r = 0;
+	int sync[2], pidfd = -1, r = 0;
 	struct clone_args a = { 0 };
 	pid_t pid;
 
 	if (pipe2(sync, O_CLOEXEC) < 0)
 		return -errno;
-	/* SEQPACKET: records stay whole and may carry fds (listeners). */
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0) {
-		r = -errno;
-		close(sync[0]);
-		close(sync[1]);
-		return r;
-	}
 	a.flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
 		  CLONE_NEWNET | CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
@@ -230,34 +232,234 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 	if (pid == 0) {
 		close(sync[1]);
 		close(st[0]);
-		linux_init_main(p, sync[0], st[1]);
+		linux_session_main(p, sync[0], st[1]);
 	}
 	if (pid < 0)
 		r = -errno;
 	close(sync[0]);
-	close(st[1]);
 	if (r == 0 && p->userns)
-		r = write_id_maps(pid, p->uid, p->gid);
+		r = linux_write_id_maps(pid, p->uid, p->gid);
 	if (r == 0 && write(sync[1], "g", 1) != 1)
 		r = -EPIPE;
 	close(sync[1]);
 	if (r < 0) {
 		if (pid > 0) {
 			/* Rare: reap here so nothing is left behind. */
-			siginfo_t si;
-
 			syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-			waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
+			waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){ 0 }, WEXITED);
 			close(pidfd);
 		}
+		return r;
+	}
+	out->pid = pid;
+	out->pidfd = pidfd;
+	out->own_child = true;
+	return 0;
+}
+
+static void __attribute__((noreturn))
+helper_fail(int sfd, int step, int err)
+{
+	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED,
+				    .step = step, .value = err };
+
+	if (write(sfd, &s, sizeof(s)) < 0)
+		_exit(126);
+	_exit(125);
+}
+
+/* Second helper, inside the template's pid namespace: per-session network,
+ * IPC, UTS and pid namespaces, then the session init as pid 1 of the last.
+ * Its pidfd goes to the daemon; the init is reparented to the template. */
+static void __attribute__((noreturn))
+helper_in_template(struct sandbox_plan *p, int sfd)
+{
+	struct sandbox_status s = { .kind = SANDBOX_STATUS_STARTED };
+	struct clone_args a = { 0 };
+	int pidfd = -1;
+	pid_t pid;
+
+	if (unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |
+		    CLONE_NEWPID) < 0)
+		helper_fail(sfd, STEP_UNSHARE, errno);
+	a.flags = CLONE_PIDFD;
+	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
+	a.exit_signal = SIGCHLD;
+	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	if (pid < 0)
+		helper_fail(sfd, STEP_FORK, errno);
+	if (pid == 0)
+		linux_session_main(p, -1, sfd);
+	if (fdpass_send(sfd, &s, sizeof(s), &pidfd, 1) < 0) {
+		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+		_exit(1);
+	}
+	_exit(0);
+}
+
+/* First helper, the daemon's child: waits until the template is built,
+ * joins its user, mount and pid namespaces, forks the second helper. */
+static void __attribute__((noreturn))
+helper_main(struct sandbox_plan *p, struct ltemplate *t, int sfd)
+{
+	int keep[7] = { t->ready_fd, t->state_fd, t->pidfd, sfd, p->stdio[0],
+			p->stdio[1], p->stdio[2] };
+	struct ltemplate_state st;
+	char c;
+	int status;
+	ssize_t n;
+	pid_t pid;
+
+	linux_close_fds_except(keep, 7);
+	prctl(PR_SET_NAME, "sbx-spawn");
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		helper_fail(sfd, STEP_PDEATHSIG, errno);
+	while ((n = read(t->ready_fd, &c, 1)) != 0)
+		if (n < 0 && errno != EINTR)
+			helper_fail(sfd, STEP_TEMPLATE, errno);
+	if (pread(t->state_fd, &st, sizeof(st), 0) != sizeof(st) || !st.done)
+		helper_fail(sfd, STEP_TEMPLATE, EIO);
+	if (st.step != 0)
+		helper_fail(sfd, st.step, st.err);
+	if (setns(t->pidfd, CLONE_NEWNS | CLONE_NEWPID |
+				    (p->userns ? CLONE_NEWUSER : 0)) < 0)
+		helper_fail(sfd, STEP_JOIN, errno);
+	pid = fork();
+	if (pid < 0)
+		helper_fail(sfd, STEP_FORK, errno);
+	if (pid == 0)
+		helper_in_template(p, sfd);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+static int
+spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
+{
+	struct clone_args a = { 0 };
+	struct ltemplate *t;
+	int pidfd = -1, r;
+	pid_t pid;
+
+	if ((r = ltemplate_get(p, &t)) < 0)
+		return r;
+	a.flags = CLONE_PIDFD;
+	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
+	a.exit_signal = SIGCHLD;
+	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	if (pid == 0) {
+		close(st[0]);
+		helper_main(p, t, st[1]);
+	}
+	if (pid < 0) {
+		r = -errno;
+		ltemplate_put(t);
+		return r;
+	}
+	out->pid = 0;
+	out->pidfd = -1;
+	out->helper_pidfd = pidfd;
+	out->template = t;
+	return 0;
+}
+
+int
+sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
+{
+	struct sandbox_proc proc = { .pidfd = -1, .helper_pidfd = -1,
+				     .status_fd = -1 };
+	int st[2], r;
+
+	/* SEQPACKET: records stay whole and may carry fds. */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
+		return -errno;
+	r = p->tty ? spawn_direct(p, &proc, st) : spawn_templated(p, &proc, st);
+	close(st[1]);
+	if (r < 0) {
 		close(st[0]);
 		return r;
 	}
 	fcntl(st[0], F_SETFL, O_NONBLOCK);
-	out->pid = pid;
-	out->pidfd = pidfd;
-	out->status_fd = st[0];
+	proc.status_fd = st[0];
+	*out = proc;
 	return 0;
+}
+
+/* Host pid behind a pidfd, from its fdinfo (our pid namespace's view). */
+static pid_t
+pidfd_pid(int fd)
+{
+	char path[64], line[128];
+	FILE *f;
+	int pid = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid > 0 ? (pid_t)pid : 0;
+}
+
+int
+sandbox_proc_started(struct sandbox_proc *p, int fd)
+{
+	if (p->pidfd >= 0) {
+		close(fd);
+		return -EALREADY;
+	}
+	p->pidfd = fd;
+	p->pid = pidfd_pid(fd);
+	return 0;
+}
+
+void
+sandbox_reap_helper(struct sandbox_proc *p)
+{
+	if (p->helper_pidfd < 0)
+		return;
+	waitid(P_PIDFD, (id_t)p->helper_pidfd, &(siginfo_t){ 0 },
+	       WEXITED | WNOHANG);
+	close(p->helper_pidfd);
+	p->helper_pidfd = -1;
+}
+
+void
+sandbox_reap(struct sandbox_proc *p)
+{
+	if (p->own_child && p->pidfd >= 0)
+		waitid(P_PIDFD, (id_t)p->pidfd, &(siginfo_t){ 0 },
+		       WEXITED | WNOHANG);
+}
+
+void
+sandbox_proc_release(struct sandbox_proc *p)
+{
+	if (p->helper_pidfd >= 0) {
+		/* Still starting: make sure it does not finish later. */
+		syscall(SYS_pidfd_send_signal, p->helper_pidfd, SIGKILL, NULL, 0);
+		waitid(P_PIDFD, (id_t)p->helper_pidfd, &(siginfo_t){ 0 },
+		       WEXITED);
+		close(p->helper_pidfd);
+	}
+	if (p->pidfd >= 0)
+		close(p->pidfd);
+	if (p->status_fd >= 0)
+		close(p->status_fd);
+	if (p->template)
+		ltemplate_put(p->template);
+	p->helper_pidfd = p->pidfd = p->status_fd = -1;
+	p->template = NULL;
+}
+
+unsigned
+sandbox_templates(void)
+{
+	return ltemplate_count();
 }
 
 int
@@ -280,6 +482,8 @@ sandbox_status_read(int fd, struct sandbox_status *st, int *fds, int *nfds)
 int
 sandbox_signal(const struct sandbox_proc *proc, int sig)
 {
+	if (proc->pidfd < 0)
+		return -EAGAIN; /* not started yet: caller retries at start */
 	if (syscall(SYS_pidfd_send_signal, proc->pidfd, sig, NULL, 0) < 0)
 		return -errno;
 	return 0;

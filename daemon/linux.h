@@ -10,6 +10,9 @@
 enum linux_step {
 	STEP_NONE = 0,
 	STEP_SYNC,
+	STEP_TEMPLATE,
+	STEP_JOIN,
+	STEP_UNSHARE,
 	STEP_PDEATHSIG,
 	STEP_HOSTNAME,
 	STEP_LOOPBACK,
@@ -68,13 +71,20 @@ struct sandbox_plan {
 };
 
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace
- * by the sandbox init (pid 1 of the new pid namespace). Returns 0 or the
- * failing step with *err set to the errno. */
+ * by pid 1 of a fresh pid namespace (a template, or a direct sandbox, which
+ * also binds its pty slave). Returns 0 or the failing step with *err set
+ * to the errno. */
 int linux_mount_build(const struct sandbox_plan *plan, int *err);
 
-/* Body of the sandbox init: builds the sandbox, forks the command, relays
+/* Body of the session init: (with sync_fd >= 0, a direct sandbox: waits
+ * for the id maps and builds the mounts itself), forks the command, relays
  * signals, reaps, reports. Never returns. */
-void linux_init_main(const struct sandbox_plan *plan, int sync_fd,
-		     int status_fd) __attribute__((noreturn));
+void linux_session_main(const struct sandbox_plan *plan, int sync_fd,
+			int status_fd) __attribute__((noreturn));
+
+/* Closes every fd but keep[] (which it sorts). */
+void linux_close_fds_except(int *keep, int n);
+/* Maps uid and gid to themselves in pid's fresh user namespace. */
+int linux_write_id_maps(pid_t pid, uid_t uid, gid_t gid);
 
 #endif

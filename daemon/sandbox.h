@@ -47,11 +47,18 @@ struct sandbox_request {
 #define SANDBOX_HTTP_PROXY_PORT 3128
 #define SANDBOX_SOCKS_PROXY_PORT 1080
 
-/* A spawned sandbox. pidfd and status_fd belong to the caller. */
+/* A spawned sandbox; its fds belong to the caller until
+ * sandbox_proc_release(). A spawn goes through a short-lived helper
+ * (helper_pidfd, to be reaped with sandbox_reap_helper() when readable);
+ * the session init's pidfd arrives in a STARTED record unless the spawn was
+ * direct (then pidfd is set at once). */
 struct sandbox_proc {
-	pid_t pid;                 /* host pid of the sandbox init */
-	int pidfd;
+	pid_t pid;                 /* host pid of the session init, or 0 */
+	int pidfd;                 /* session init, -1 until started */
+	int helper_pidfd;          /* -1 when none */
 	int status_fd;             /* sandbox_status records (SEQPACKET) */
+	bool own_child;            /* pidfd is our child: reap it */
+	void *template;            /* backend's, for release */
 };
 
 /* Records the sandbox writes on status_fd (atomic, < PIPE_BUF). */
@@ -60,12 +67,17 @@ enum sandbox_status_kind {
 	SANDBOX_STATUS_EXEC_FAILED = 2,  /* err from execve */
 	SANDBOX_STATUS_EXITED = 3,       /* value: wait status of the command */
 	SANDBOX_STATUS_LISTENERS = 4,    /* fds: HTTP and SOCKS5 listeners */
+	SANDBOX_STATUS_STARTED = 5,      /* fd: pidfd of the session init */
 };
 
 struct sandbox_status {
 	int32_t kind;
 	int32_t step;
 	int32_t value;
+	int32_t pad;
+	uint64_t utime_us;         /* EXITED: the session's children */
+	uint64_t stime_us;
+	uint64_t maxrss_kb;
 };
 
 struct sandbox_plan;
@@ -86,6 +98,17 @@ int sandbox_spawn(struct sandbox_plan *plan, struct sandbox_proc *out);
  * 2, count in *nfds). 1: a record, 0: end of records, -EAGAIN: none yet. */
 int sandbox_status_read(int fd, struct sandbox_status *st, int *fds,
 			int *nfds);
+
+/* A STARTED record arrived with pidfd fd: the session init is running. */
+int sandbox_proc_started(struct sandbox_proc *p, int fd);
+/* The helper's pidfd became readable: reap it. */
+void sandbox_reap_helper(struct sandbox_proc *p);
+/* The session init's pidfd became readable: reap it if it is ours. */
+void sandbox_reap(struct sandbox_proc *p);
+/* Closes everything and lets the backend drop what the spawn held. */
+void sandbox_proc_release(struct sandbox_proc *p);
+/* Number of held templates (status). */
+unsigned sandbox_templates(void);
 
 /* Sends sig to the command (SIGKILL: to the whole sandbox). */
 int sandbox_signal(const struct sandbox_proc *p, int sig);

@@ -43,7 +43,7 @@ struct session {
 	uint64_t id;
 	struct conn *conn;
 	struct sandbox_proc proc;
-	struct event *pid_ev, *status_ev, *timeout_ev, *free_ev;
+	struct event *pid_ev, *helper_ev, *status_ev, *timeout_ev, *free_ev;
 	struct stream out[2];
 	int nout;
 	int stdin_fd; /* streaming: pipe or pty master, -1 when closed */
@@ -51,10 +51,8 @@ struct session {
 	struct evbuffer *stdin_buf;
 	bool stdin_eof, tty, streaming, exited, timed_out, paused;
 	bool setup_failed, got_status;
-	struct sandbox_status setup, exec_fail;
-	int wstatus;
-	siginfo_t si;
-	struct rusage ru;
+	struct sandbox_status setup, exec_fail, exit;
+	int pending_sig; /* asked for before the sandbox had started */
 	char **argv;
 	char *workspace;
 	uint64_t start_ms, start_unix_ms, end_ms;
@@ -66,6 +64,7 @@ static unsigned nsessions;
 static uint64_t next_id = 1;
 
 static void session_maybe_finish(struct session *s);
+static void session_started(struct session *s, int pidfd);
 
 static void
 stream_close(struct session *s, struct stream *st)
@@ -110,6 +109,8 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		s->conn->session = NULL;
 	if (s->pid_ev)
 		event_free(s->pid_ev);
+	if (s->helper_ev)
+		event_free(s->helper_ev);
 	if (s->status_ev)
 		event_free(s->status_ev);
 	if (s->timeout_ev)
@@ -117,10 +118,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	event_free(s->free_ev);
 	if (s->stdin_buf)
 		evbuffer_free(s->stdin_buf);
-	if (s->proc.pidfd >= 0)
-		close(s->proc.pidfd);
-	if (s->proc.status_fd >= 0)
-		close(s->proc.status_fd);
+	sandbox_proc_release(&s->proc);
 	for (i = 0; s->argv && s->argv[i]; i++)
 		free(s->argv[i]);
 	free(s->argv);
@@ -253,9 +251,14 @@ session_stdin_close(struct session *s)
 int
 session_signal(struct session *s, int sig)
 {
+	int r;
+
 	if (s->exited)
 		return -ESRCH;
-	return sandbox_signal(&s->proc, sig);
+	r = sandbox_signal(&s->proc, sig);
+	if (r == -EAGAIN && (!s->pending_sig || sig == SIGKILL))
+		s->pending_sig = sig; /* delivered when it has started */
+	return r == -EAGAIN ? 0 : r;
 }
 
 int
@@ -284,6 +287,14 @@ read_status(struct session *s)
 				event_del(s->status_ev);
 			return;
 		}
+		if (rec.kind == SANDBOX_STATUS_STARTED) {
+			if (nfds == 1)
+				session_started(s, fds[0]);
+			else
+				for (i = 0; i < nfds; i++)
+					close(fds[i]);
+			continue;
+		}
 		if (rec.kind == SANDBOX_STATUS_LISTENERS) {
 			/* Nothing serves a proxy yet: refuse by closing. */
 			for (i = 0; i < nfds; i++)
@@ -302,7 +313,7 @@ read_status(struct session *s)
 			break;
 		case SANDBOX_STATUS_EXITED:
 			s->got_status = true;
-			s->wstatus = rec.value;
+			s->exit = rec;
 			break;
 		}
 	}
@@ -315,22 +326,74 @@ status_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 static void
+mark_exited(struct session *s)
+{
+	if (s->exited)
+		return;
+	s->exited = true;
+	s->end_ms = sbxd_now_ms();
+	read_status(s);
+	if (s->status_ev)
+		event_del(s->status_ev);
+	if (s->timeout_ev)
+		event_del(s->timeout_ev);
+	session_maybe_finish(s);
+}
+
+/* The session init is gone (exit records, if any, are already queued). */
+static void
 pid_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct session *s = arg;
 
-	memset(&s->si, 0, sizeof(s->si));
-	if (syscall(SYS_waitid, P_PIDFD, fd, &s->si, WEXITED | WNOHANG,
-		    &s->ru) < 0 || s->si.si_pid == 0)
-		return;
 	event_del(s->pid_ev);
-	event_del(s->status_ev);
-	s->exited = true;
-	s->end_ms = sbxd_now_ms();
+	sandbox_reap(&s->proc);
+	mark_exited(s);
+}
+
+/* The spawn helper is gone: it either handed over a session init or
+ * reported why it could not. */
+static void
+helper_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *s = arg;
+
+	event_del(s->helper_ev);
+	sandbox_reap_helper(&s->proc);
 	read_status(s);
-	if (s->timeout_ev)
-		event_del(s->timeout_ev);
-	session_maybe_finish(s);
+	if (s->proc.pidfd < 0)
+		mark_exited(s);
+}
+
+static void
+send_started(struct session *s)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__RunStarted rs = SBX__RUN_STARTED__INIT;
+
+	if (!s->conn)
+		return;
+	rs.session_id = s->id;
+	rs.pid = s->proc.pid;
+	env.msg_case = SBX__ENVELOPE__MSG_RUN_STARTED;
+	env.run_started = &rs;
+	conn_send(s->conn, &env);
+}
+
+/* A spawn through a template handed over its session init. */
+static void
+session_started(struct session *s, int pidfd)
+{
+	if (sandbox_proc_started(&s->proc, pidfd) < 0)
+		return;
+	s->pid_ev = event_new(sbxd.base, s->proc.pidfd, EV_READ, pid_cb, s);
+	if (!s->pid_ev || event_add(s->pid_ev, NULL) < 0) {
+		sandbox_signal(&s->proc, SIGKILL);
+		return;
+	}
+	if (s->pending_sig)
+		sandbox_signal(&s->proc, s->pending_sig);
+	send_started(s);
 }
 
 static void
@@ -339,13 +402,7 @@ timeout_cb(evutil_socket_t fd, short what, void *arg)
 	struct session *s = arg;
 
 	s->timed_out = true;
-	sandbox_signal(&s->proc, SIGKILL);
-}
-
-static uint64_t
-tv_us(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000000u + (uint64_t)tv->tv_usec;
+	session_signal(s, SIGKILL);
 }
 
 static void
@@ -356,16 +413,16 @@ send_exit(struct session *s)
 	char msg[256] = "";
 
 	es.session_id = s->id;
-	if (s->got_status && WIFEXITED(s->wstatus)) {
+	if (s->got_status && WIFEXITED(s->exit.value)) {
 		es.exited = true;
-		es.code = WEXITSTATUS(s->wstatus);
-	} else if (s->got_status && WIFSIGNALED(s->wstatus)) {
-		es.signal = WTERMSIG(s->wstatus);
-		es.core_dumped = WCOREDUMP(s->wstatus) != 0;
+		es.code = WEXITSTATUS(s->exit.value);
+	} else if (s->got_status && WIFSIGNALED(s->exit.value)) {
+		es.signal = WTERMSIG(s->exit.value);
+		es.core_dumped = WCOREDUMP(s->exit.value) != 0;
 	} else {
-		/* init itself was killed (timeout, kill, client gone). */
-		es.signal = s->si.si_code == CLD_EXITED ? SIGKILL :
-							  s->si.si_status;
+		/* The session init itself was killed (timeout, kill, client
+		 * gone): SIGKILL is the only signal that does that. */
+		es.signal = SIGKILL;
 	}
 	if (s->exec_fail.kind) {
 		snprintf(msg, sizeof(msg), "%s: %s", s->argv[0],
@@ -375,9 +432,9 @@ send_exit(struct session *s)
 	}
 	es.timed_out = s->timed_out;
 	es.wall_us = (s->end_ms - s->start_ms) * 1000u;
-	es.user_us = tv_us(&s->ru.ru_utime);
-	es.sys_us = tv_us(&s->ru.ru_stime);
-	es.max_rss_kb = (uint64_t)s->ru.ru_maxrss;
+	es.user_us = s->exit.utime_us;
+	es.sys_us = s->exit.stime_us;
+	es.max_rss_kb = s->exit.maxrss_kb;
 	env.msg_case = SBX__ENVELOPE__MSG_EXIT_STATUS;
 	env.exit_status = &es;
 	conn_send(s->conn, &env);
@@ -417,7 +474,7 @@ session_client_gone(struct session *s)
 	 * every process of the pid namespace. */
 	s->conn = NULL;
 	if (!s->exited)
-		sandbox_signal(&s->proc, SIGKILL);
+		session_signal(s, SIGKILL);
 }
 
 /* Environment for the command: the client's, scrubbed, plus what tells a
@@ -526,10 +583,18 @@ arm_events(struct session *s, const Sbx__RunRequest *req)
 {
 	int i;
 
-	s->pid_ev = event_new(sbxd.base, s->proc.pidfd, EV_READ | EV_PERSIST,
-			      pid_cb, s);
-	if (!s->pid_ev || event_add(s->pid_ev, NULL) < 0)
-		return -ENOMEM;
+	if (s->proc.pidfd >= 0) {
+		s->pid_ev = event_new(sbxd.base, s->proc.pidfd, EV_READ,
+				      pid_cb, s);
+		if (!s->pid_ev || event_add(s->pid_ev, NULL) < 0)
+			return -ENOMEM;
+	}
+	if (s->proc.helper_pidfd >= 0) {
+		s->helper_ev = event_new(sbxd.base, s->proc.helper_pidfd,
+					 EV_READ, helper_cb, s);
+		if (!s->helper_ev || event_add(s->helper_ev, NULL) < 0)
+			return -ENOMEM;
+	}
 	s->status_ev = event_new(sbxd.base, s->proc.status_fd,
 				 EV_READ | EV_PERSIST, status_cb, s);
 	if (!s->status_ev || event_add(s->status_ev, NULL) < 0)
@@ -568,6 +633,7 @@ session_alloc(const Sbx__RunRequest *req)
 	if (!s)
 		return NULL;
 	s->proc.pidfd = s->proc.status_fd = s->stdin_fd = -1;
+	s->proc.helper_pidfd = -1;
 	s->out[0].fd = s->out[1].fd = -1;
 	s->id = next_id++;
 	s->tty = req->tty;
@@ -636,8 +702,6 @@ int
 session_start(struct conn *c, const Sbx__RunRequest *req, int *fds, int nfds,
 	      Sbx__ErrorCode *code, char *err, size_t errlen)
 {
-	Sbx__Envelope env = SBX__ENVELOPE__INIT;
-	Sbx__RunStarted rs = SBX__RUN_STARTED__INIT;
 	struct session *s = session_alloc(req);
 	int child[3], r, i;
 
@@ -667,7 +731,8 @@ session_start(struct conn *c, const Sbx__RunRequest *req, int *fds, int nfds,
 	sessions = s;
 	nsessions++;
 	if ((r = arm_events(s, req)) < 0) {
-		/* Cannot watch it: do not leave it running unobserved. */
+		/* Cannot watch it: do not leave it running unobserved (the
+		 * release below kills a helper still starting it). */
 		sandbox_signal(&s->proc, SIGKILL);
 		snprintf(err, errlen, "out of memory");
 		s->exited = true;
@@ -676,11 +741,8 @@ session_start(struct conn *c, const Sbx__RunRequest *req, int *fds, int nfds,
 	}
 	s->conn = c;
 	c->session = s;
-	rs.session_id = s->id;
-	rs.pid = s->proc.pid;
-	env.msg_case = SBX__ENVELOPE__MSG_RUN_STARTED;
-	env.run_started = &rs;
-	conn_send(c, &env);
+	if (s->proc.pidfd >= 0)
+		send_started(s);
 	log_info("session %llu: %s (pid %d, uid %u)", (unsigned long long)s->id,
 		 s->argv[0], (int)s->proc.pid, (unsigned)c->uid);
 	return 0;

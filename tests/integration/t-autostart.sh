@@ -13,7 +13,8 @@ check "socket in the runtime dir" test -S "$XDG_RUNTIME_DIR/sbx/sbxd.sock"
 check "runtime dir is 0700" test "$(stat -c %a "$XDG_RUNTIME_DIR/sbx")" = 700
 check "socket is 0600" test "$(stat -c %a "$XDG_RUNTIME_DIR/sbx/sbxd.sock")" = 600
 DPID=$("$BIN/sbxctl" --json status | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
-n=$(pgrep -u "$(id -u)" -f "sbxd --socket $XDG_RUNTIME_DIR/sbx/sbxd.sock" | wc -l)
+# comm is exactly "sbxd" only for daemons (templates rename themselves).
+n=$(pgrep -u "$(id -u)" -x sbxd -a | grep -c -- "--socket $XDG_RUNTIME_DIR/sbx/sbxd.sock")
 expect_eq "exactly one daemon" "$n" 1
 # Not our child: SIGTERM it and wait on a pidfd.
 kill -TERM "$DPID"

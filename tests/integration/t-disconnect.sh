@@ -4,6 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 start_daemon
 cd "$WS"
+# The workspace's template is a cache the daemon keeps: make it first.
+sbx run -- true
 before=$(fd_count "$DPID")
 mkfifo "$T/out"
 # Background children in their own process groups, to prove the whole tree
@@ -16,6 +18,7 @@ expect_eq "session started" "$line" ready
 init=$(sbx --json ps | "$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["pid"])')
 pids=$(ns_pids "$init")
 expect_eq "sandbox has init + sh + 3 sleeps" "$(echo "$pids" | wc -l)" 5
+init_ns=$(readlink "/proc/$init/ns/pid")
 kill -KILL "$client"
 wait "$client" 2>/dev/null
 check "sandbox init exits" wait_exit "$init"

@@ -1,0 +1,262 @@
+/* Held templates. Building the mount tree is the slow part of a sandbox
+ * (and grows with what is masked), so it happens once per workspace in a
+ * template process; spawns join its namespaces (linux-spawn.c). Idle
+ * templates are dropped after a while, the oldest first beyond a cap. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/daemon.h"
+#include "daemon/linux-template.h"
+#include "daemon/linux.h"
+#include "daemon/log.h"
+
+#define TEMPLATE_MAX 32
+#define TEMPLATE_IDLE_MS (10u * 60 * 1000)
+
+static struct ltemplate *templates;
+static unsigned ntemplates;
+static struct event *sweep_ev;
+
+/* Kills and forgets a template; the struct lives on while spawns still
+ * point at it (ltemplate_put frees it). */
+static void
+template_free(struct ltemplate *t)
+{
+	struct ltemplate **pp;
+
+	for (pp = &templates; *pp; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	ntemplates--;
+	if (t->exit_ev)
+		event_free(t->exit_ev);
+	t->exit_ev = NULL;
+	syscall(SYS_pidfd_send_signal, t->pidfd, SIGKILL, NULL, 0);
+	waitid(P_PIDFD, (id_t)t->pidfd, &(siginfo_t){ 0 }, WEXITED);
+	close(t->pidfd);
+	close(t->ready_fd);
+	close(t->state_fd);
+	t->pidfd = t->ready_fd = t->state_fd = -1;
+	t->dead = true;
+	if (t->users == 0) {
+		free(t->key);
+		free(t);
+	}
+}
+
+/* A template that died (killed, failed to build) is forgotten; sessions
+ * inside it died with it. */
+static void
+exit_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ltemplate *t = arg;
+
+	log_debug("template for %s exited", t->key);
+	template_free(t);
+}
+
+static void
+sweep_cb(evutil_socket_t fd, short what, void *arg)
+{
+	uint64_t now = sbxd_now_ms();
+	struct ltemplate *t, *next;
+
+	for (t = templates; t; t = next) {
+		next = t->next;
+		if (t->users == 0 && now - t->last_used_ms > TEMPLATE_IDLE_MS)
+			template_free(t);
+	}
+}
+
+static void
+evict_one(void)
+{
+	struct ltemplate *t, *old = NULL;
+
+	for (t = templates; t; t = t->next)
+		if (t->users == 0 && (!old || t->last_used_ms < old->last_used_ms))
+			old = t;
+	if (old)
+		template_free(old);
+}
+
+/* Body of the template: build the tree, say so, then hold the namespaces
+ * and reap whatever is orphaned into this pid namespace. */
+static void __attribute__((noreturn))
+template_main(const struct sandbox_plan *p, int sync_fd, int ready_w,
+	      int state_fd)
+{
+	struct ltemplate_state st = { 1, 0, 0 };
+	int keep[3] = { sync_fd, ready_w, state_fd };
+	sigset_t chld;
+	char c;
+
+	linux_close_fds_except(keep, 3);
+	prctl(PR_SET_NAME, "sbx-template");
+	umask(022);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(sync_fd, &c, 1) != 1)
+		_exit(1);
+	close(sync_fd);
+	st.step = linux_mount_build(p, &st.err);
+	if (st.step == 0 && chdir("/") < 0) {
+		st.step = STEP_CHDIR;
+		st.err = errno;
+	}
+	if (pwrite(state_fd, &st, sizeof(st), 0) != sizeof(st))
+		_exit(1);
+	close(ready_w);
+	if (st.step != 0)
+		_exit(1);
+	/* Session inits are reparented here when their helper exits: reap
+	 * them as they end. */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	for (;;) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		sigwaitinfo(&chld, NULL);
+	}
+}
+
+static int
+start_template(const struct sandbox_plan *p, struct ltemplate *t)
+{
+	int sync[2], ready[2], pidfd = -1, r = 0;
+	struct clone_args a = { 0 };
+	pid_t pid;
+
+	t->state_fd = memfd_create("sbx-template", MFD_CLOEXEC);
+	if (t->state_fd < 0)
+		return -errno;
+	if (ftruncate(t->state_fd, sizeof(struct ltemplate_state)) < 0)
+		return -errno;
+	if (pipe2(sync, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(ready, O_CLOEXEC) < 0) {
+		close(sync[0]);
+		close(sync[1]);
+		return -errno;
+	}
+	a.flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
+		  CLONE_NEWNET | CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
+	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
+	a.exit_signal = SIGCHLD;
+	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	if (pid == 0)
+		template_main(p, sync[0], ready[1], t->state_fd);
+	close(sync[0]);
+	close(ready[1]);
+	if (pid < 0)
+		r = -errno;
+	if (r == 0 && p->userns)
+		r = linux_write_id_maps(pid, p->uid, p->gid);
+	if (r == 0 && write(sync[1], "g", 1) != 1)
+		r = -EPIPE;
+	close(sync[1]);
+	if (r < 0) {
+		if (pid > 0) {
+			syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+			waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){ 0 }, WEXITED);
+			close(pidfd);
+		}
+		close(ready[0]);
+		return r;
+	}
+	t->pid = pid;
+	t->pidfd = pidfd;
+	t->ready_fd = ready[0];
+	return 0;
+}
+
+int
+ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
+{
+	struct ltemplate *t;
+	int r;
+
+	for (t = templates; t; t = t->next)
+		if (!strcmp(t->key, p->workspace))
+			goto found;
+	if (ntemplates >= TEMPLATE_MAX)
+		evict_one();
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->pidfd = t->ready_fd = t->state_fd = -1;
+	t->key = strdup(p->workspace);
+	r = t->key ? start_template(p, t) : -ENOMEM;
+	if (r < 0) {
+		if (t->state_fd >= 0)
+			close(t->state_fd);
+		free(t->key);
+		free(t);
+		return r;
+	}
+	t->exit_ev = event_new(sbxd.base, t->pidfd, EV_READ, exit_cb, t);
+	if (!t->exit_ev || event_add(t->exit_ev, NULL) < 0) {
+		t->next = templates;
+		templates = t;
+		ntemplates++;
+		template_free(t);
+		return -ENOMEM;
+	}
+	if (!sweep_ev) {
+		struct timeval tv = { 60, 0 };
+
+		sweep_ev = event_new(sbxd.base, -1, EV_PERSIST, sweep_cb, NULL);
+		if (sweep_ev)
+			event_add(sweep_ev, &tv);
+	}
+	t->next = templates;
+	templates = t;
+	ntemplates++;
+	log_debug("template for %s started (pid %d)", t->key, (int)t->pid);
+found:
+	t->users++;
+	t->last_used_ms = sbxd_now_ms();
+	*out = t;
+	return 0;
+}
+
+void
+ltemplate_put(struct ltemplate *t)
+{
+	if (t->users > 0)
+		t->users--;
+	t->last_used_ms = sbxd_now_ms();
+	if (t->dead && t->users == 0) {
+		free(t->key);
+		free(t);
+	}
+}
+
+unsigned
+ltemplate_count(void)
+{
+	return ntemplates;
+}
+
+void
+ltemplate_kill_all(void)
+{
+	while (templates)
+		template_free(templates);
+	if (sweep_ev)
+		event_free(sweep_ev);
+	sweep_ev = NULL;
+}

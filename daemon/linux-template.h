@@ -1,0 +1,41 @@
+/* Held sandbox templates: per workspace, a process that holds a user, mount
+ * and pid namespace with the finished mount tree, so each spawn only joins
+ * it. Private to the Linux backend. */
+#ifndef SBX_LINUX_TEMPLATE_H
+#define SBX_LINUX_TEMPLATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct sandbox_plan;
+
+/* What a template reports once built, in its shared state memfd. */
+struct ltemplate_state {
+	int32_t done;   /* 1 once the template finished (either way) */
+	int32_t step;   /* 0 = built; else the failing linux_step */
+	int32_t err;
+};
+
+struct ltemplate {
+	char *key;
+	pid_t pid;
+	int pidfd;          /* template init */
+	int ready_fd;       /* read end; EOF once the template is done */
+	int state_fd;       /* memfd holding struct ltemplate_state */
+	unsigned users;     /* spawns in flight or running */
+	bool dead;          /* killed or exited; freed at the last put */
+	uint64_t last_used_ms;
+	struct event *exit_ev;
+	struct ltemplate *next;
+};
+
+/* The template for plan's workspace, started when there is none yet (the
+ * build continues in the background; spawns wait for it themselves). */
+int ltemplate_get(const struct sandbox_plan *plan, struct ltemplate **out);
+void ltemplate_put(struct ltemplate *t);
+unsigned ltemplate_count(void);
+/* Kills every template (daemon shutdown). */
+void ltemplate_kill_all(void);
+
+#endif
