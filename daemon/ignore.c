@@ -305,10 +305,17 @@ tokens_match(const struct ignore_tok *tok, size_t ntok,
 
 	if (len > IGNORE_PATH_MAX)
 		return false;
-	/* Most patterns are literal, or end in one ("*.log"): check cheaply. */
+	/*
+	 * Most patterns start or end with a literal (".env.*", "*.log"), so
+	 * most mismatches show without running the sets.
+	 */
 	if (ntok > 0 && (last = &tok[ntok - 1])->kind == IGNORE_TOK_LIT &&
 	    (len < last->lit.len || memcmp(text + len - last->lit.len,
 	    last->lit.s, last->lit.len) != 0))
+		return false;
+	if (ntok > 0 && tok[0].kind == IGNORE_TOK_LIT &&
+	    (len < tok[0].lit.len ||
+	    memcmp(text, tok[0].lit.s, tok[0].lit.len) != 0))
 		return false;
 	if (ntok == 1 && tok[0].kind == IGNORE_TOK_LIT)
 		return len == tok[0].lit.len;

@@ -179,7 +179,10 @@ int	ignore_set_match(const struct ignore_set *set, const char *path,
 /*
  * The same for a directory walk: the caller promises that no parent
  * directory of path is excluded (it pruned those), so only path itself is
- * tested, against the files of its ancestors.
+ * tested, against the files of its ancestors. A walk entering directory D
+ * first adds D's ignore files, then matches each entry D/E with this,
+ * masks what is excluded and descends only into directories that are not
+ * (git reads no ignore file inside an excluded directory either).
  */
 int	ignore_set_match_child(const struct ignore_set *set, const char *path,
 	    bool is_dir, const struct ignore_pattern **why);
