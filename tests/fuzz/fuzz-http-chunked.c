@@ -2,35 +2,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http-chunked.h"
+#include "chunked-drive.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A proxy's loop: feed what is pending, forward and drop what is used. */
 static int
 run(const char *s, size_t size, size_t step, size_t *fwd)
 {
-	struct http_chunked c;
-	const char *why = NULL;
-	size_t have = 0, done = 0, used;
-	int r = 0;
+	const char *why;
+	int r;
 
-	http_chunked_init(&c);
-	while (have < size) {
-		have = have + step < size ? have + step : size;
-		r = http_chunked_feed(&c, s + done, have - done, &used, &why);
-		if (r < 0) {
-			if (why == NULL)
-				abort();
-			break;
-		}
-		if (used > have - done)
-			abort();
-		done += used;
-		if (r == 1)
-			break;
-	}
-	*fwd = done;
+	*fwd = 0;
+	r = chunked_drive(s, size, step, fwd, &why);
+	if (r == CHUNKED_DRIVE_OVERRUN || (r < 0 && why == NULL))
+		abort();
 	return r;
 }
 

@@ -1,41 +1,16 @@
 /* Unit tests for http-chunked.c: framing found at any split, every rejection. */
 #include <errno.h>
 
-#include "http-chunked.h"
+#include "chunked-drive.h"
 #include "unit.h"
 
 static const char *why;
 
-/*
- * Plays the proxy: bytes arrive step at a time, what is reported used is
- * "forwarded" and dropped, the rest is passed again with the next bytes.
- * Returns the last result; *fwd is how many bytes were forwarded.
- */
 static int
 feed(const char *s, size_t len, size_t step, size_t *fwd)
 {
-	struct http_chunked c;
-	size_t have = 0, done = 0, used;
-	int r = 0;
-
-	http_chunked_init(&c);
-	why = NULL;
-	while (have < len) {
-		have = have + step < len ? have + step : len;
-		used = (size_t)-1;
-		r = http_chunked_feed(&c, s + done, have - done, &used, &why);
-		if (r < 0)
-			break;
-		if (used > have - done) {
-			CHECK(!"used beyond the input");
-			return -999;
-		}
-		done += used;
-		if (r == 1)
-			break;
-	}
-	*fwd = done;
-	return r;
+	*fwd = 0;
+	return chunked_drive(s, len, step, fwd, &why);
 }
 
 /* Same verdict and the same forwarded length at every split size. */

@@ -56,6 +56,16 @@ test_greeting(void)
 	CHECK(out[0] == 5 && out[1] == 0);
 }
 
+/* The last parsed request is for this host and port. */
+static void
+expect(uint8_t atyp, enum host_kind kind, const char *text, uint16_t port)
+{
+	CHECK_INT(req.atyp, atyp);
+	CHECK_INT(req.host.kind, kind);
+	CHECK_STR(req.host.text, text);
+	CHECK_INT(req.port, port);
+}
+
 static void
 test_connect(void)
 {
@@ -71,31 +81,16 @@ test_connect(void)
 
 	CHECK_INT(request_prefixes(v4, sizeof(v4) - 1), 10);
 	CHECK_INT(socks5_request(v4, sizeof(v4), &req, &why), 10);
-	CHECK_INT(req.atyp, SOCKS5_ATYP_IPV4);
-	CHECK_INT(req.host.kind, HOST_IPV4);
-	CHECK_STR(req.host.text, "93.184.216.34");
-	CHECK_INT(req.port, 443);
-
+	expect(SOCKS5_ATYP_IPV4, HOST_IPV4, "93.184.216.34", 443);
 	CHECK_INT(request_prefixes(v6, sizeof(v6)), 22);
-	CHECK_INT(req.atyp, SOCKS5_ATYP_IPV6);
-	CHECK_INT(req.host.kind, HOST_IPV6);
-	CHECK_STR(req.host.text, "2001:db8::1");
-	CHECK_INT(req.port, 80);
-
+	expect(SOCKS5_ATYP_IPV6, HOST_IPV6, "2001:db8::1", 80);
+	/* v4-mapped reaches 127.0.0.1, so it is IPv4. */
 	CHECK_INT(request_prefixes(mapped, sizeof(mapped)), 22);
-	CHECK_INT(req.host.kind, HOST_IPV4);	/* reaches 127.0.0.1 */
-	CHECK_STR(req.host.text, "127.0.0.1");
-
+	expect(SOCKS5_ATYP_IPV6, HOST_IPV4, "127.0.0.1", 80);
 	CHECK_INT(request_prefixes(dom, sizeof(dom)), 19);
-	CHECK_INT(req.atyp, SOCKS5_ATYP_DOMAIN);
-	CHECK_INT(req.host.kind, HOST_NAME);
-	CHECK_STR(req.host.text, "example.com");
-	CHECK_INT(req.port, 8080);
-
+	expect(SOCKS5_ATYP_DOMAIN, HOST_NAME, "example.com", 8080);
 	CHECK_INT(request_prefixes(dom_ip, sizeof(dom_ip)), 17);
-	CHECK_INT(req.host.kind, HOST_IPV4);
-	CHECK_STR(req.host.text, "127.0.0.1");
-	CHECK_INT(req.port, 22);
+	expect(SOCKS5_ATYP_DOMAIN, HOST_IPV4, "127.0.0.1", 22);
 }
 
 /* Refused with err as soon as the first n bytes arrived. */
