@@ -1,0 +1,72 @@
+/* libFuzzer target for sni.c: a verdict, once reached, never changes as more bytes arrive. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sni.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+check_host(const struct host *h)
+{
+	struct host again;
+	const char *why;
+
+	if (host_canon(h->text, h->len, &again, &why) != 0 ||
+	    !host_equal(h, &again))
+		abort();
+}
+
+static void
+check_tls(const uint8_t *data, size_t size)
+{
+	struct sni_hello a, b;
+	const char *why = NULL;
+	size_t need = 0;
+	int r, p;
+
+	r = sni_parse(data, size, &a, &need, &why);
+	if (r == SNI_NEED_MORE && need <= size)
+		abort();
+	if (r == SNI_MALFORMED && why == NULL)
+		abort();
+	if (r == SNI_FOUND)
+		check_host(&a.host);
+	if (size == 0)
+		return;
+	p = sni_parse(data, size - 1, &b, &need, &why);
+	if (p != SNI_NEED_MORE && p != r)
+		abort();
+	if (p == SNI_FOUND && (!host_equal(&a.host, &b.host) || a.ech != b.ech))
+		abort();
+}
+
+static void
+check_http(const uint8_t *data, size_t size)
+{
+	struct host a, b;
+	const char *why = NULL;
+	uint16_t pa = 0, pb = 0;
+	int r, p;
+
+	r = sni_http_host(data, size, &a, &pa, &why);
+	if (r == SNI_MALFORMED && why == NULL)
+		abort();
+	if (r == SNI_FOUND)
+		check_host(&a);
+	if (size == 0)
+		return;
+	p = sni_http_host(data, size - 1, &b, &pb, &why);
+	if (p != SNI_NEED_MORE && p != r)
+		abort();
+	if (p == SNI_FOUND && (!host_equal(&a, &b) || pa != pb))
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	check_tls(data, size);
+	check_http(data, size);
+	return 0;
+}
