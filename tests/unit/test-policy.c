@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "policy.h"
 #include "policy-builtin.h"
 #include "policy-domain.h"
@@ -367,6 +369,80 @@ test_limits(void)
 	free(big);
 }
 
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (f == NULL)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
+	    fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		*len = (size_t)n;
+		buf[n] = '\0';
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Every shipped policy must parse without errors or warnings. */
+static void
+test_shipped(void)
+{
+	static const struct {
+		const char *path;
+		enum policy_layer layer;
+	} files[] = {
+		{ "policies/default.json", POLICY_LAYER_USER },
+		{ "policies/strict.json", POLICY_LAYER_USER },
+		{ "policies/examples/org.json", POLICY_LAYER_ORG },
+		{ "policies/examples/workspace.json", POLICY_LAYER_WORKSPACE },
+	};
+	struct policy_diags d = { 0 };
+	struct policy_ctx ctx = { 0, NULL, HOME, WS };
+	struct policy *p;
+	size_t i, len;
+	char *buf;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		buf = slurp(files[i].path, &len);
+		CHECK(buf != NULL);
+		if (buf == NULL)
+			continue;
+		ctx.layer = files[i].layer;
+		ctx.file = files[i].path;
+		p = NULL;
+		CHECK_INT(policy_parse(buf, len, &ctx, &p, &d), 0);
+		CHECK_INT(d.errors + d.warnings, 0);
+		if (d.n > 0)
+			fprintf(stderr, "  %s\n", d.v[0].msg);
+		policy_diag_free(&d);
+		policy_free(p);
+		free(buf);
+	}
+	/* The schema ships beside them and must at least be JSON. */
+	buf = slurp("policies/sbx-policy.schema.json", &len);
+	CHECK(buf != NULL);
+	if (buf != NULL) {
+		json_t *schema = json_loadb(buf, len, JSON_REJECT_DUPLICATES,
+		    NULL);
+
+		CHECK(json_object_get(schema, "$defs") != NULL);
+		json_decref(schema);
+		free(buf);
+	}
+	p = NULL;
+	CHECK_INT(policy_builtin_new(HOME, &p), 0);
+	CHECK(p != NULL && p->lists[POLICY_PROTECT].n > 10);
+	policy_free(p);
+}
+
 int
 main(void)
 {
@@ -380,5 +456,6 @@ main(void)
 	test_rules();
 	test_request_flags();
 	test_limits();
+	test_shipped();
 	UNIT_DONE();
 }
