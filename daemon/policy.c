@@ -322,6 +322,18 @@ policy_list_info(enum policy_list list)
 }
 
 const char *
+policy_setting_name(enum policy_setting_id id)
+{
+	static const char *const names[POLICY_NSETTINGS] = {
+		[POLICY_LOCAL_BINDING] = "network.allowLocalBinding",
+		[POLICY_ALL_UNIX_SOCKETS] = "network.allowAllUnixSockets",
+		[POLICY_UNKNOWN_HOSTS] = "network.unknownHosts",
+	};
+
+	return (unsigned)id < POLICY_NSETTINGS ? names[id] : "?";
+}
+
+const char *
 policy_layer_name(enum policy_layer layer)
 {
 	static const char *const names[POLICY_NLAYERS] = {

@@ -165,6 +165,8 @@ struct policy *policy_new(enum policy_layer layer);
 void policy_free(struct policy *p);
 
 const struct policy_list_info *policy_list_info(enum policy_list list);
+/* "network.allowLocalBinding" */
+const char *policy_setting_name(enum policy_setting_id id);
 const char *policy_layer_name(enum policy_layer layer);
 
 #endif
