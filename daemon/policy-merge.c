@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "policy-builtin.h"
 #include "policy-domain.h"
 #include "policy-glob.h"
@@ -17,6 +19,8 @@ struct merge {
 	size_t n;
 	struct policy *eff;
 	struct policy_diags *diags;
+	json_t *seen;		/* "layer value" of the list being built */
+	bool cut;		/* a grant list: cut at POLICY_MAX_RULES */
 };
 
 /* Only the layers the user or an admin wrote may grant. */
@@ -47,21 +51,54 @@ merge_warn(struct merge *m, const struct policy_origin *o, const char *fmt,
 	    text);
 }
 
-/* Appends a copy of r (new value and within if given) unless present. */
+/*
+ * Whether value was already pushed for layer into the list being built (1),
+ * else remembers it (0). A hash, because lists come from hostile files.
+ */
+static int
+merge_seen(struct merge *m, enum policy_layer layer, const char *value)
+{
+	char key[POLICY_PATH_MAX + 16];
+
+	snprintf(key, sizeof(key), "%d %s", (int)layer, value);
+	if (json_object_get(m->seen, key) != NULL)
+		return 1;
+	return json_object_set_new_nocheck(m->seen, key, json_true()) == 0 ?
+	    0 : -ENOMEM;
+}
+
+/* Starts a new list to build: l holds what it already has. */
+static int
+merge_start(struct merge *m, const struct policy_rules *l, bool cut)
+{
+	size_t i;
+	int r;
+
+	m->cut = cut;
+	json_object_clear(m->seen);
+	for (i = 0; l != NULL && i < l->n; i++)
+		if ((r = merge_seen(m, l->v[i].origin.layer,
+		    l->v[i].value)) < 0)
+			return r;
+	return 0;
+}
+
+/*
+ * Appends a copy of r, with a new value, dom and within if given, unless
+ * the list has it. Only grant lists are cut: cutting a deny list would
+ * fail open.
+ */
 static int
 merge_push(struct merge *m, struct policy_rules *l, const struct policy_rule *r,
     const char *value, const struct policy_domain *dom,
     const struct policy_origin *within)
 {
 	struct policy_rule c;
-	size_t i;
 	int ret;
 
-	for (i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].value, value) == 0 &&
-		    l->v[i].origin.layer == r->origin.layer)
-			return 0;
-	if (l->n >= POLICY_MAX_RULES)
+	if ((ret = merge_seen(m, r->origin.layer, value)) != 0)
+		return ret < 0 ? ret : 0;
+	if (m->cut && l->n >= POLICY_MAX_RULES)
 		return merge_warn(m, &r->origin, "rule \"%.200s\" dropped: "
 		    "more than %d rules in the list", value, POLICY_MAX_RULES);
 	if ((ret = policy_rule_copy(&c, r)) < 0)
@@ -91,6 +128,8 @@ merge_union(struct merge *m, enum policy_list list)
 	size_t i, k;
 	int r;
 
+	if ((r = merge_start(m, NULL, false)) < 0)
+		return r;
 	for (i = 0; i < m->n; i++) {
 		l = &m->docs[i]->lists[list];
 		out->set |= l->set;
@@ -182,8 +221,9 @@ merge_grant_layer(struct merge *m, enum policy_list list, size_t i, size_t j,
 	const struct policy_rules *l;
 	const struct policy_rule *r;
 	size_t k, x;
-	int ret = 0;
+	int ret;
 
+	ret = merge_start(m, NULL, true);
 	for (k = i; k < j && ret >= 0; k++) {
 		l = &m->docs[k]->lists[list];
 		for (x = 0; x < l->n && ret >= 0; x++) {
@@ -262,6 +302,8 @@ merge_protect_ignores(struct merge *m)
 	size_t i, n;
 	int r;
 
+	if ((r = merge_start(m, prot, false)) < 0)
+		return r;
 	for (i = 0; i < ign->n; i++) {
 		snprintf(path, sizeof(path), "/**/%s", ign->v[i].value);
 		n = prot->n;
@@ -297,7 +339,7 @@ int
 policy_merge(const struct policy *const *docs, size_t n, const char *home,
     struct policy **out, struct policy_diags *diags)
 {
-	struct merge m = { .n = n + 1, .diags = diags };
+	struct merge m = { .n = n + 1, .diags = diags, .seen = json_object() };
 	struct policy *builtin = NULL;
 	size_t i;
 	int r;
@@ -312,7 +354,7 @@ policy_merge(const struct policy *const *docs, size_t n, const char *home,
 		return r;
 	m.docs = malloc(m.n * sizeof(*m.docs));
 	m.eff = policy_new(POLICY_LAYER_BUILTIN);
-	if (m.docs == NULL || m.eff == NULL) {
+	if (m.docs == NULL || m.eff == NULL || m.seen == NULL) {
 		r = -ENOMEM;
 	} else {
 		m.eff->effective = true;
@@ -322,6 +364,7 @@ policy_merge(const struct policy *const *docs, size_t n, const char *home,
 		r = merge_run(&m);
 	}
 	free(m.docs);
+	json_decref(m.seen);
 	policy_free(builtin);
 	if (r < 0) {
 		policy_free(m.eff);

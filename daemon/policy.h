@@ -133,14 +133,14 @@ struct policy_ctx {
 	const char *workspace;	/* absolute, or NULL: relative paths fail */
 };
 
-/* Largest document accepted; policies are small, hostile input is not. */
-#define POLICY_MAX_BYTES (1024 * 1024)
 /*
- * Most rules one list may hold, in a document and after a merge: merging
- * meets every lower rule with every rule above, so this bounds the work a
- * hostile workspace file can cause.
+ * Largest document, and most rules in one list of a document or in one
+ * effective grant list. Merging meets every lower rule with every rule
+ * above, so these bound the work a hostile workspace file (or spawn
+ * request) can cause; the shipped default policy is under 10 KiB.
  */
-#define POLICY_MAX_RULES 4096
+#define POLICY_MAX_BYTES (256 * 1024)
+#define POLICY_MAX_RULES 1024
 /* Largest org serial: exact in a JSON double, so every tool agrees. */
 #define POLICY_SERIAL_MAX 9007199254740991LL
 

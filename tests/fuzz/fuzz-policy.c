@@ -1,4 +1,4 @@
-/* libFuzzer target: parse a policy, merge it with a fixed layer, render and explain. */
+/* libFuzzer target: parse a policy, merge with a fixed layer, explain. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

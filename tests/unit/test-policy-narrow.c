@@ -1,5 +1,6 @@
 /* Narrowing tests: nothing effective exceeds what a higher layer allows. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,10 +187,61 @@ test_bad_input(void)
 	policy_diag_free(&d);
 }
 
+/* Adds "<pre>N<post>" for N below n, or "<pre>" alone if n is 0. */
+static void
+add_many(struct policy *p, enum policy_list list, const char *pre,
+    const char *post, int n)
+{
+	struct policy_ctx ctx = { p->layer, "many", "/home/alice", "/ws" };
+	struct policy_diags d = { 0 };
+	char buf[64];
+	int i = 0;
+
+	do {
+		snprintf(buf, sizeof(buf), n ? "%s%d%s" : "%s", pre, i, post);
+		CHECK_INT(policy_rule_add_text(p, list, buf, &ctx, &d), 0);
+	} while (++i < n);
+	policy_diag_free(&d);
+}
+
+/* Deny lists are never cut (that would fail open); grant lists are. */
+static void
+test_limits(void)
+{
+	struct policy *docs[3], *eff = NULL;
+	struct policy_diags d = { 0 };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		docs[i] = policy_new(POLICY_LAYER_ORG + i);
+		CHECK(docs[i] != NULL);
+		if (docs[i] == NULL)
+			return;
+		add_many(docs[i], POLICY_DENY_READ, "/secret/", "",
+		    POLICY_MAX_RULES);
+	}
+	add_many(docs[1], POLICY_ALLOW_WRITE, "/u/", "", POLICY_MAX_RULES);
+	add_many(docs[2], POLICY_ALLOW_WRITE, "/", "", 0);
+	add_many(docs[2], POLICY_ALLOW_WRITE, "/u/", "/x", POLICY_MAX_RULES);
+	CHECK_INT(policy_merge((const struct policy *const *)docs, 3,
+	    "/home/alice", &eff, &d), 0);
+	if (eff != NULL) {
+		CHECK_INT(eff->lists[POLICY_DENY_READ].n, 3 * POLICY_MAX_RULES);
+		CHECK_INT(eff->lists[POLICY_ALLOW_WRITE].n, POLICY_MAX_RULES);
+		CHECK_STR(eff->lists[POLICY_ALLOW_WRITE].v[0].value, "/u/0");
+	}
+	CHECK(d.warnings >= POLICY_MAX_RULES);
+	policy_free(eff);
+	for (i = 0; i < 3; i++)
+		policy_free(docs[i]);
+	policy_diag_free(&d);
+}
+
 int
 main(void)
 {
 	test_narrowing();
 	test_bad_input();
+	test_limits();
 	UNIT_DONE();
 }

@@ -208,7 +208,7 @@ test_limits(void)
 	big[POLICY_MAX_BYTES + 1] = '\0';
 	CHECK_INT(parse_as(big, POLICY_LAYER_USER, &p, &d), -EINVAL);
 	CHECK_STR(d.n > 0 ? d.v[0].msg : NULL,
-	    "t.json: error: larger than 1048576 bytes");
+	    "t.json: error: larger than 262144 bytes");
 	policy_diag_free(&d);
 	len = (size_t)snprintf(big, 32, "{\"protect\": [");
 	for (i = 0; i < n; i++)
@@ -216,7 +216,7 @@ test_limits(void)
 		    i + 1 < n ? "," : "]}");
 	CHECK_INT(parse_as(big, POLICY_LAYER_USER, &p, &d), -EINVAL);
 	CHECK_STR(d.n > 0 ? d.v[0].msg : NULL,
-	    "t.json:1:13: error: protect: more than 4096 rules");
+	    "t.json:1:13: error: protect: more than 1024 rules");
 	policy_diag_free(&d);
 	free(big);
 }
