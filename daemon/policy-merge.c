@@ -142,6 +142,24 @@ merge_union(struct merge *m, enum policy_list list)
 }
 
 /*
+ * For kinds whose rules overlap only when one covers the other (paths are
+ * trees; for env globs this is conservative), the meet is the inner one.
+ */
+static int
+merge_nested(bool (*covers)(const char *, const char *),
+    const struct policy_rule *lower, const struct policy_rule *upper,
+    const char **value)
+{
+	if (covers(upper->value, lower->value))
+		*value = lower->value;
+	else if (covers(lower->value, upper->value))
+		*value = upper->value;
+	else
+		return 0;
+	return 1;
+}
+
+/*
  * The rule matching what both lower and upper match: 1 with *value (and
  * *dom for domains) set, or 0 when they do not overlap.
  */
@@ -158,21 +176,10 @@ merge_meet(enum policy_list list, const struct policy_rule *lower,
 		*value = strcmp(buf, lower->value) == 0 ? lower->value : buf;
 		return 1;
 	case POLICY_VALUE_PATH:
-		if (policy_path_covers(upper->value, lower->value))
-			*value = lower->value;
-		else if (policy_path_covers(lower->value, upper->value))
-			*value = upper->value;
-		else
-			return 0;
-		return 1;
+		return merge_nested(policy_path_covers, lower, upper, value);
 	case POLICY_VALUE_ENV:
-		if (policy_glob_match_name(upper->value, lower->value))
-			*value = lower->value;
-		else if (policy_glob_match_name(lower->value, upper->value))
-			*value = upper->value;
-		else
-			return 0;
-		return 1;
+		return merge_nested(policy_glob_match_name, lower, upper,
+		    value);
 	case POLICY_VALUE_FILENAME:
 		break;
 	}

@@ -6,10 +6,8 @@
 #include "policy.h"
 #include "policy-explain.h"
 #include "policy-merge.h"
+#include "policy-unit.h"
 #include "unit.h"
-
-#define HOME "/home/alice"
-#define WS "/home/alice/src/app"
 
 static const char org_json[] =
 	"{\"filesystem\": {\n"

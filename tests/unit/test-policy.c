@@ -6,20 +6,8 @@
 
 #include "policy.h"
 #include "policy-rule.h"
+#include "policy-unit.h"
 #include "unit.h"
-
-#define HOME "/home/alice"
-#define WS "/home/alice/src/app"
-
-static int
-parse_as(const char *text, enum policy_layer layer, struct policy **p,
-    struct policy_diags *d)
-{
-	struct policy_ctx ctx = { layer, "t.json", HOME, WS };
-
-	*p = NULL;
-	return policy_parse(text, strlen(text), &ctx, p, d);
-}
 
 /* The document must fail, and its first diagnostic must be want. */
 static void
