@@ -346,7 +346,7 @@ int
 policy_merge(const struct policy *const *docs, size_t n, const char *home,
     struct policy **out, struct policy_diags *diags)
 {
-	struct merge m = { .n = n + 1, .diags = diags, .seen = json_object() };
+	struct merge m = { .n = n + 1, .diags = diags };
 	struct policy *builtin = NULL;
 	size_t i;
 	int r;
@@ -360,6 +360,7 @@ policy_merge(const struct policy *const *docs, size_t n, const char *home,
 	if ((r = policy_builtin_new(home, &builtin)) < 0)
 		return r;
 	m.docs = malloc(m.n * sizeof(*m.docs));
+	m.seen = json_object();
 	m.eff = policy_new(POLICY_LAYER_BUILTIN);
 	if (m.docs == NULL || m.eff == NULL || m.seen == NULL) {
 		r = -ENOMEM;
