@@ -45,8 +45,9 @@
  * meets per list.
  *
  * The caller provides the user layer: ~/.config/sbx/policy.json, else
- * ~/.srt-settings.json, else policies/default.json. Without a user (or org)
- * layer, the workspace can grant nothing.
+ * ~/.srt-settings.json, else policies/default.json; a user file replaces
+ * the defaults entirely, as srt's settings file does. Without a user (or
+ * org) layer, the workspace can grant nothing.
  *
  * On success *out is a new effective policy (policy_free()). Returns 0,
  * -EINVAL if docs are out of order or hold a builtin layer, -ENOMEM.
