@@ -64,6 +64,18 @@ static unsigned nsessions;
 static uint64_t next_id = 1;
 
 static void session_maybe_finish(struct session *s);
+
+/* The sandbox made its proxy listeners (HTTP, SOCKS5) inside its network
+ * namespace. Until the proxy serves them, connections are refused by
+ * closing them: the sandbox has no network. */
+static void
+session_proxy_listeners(struct session *s, int *fds, int nfds)
+{
+	int i;
+
+	for (i = 0; i < nfds; i++)
+		close(fds[i]);
+}
 static void session_started(struct session *s, int pidfd);
 
 static void
@@ -296,9 +308,7 @@ read_status(struct session *s)
 			continue;
 		}
 		if (rec.kind == SANDBOX_STATUS_LISTENERS) {
-			/* Nothing serves a proxy yet: refuse by closing. */
-			for (i = 0; i < nfds; i++)
-				close(fds[i]);
+			session_proxy_listeners(s, fds, nfds);
 			continue;
 		}
 		for (i = 0; i < nfds; i++)
