@@ -54,7 +54,7 @@ else
 PLATFORM_EXCLUDE := daemon/macos-%.c daemon/svc-launchd.c
 endif
 
-GEN_SRCS := $(O)/gen/proto/sbx.pb-c.c
+GEN_SRCS := $(O)/gen/proto/sbx.pb-c.c $(O)/gen/policy-default.c
 PROTO_SRCS := $(wildcard proto/*.c)
 DAEMON_SRCS := $(filter-out $(PLATFORM_EXCLUDE) daemon/main.c,$(wildcard daemon/*.c))
 CLIENT_SRCS := $(filter-out client/main.c,$(wildcard client/*.c))
@@ -77,6 +77,20 @@ all: $(O)/sbxd $(O)/sbxctl $(O)/sbx-probe
 $(O)/gen/proto/sbx.pb-c.c $(O)/gen/proto/sbx.pb-c.h: proto/sbx.proto
 	@mkdir -p $(O)/gen/proto
 	protoc-c --proto_path=. --c_out=$(O)/gen proto/sbx.proto
+
+# The developer defaults ship inside sbxd, so a build tree and an install
+# behave the same with no file to find at run time.
+$(O)/gen/policy-default.c: policies/default.json
+	@mkdir -p $(dir $@)
+	{ echo '/* generated from policies/default.json */'; \
+	  echo '#include <stddef.h>'; \
+	  echo 'extern const char policy_default_json[];'; \
+	  echo 'extern const size_t policy_default_json_len;'; \
+	  echo 'const char policy_default_json[] = {'; \
+	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo '0x00 };'; \
+	  echo 'const size_t policy_default_json_len = sizeof(policy_default_json) - 1;'; \
+	} > $@
 
 $(O)/obj/%.o: %.c | $(O)/gen/proto/sbx.pb-c.h
 	@mkdir -p $(dir $@)

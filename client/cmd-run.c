@@ -82,11 +82,11 @@ parse(int argc, char **argv, struct run_opts *o)
 	return optind;
 }
 
-/* Our environment with -e entries replacing same-named ones. */
+/* Our environment minus the names -e sets (those travel in set_env). */
 static char **
 make_env(const struct run_opts *o, size_t *n)
 {
-	size_t cap = (size_t)o->nsetenv + 1, i, k = 0;
+	size_t cap = 1, i, k = 0;
 	char **env;
 	int j;
 
@@ -105,8 +105,6 @@ make_env(const struct run_opts *o, size_t *n)
 		if (!replaced)
 			env[k++] = environ[i];
 	}
-	for (j = 0; j < o->nsetenv; j++)
-		env[k++] = (char *)o->setenv[j];
 	*n = k;
 	return env;
 }
@@ -142,6 +140,8 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	if (!req.env)
 		return -ENOMEM;
 	req.n_env = nenv;
+	req.set_env = (char **)o->setenv;
+	req.n_set_env = (size_t)o->nsetenv;
 	req.cwd = cwd;
 	req.workspace = ws;
 	req.tty = o->tty;

@@ -34,6 +34,15 @@ print_json(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 	json_object_set_new(o, "seccomp_notify",
 			    json_boolean(h->caps->seccomp_notify));
 	json_object_set_new(o, "namespaces", ns);
+	json_object_set_new(o, "templates", json_integer(s->templates));
+	{
+		json_t *pp = json_array();
+
+		for (i = 0; i < s->n_policy_problems; i++)
+			json_array_append_new(pp,
+					      json_string(s->policy_problems[i]));
+		json_object_set_new(o, "policy_problems", pp);
+	}
 	json_object_set_new(o, "degraded", deg);
 	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 	putchar('\n');
@@ -61,6 +70,9 @@ print_text(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 	printf("\n");
 	for (i = 0; i < h->caps->n_degraded; i++)
 		printf("degraded:   %s\n", h->caps->degraded[i]);
+	printf("templates:  %u held\n", s->templates);
+	for (i = 0; i < s->n_policy_problems; i++)
+		printf("policy:     %s\n", s->policy_problems[i]);
 }
 
 static int

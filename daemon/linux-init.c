@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/fsplan.h"
 #include "daemon/linux-landlock.h"
 #include "daemon/linux-seccomp.h"
 #include "daemon/linux.h"
@@ -273,7 +274,6 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	static const int relayed[] = { SIGCHLD, SIGHUP, SIGINT, SIGQUIT,
 				       SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
 				       SIGCONT, SIGTSTP, SIGALRM };
-	const char *rw[] = { p->workspace, "/tmp", NULL };
 	int keep[5] = { sync_fd, sfd, p->stdio[0], p->stdio[1], p->stdio[2] };
 	int ruleset = -1, sigfd, err = 0, step;
 	bool direct = sync_fd >= 0;
@@ -306,7 +306,9 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	if (chdir("/") < 0)
 		fail(sfd, STEP_CHDIR, errno);
 	if (p->landlock_abi > 0 &&
-	    (ruleset = landlock_build(p->landlock_abi, rw, "/dev")) < 0)
+	    (ruleset = landlock_build(p->landlock_abi,
+				      (const char *const *)p->fs->l[FSPLAN_WRITE].v,
+				      "/tmp", "/dev")) < 0)
 		fail(sfd, STEP_LANDLOCK_RULESET, -ruleset);
 	if (p->proxy && (err = send_listeners(sfd)) < 0)
 		fail(sfd, STEP_PROXY_LISTEN, -err);

@@ -59,7 +59,8 @@ add_path(int rs, const char *path, uint64_t access)
 }
 
 int
-landlock_build(int abi, const char *const *rw, const char *dev)
+landlock_build(int abi, const char *const *rw, const char *tmp,
+	       const char *dev)
 {
 	struct sbx_landlock_ruleset_attr attr = { 0 };
 	uint64_t all = landlock_write_rights(abi);
@@ -72,11 +73,13 @@ landlock_build(int abi, const char *const *rw, const char *dev)
 	rs = ll_create(&attr, sizeof(attr), 0);
 	if (rs < 0)
 		return -errno;
-	for (; *rw; rw++) {
+	for (; rw && *rw; rw++) {
 		r = add_path(rs, *rw, all);
-		if (r < 0)
+		if (r < 0 && r != -ENOENT) /* absent: nothing to grant */
 			goto fail;
 	}
+	if ((r = add_path(rs, tmp, all)) < 0)
+		goto fail;
 	if (abi >= 3)
 		devrights |= SBX_LL_FS_TRUNCATE;
 	if (abi >= 5)

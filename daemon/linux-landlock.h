@@ -40,10 +40,12 @@ int landlock_probe_abi(void);
 uint64_t landlock_write_rights(int abi);
 
 /* Creates a ruleset handling write rights (and scopes at ABI >= 6) with full
- * write access beneath each path of rw[] and file writes beneath dev (may be
+ * write access beneath each path of rw[] (NULL-terminated, may be NULL;
+ * absent paths are skipped) and tmp, and file writes beneath dev (may be
  * NULL). Runs inside the sandbox after its mounts, so paths are the
  * sandbox's view. Returns the ruleset fd or -errno. */
-int landlock_build(int abi, const char *const *rw, const char *dev);
+int landlock_build(int abi, const char *const *rw, const char *tmp,
+		   const char *dev);
 
 /* Enforces ruleset fd on the calling thread (no_new_privs already set). */
 int landlock_enforce(int fd);

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "daemon/fsplan.h"
+#include "daemon/linux-walk.h"
 #include "daemon/linux.h"
 
 static const char *const dev_nodes[] = {
@@ -18,9 +20,13 @@ static const char *const dev_nodes[] = {
 };
 #define NDEV (sizeof(dev_nodes) / sizeof(dev_nodes[0]))
 
+#define MAX_WRITE 64
+
 struct trees {
-	int ws, tmp, tty, null;
+	int tmp, tty, null;
 	int dev[NDEV];
+	int ws[MAX_WRITE];  /* clones of the writable trees, -1: absent */
+	int nws;
 };
 
 static int
@@ -102,11 +108,21 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 	struct stat a, b;
 	size_t i;
 
-	t->ws = clone_tree(p->workspace, AT_RECURSIVE);
+	const struct fsplan_list *w = &p->fs->l[FSPLAN_WRITE];
+	size_t k;
+
+	if (w->n > MAX_WRITE)
+		return -E2BIG;
+	for (k = 0; k < w->n; k++) {
+		t->ws[k] = clone_tree(w->v[k], AT_RECURSIVE);
+		if (t->ws[k] < 0 && t->ws[k] != -ENOENT)
+			return t->ws[k];
+	}
+	t->nws = (int)w->n;
 	t->tmp = clone_tree(p->tmpdir, 0);
 	t->null = clone_tree("/dev/null", 0);
-	if (t->ws < 0 || t->tmp < 0 || t->null < 0)
-		return t->ws < 0 ? t->ws : t->tmp < 0 ? t->tmp : t->null;
+	if (t->tmp < 0 || t->null < 0)
+		return t->tmp < 0 ? t->tmp : t->null;
 	for (i = 0; i < NDEV; i++) {
 		char path[32];
 
@@ -205,23 +221,113 @@ build_masks(const struct sandbox_plan *p, const struct trees *t)
 	return 0;
 }
 
+/* Each writable tree goes back over itself, writable (it was cloned
+ * before the root went read-only). */
 static int
-mount_workspace(const struct sandbox_plan *p, const struct trees *t)
+mount_writable(const struct sandbox_plan *p, const struct trees *t)
 {
+	const struct fsplan_list *w = &p->fs->l[FSPLAN_WRITE];
+	int k, r;
+
+	for (k = 0; k < t->nws; k++) {
+		if (t->ws[k] < 0)
+			continue; /* allowWrite names something absent */
+		r = set_attr(t->ws[k], "", AT_EMPTY_PATH | AT_RECURSIVE,
+			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+		if (r < 0)
+			return r;
+		r = attach(t->ws[k], w->v[k]);
+		if (r == -ENOENT) {
+			/* Under a directory the sandbox replaced (usually
+			 * /tmp): give it a mount point there. */
+			r = mkdir_p(w->v[k]);
+			if (r == 0)
+				r = attach(t->ws[k], w->v[k]);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* A path goes read-only by a read-only bind of itself. */
+static int
+make_read_only(const char *path)
+{
+	int fd = clone_tree(path, AT_RECURSIVE), r;
+
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	r = set_attr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+		     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+	if (r == 0)
+		r = attach(fd, path);
+	close(fd);
+	return r;
+}
+
+/* A masked file becomes an unopenable device node (a nodev bind of
+ * /dev/null); a masked directory an empty, mode 000, read-only tmpfs.
+ * Either way content and listing fail, and writes go nowhere. */
+static int
+mask(const char *path)
+{
+	struct stat st;
+	int fd, r;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISDIR(st.st_mode))
+		fd = new_fs("tmpfs", "0000", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	else if (S_ISLNK(st.st_mode))
+		return 0; /* the walk never follows links; its target is masked */
+	else {
+		fd = clone_tree("/dev/null", 0);
+		if (fd >= 0 && (r = set_attr(fd, "", AT_EMPTY_PATH,
+					     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV |
+					     MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSUID,
+					     0)) < 0) {
+			close(fd);
+			return r;
+		}
+	}
+	if (fd < 0)
+		return fd;
+	r = attach(fd, path);
+	close(fd);
+	return r;
+}
+
+static int
+apply_list(const struct fsplan_list *l, int (*fn)(const char *))
+{
+	size_t i;
 	int r;
 
-	r = set_attr(t->ws, "", AT_EMPTY_PATH | AT_RECURSIVE,
-		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
-	if (r < 0)
+	for (i = 0; i < l->n; i++)
+		if ((r = fn(l->v[i])) < 0)
+			return r;
+	return 0;
+}
+
+/* Read-only paths first, then masks: a mask inside a protected tree must
+ * still cover its path. */
+static int
+apply_policy(const struct sandbox_plan *p)
+{
+	struct walk_result w;
+	int r;
+
+	if ((r = linux_walk(p->fs, &w)) < 0)
 		return r;
-	r = attach(t->ws, p->workspace);
-	if (r == -ENOENT) {
-		/* The workspace lies under a directory the sandbox replaced
-		 * (usually /tmp): give it a mount point there. */
-		r = mkdir_p(p->workspace);
-		if (r == 0)
-			r = attach(t->ws, p->workspace);
-	}
+	if ((r = apply_list(&p->fs->l[FSPLAN_READ_ONLY], make_read_only)) == 0 &&
+	    (r = apply_list(&w.ro, make_read_only)) == 0 &&
+	    (r = apply_list(&p->fs->l[FSPLAN_DENY_READ], mask)) == 0)
+		r = apply_list(&w.deny, mask);
+	linux_walk_free(&w);
 	return r;
 }
 
@@ -232,6 +338,7 @@ linux_mount_build(const struct sandbox_plan *p, int *err)
 	int r, fd;
 
 	memset(&t, -1, sizeof(t));
+	t.nws = 0;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return *err = errno, STEP_MOUNT_PRIVATE;
 	if ((r = take_trees(p, &t)) < 0)
@@ -244,7 +351,7 @@ linux_mount_build(const struct sandbox_plan *p, int *err)
 		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
 	if (r < 0 || (r = attach(t.tmp, "/tmp")) < 0)
 		return *err = -r, STEP_MOUNT_TMP;
-	if ((r = mount_workspace(p, &t)) < 0)
+	if ((r = mount_writable(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_WORKSPACE;
 	fd = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 				  MOUNT_ATTR_NOEXEC);
@@ -259,6 +366,8 @@ linux_mount_build(const struct sandbox_plan *p, int *err)
 	close(fd);
 	if ((r = build_dev(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_DEV;
+	if ((r = apply_policy(p)) < 0)
+		return *err = -r, STEP_MOUNT_POLICY;
 	if ((r = build_masks(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_MASK;
 	return 0;

@@ -39,6 +39,7 @@ static const char *const step_names[STEP_MAX] = {
 	[STEP_MOUNT_SYS] = "/sys",
 	[STEP_MOUNT_DEV] = "/dev",
 	[STEP_MOUNT_TTY] = "terminal",
+	[STEP_MOUNT_POLICY] = "applying the filesystem policy",
 	[STEP_MOUNT_MASK] = "masking daemon state",
 	[STEP_LANDLOCK_RULESET] = "Landlock ruleset",
 	[STEP_PROXY_LISTEN] = "proxy listeners",
@@ -157,6 +158,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	memcpy(p->stdio, req->stdio, sizeof(p->stdio));
 	p->tty = req->tty;
 	p->proxy = req->proxy;
+	p->fs = req->fs;
 	p->umask = (mode_t)(req->umask & 0777);
 	if (req->tty && (r = tty_path(req->stdio[0], &p->tty_path)) < 0) {
 		snprintf(err, errlen, "the terminal is not a /dev/pts "

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "daemon/fsplan.h"
 #include "daemon/linux-template.h"
 #include "daemon/linux.h"
 #include "daemon/log.h"
@@ -189,8 +190,10 @@ ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 	struct ltemplate *t;
 	int r;
 
+	/* A template serves one workspace under one filesystem plan; the
+	 * plan's key covers the workspace path too. */
 	for (t = templates; t; t = t->next)
-		if (!strcmp(t->key, p->workspace))
+		if (!strcmp(t->key, p->fs->key))
 			goto found;
 	if (ntemplates >= TEMPLATE_MAX)
 		evict_one();
@@ -198,7 +201,7 @@ ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 	if (!t)
 		return -ENOMEM;
 	t->pidfd = t->ready_fd = t->state_fd = -1;
-	t->key = strdup(p->workspace);
+	t->key = strdup(p->fs->key);
 	r = t->key ? start_template(p, t) : -ENOMEM;
 	if (r < 0) {
 		if (t->state_fd >= 0)

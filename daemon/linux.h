@@ -25,6 +25,7 @@ enum linux_step {
 	STEP_MOUNT_SYS,
 	STEP_MOUNT_DEV,
 	STEP_MOUNT_TTY,
+	STEP_MOUNT_POLICY,
 	STEP_MOUNT_MASK,
 	STEP_LANDLOCK_RULESET,
 	STEP_PROXY_LISTEN,
@@ -52,6 +53,7 @@ struct sandbox_plan {
 	char *cwd;
 	char *workspace;
 	char *tmpdir;
+	const struct fsplan *fs;   /* borrowed from the request */
 	char *tty_path;            /* host path of the pty slave, or NULL */
 	int stdio[3];              /* borrowed from the request */
 	bool tty;

@@ -18,6 +18,7 @@
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/policy-store.h"
 #include "daemon/sandbox.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
@@ -33,6 +34,7 @@ static char rundir_buf[PATH_MAX];
 static char socket_buf[PATH_MAX];
 /* Autostarted by sbxctl: stderr is its pipe until READY, a log after. */
 static bool log_after_ready;
+static struct policy_store_opts store_opts;
 
 uint64_t
 sbxd_now_ms(void)
@@ -59,7 +61,10 @@ usage(FILE *f)
 		"  --socket PATH  listen here (default $XDG_RUNTIME_DIR/sbx/"
 		"sbxd.sock)\n"
 		"  --user NAME    privileged mode: run as root, serve NAME\n"
-		"  --ready-fd N   write READY to fd N once listening\n");
+		"  --ready-fd N   write READY to fd N once listening\n"
+		"  --policy FILE  user-layer policy (instead of "
+		"~/.config/sbx/policy.json)\n"
+		"  --org-dir DIR  org policies (default /etc/sbx/policy.d)\n");
 }
 
 static void
@@ -127,6 +132,8 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "log-stderr-after-ready", no_argument, NULL, 'L' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "org-dir", required_argument, NULL, 'o' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -148,6 +155,13 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			break;
 		case 'L':
 			log_after_ready = true;
+			break;
+		case 'p':
+			store_opts.user_file = optarg;
+			break;
+		case 'o':
+			store_opts.org_dir = optarg;
+			store_opts.org_dir_explicit = true;
 			break;
 		case 'V':
 			printf("sbxd %s\n", SBX_VERSION);
@@ -185,6 +199,22 @@ set_identity(const char *user)
 	sbxd.uid = pw->pw_uid;
 	sbxd.gid = pw->pw_gid;
 	sbxd.privileged = pw->pw_uid != 0;
+	return 0;
+}
+
+/* The served user's home, from the password database (not $HOME, which
+ * belongs to whoever started us). */
+static int
+set_home(void)
+{
+	struct passwd *pw = getpwuid(sbxd.uid);
+
+	if (!pw || pw->pw_dir[0] != '/' ||
+	    !(store_opts.home = strdup(pw->pw_dir))) {
+		fprintf(stderr, "sbxd: uid %u has no home directory\n",
+			(unsigned)sbxd.uid);
+		return -ENOENT;
+	}
 	return 0;
 }
 
@@ -235,8 +265,9 @@ main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &user, &ready_fd) < 0)
 		return 2;
-	if (set_identity(user) < 0)
+	if (set_identity(user) < 0 || set_home() < 0)
 		return 1;
+	policy_store_init(&store_opts);
 	umask(077);
 	if (chdir("/") < 0)
 		return 1;
@@ -275,6 +306,8 @@ main(int argc, char **argv)
 	server_stop();
 	conn_close_all();
 	session_cleanup();
+	policy_store_cleanup();
+	free((char *)store_opts.home);
 	event_free(sigterm);
 	event_free(sigint);
 	if (wd)

@@ -23,8 +23,13 @@ check_request(const Sbx__RunRequest *r)
 		return "empty command";
 	if (r->n_argv > RUN_MAX_ARGS || r->n_env > RUN_MAX_ARGS)
 		return "too many arguments or environment entries";
+	if (r->n_set_env > RUN_MAX_ARGS)
+		return "too many environment entries";
 	for (i = 0; i < r->n_env; i++)
 		if (!envfilter_valid(r->env[i]))
+			return "environment entry without NAME=";
+	for (i = 0; i < r->n_set_env; i++)
+		if (!envfilter_valid(r->set_env[i]))
 			return "environment entry without NAME=";
 	if (r->cwd[0] != '/')
 		return "cwd must be an absolute path";

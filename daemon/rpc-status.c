@@ -3,7 +3,9 @@
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/policy-store.h"
 #include "daemon/rpc.h"
+#include "daemon/sandbox.h"
 #include "daemon/session.h"
 
 static void
@@ -11,6 +13,7 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 {
 	Sbx__Envelope out = SBX__ENVELOPE__INIT;
 	Sbx__StatusReply sr = SBX__STATUS_REPLY__INIT;
+	const char *const *problems;
 
 	sr.pid = (int32_t)getpid();
 	sr.uptime_ms = sbxd_now_ms() - sbxd.start_ms;
@@ -18,6 +21,9 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 	sr.connections = conn_count();
 	sr.socket = (char *)sbxd.socket_path;
 	sr.version = (char *)SBX_VERSION;
+	sr.n_policy_problems = policy_store_problems(&problems);
+	sr.policy_problems = (char **)problems;
+	sr.templates = sandbox_templates();
 	out.msg_case = SBX__ENVELOPE__MSG_STATUS_REPLY;
 	out.status_reply = &sr;
 	conn_send(c, &out);

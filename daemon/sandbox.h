@@ -8,6 +8,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+struct fsplan;
+
 /* What the kernel gives us, probed once at start-up. */
 struct sandbox_caps {
 	const char *backend;
@@ -41,6 +43,7 @@ struct sandbox_request {
 	bool tty;
 	unsigned umask;            /* for the command */
 	bool proxy;                /* create proxy listeners inside */
+	const struct fsplan *fs;   /* writable, read-only and masked paths */
 };
 
 /* Where the sandbox's proxy listeners sit inside its network namespace. */

@@ -21,6 +21,9 @@
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/envfilter.h"
+#include "daemon/fsplan.h"
+#include "daemon/policy-explain.h"
+#include "daemon/policy-store.h"
 #include "daemon/log.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
@@ -55,6 +58,7 @@ struct session {
 	int pending_sig; /* asked for before the sandbox had started */
 	char **argv;
 	char *workspace;
+	struct policy *policy;     /* effective policy of this run */
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct session *next;
 };
@@ -135,6 +139,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		free(s->argv[i]);
 	free(s->argv);
 	free(s->workspace);
+	policy_free(s->policy);
 	free(s);
 	if (sbxd.stopping && nsessions == 0)
 		sbxd_sessions_drained();
@@ -487,21 +492,47 @@ session_client_gone(struct session *s)
 		session_signal(s, SIGKILL);
 }
 
-/* Environment for the command: the client's, scrubbed, plus what tells a
- * tool it runs sandboxed. */
-static char **
-build_env(const Sbx__RunRequest *req, uint64_t id)
+/* Does the policy let this client variable through? With env lists in the
+ * policy they decide (deny first, then pass, else dropped); without, the
+ * built-in secret scrub does. */
+static bool
+env_passes(const struct policy *p, const char *entry)
 {
-	char **env = calloc(req->n_env + 4, sizeof(*env));
+	struct policy_decision d;
+	char name[256];
+	size_t n = strcspn(entry, "=");
+
+	if (!strncmp(entry, "TMPDIR=", 7) || !strncmp(entry, "SBX_", 4))
+		return false;
+	if (!p || (!p->lists[POLICY_ENV_PASS].n && !p->lists[POLICY_ENV_DENY].n))
+		return envfilter_pass(entry);
+	if (n >= sizeof(name))
+		return false;
+	memcpy(name, entry, n);
+	name[n] = '\0';
+	return policy_explain_env(p, name, &d) == 0 &&
+	       d.verdict == POLICY_VERDICT_ALLOW;
+}
+
+/* Environment for the command: the client's, scrubbed by policy, the
+ * variables set explicitly for this run (-e), and what tells a tool it
+ * runs sandboxed. */
+static char **
+build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id)
+{
+	char **env = calloc(req->n_env + req->n_set_env + 4, sizeof(*env));
 	size_t i, n = 0;
 
 	if (!env)
 		return NULL;
 	for (i = 0; i < req->n_env; i++)
-		if (envfilter_pass(req->env[i]) &&
-		    strncmp(req->env[i], "TMPDIR=", 7) &&
-		    strncmp(req->env[i], "SBX_", 4))
+		if (env_passes(p, req->env[i]))
 			env[n++] = req->env[i];
+	/* Asked for by name on this run's command line: the user's call. */
+	for (i = 0; i < req->n_set_env; i++)
+		if (strncmp(req->set_env[i], "TMPDIR=", 7) &&
+		    strncmp(req->set_env[i], "SBX_", 4))
+			env[n++] = req->set_env[i];
 	env[n++] = (char *)"TMPDIR=/tmp";
 	env[n++] = (char *)"SBX_SANDBOX=1";
 	if (asprintf(&env[n], "SBX_SESSION=%llu", (unsigned long long)id) < 0) {
@@ -674,6 +705,7 @@ spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
 {
 	struct sandbox_request sr = { 0 };
 	struct sandbox_plan *plan = NULL;
+	struct fsplan *fs = NULL;
 	char tmpdir[PATH_MAX];
 	char **env;
 	int r;
@@ -683,9 +715,20 @@ spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
 		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
 		return r;
 	}
-	env = build_env(req, s->id);
-	if (!env)
+	r = policy_store_effective(req->workspace, NULL, &s->policy, err,
+				   errlen);
+	if (r < 0)
+		return r;
+	if ((r = fsplan_build(s->policy, req->workspace, &fs)) < 0) {
+		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
+		return r;
+	}
+	env = build_env(req, s->policy, s->id);
+	if (!env) {
+		fsplan_free(fs);
 		return -ENOMEM;
+	}
+	sr.fs = fs;
 	sr.argv = s->argv;
 	sr.envp = env;
 	sr.cwd = req->cwd;
@@ -696,12 +739,15 @@ spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
 	free_env(env, req);
-	if (r < 0)
+	if (r < 0) {
+		fsplan_free(fs);
 		return r;
+	}
 	s->start_ms = sbxd_now_ms();
 	s->start_unix_ms = (uint64_t)time(NULL) * 1000u;
 	r = sandbox_spawn(plan, &s->proc);
 	sandbox_plan_free(plan);
+	fsplan_free(fs);
 	if (r < 0)
 		snprintf(err, errlen, "cannot start the sandbox: %s",
 			 strerror(-r));
@@ -811,6 +857,12 @@ session_describe(const struct session *s, Sbx__SessionInfo *info)
 	info->tty = s->tty;
 	info->io_mode = s->streaming ? SBX__IO_MODE__IO_MODE_STREAMING :
 				       SBX__IO_MODE__IO_MODE_FD_PASSING;
+}
+
+const struct policy *
+session_policy(const struct session *s)
+{
+	return s->policy;
 }
 
 bool

@@ -12,6 +12,7 @@
 
 struct conn;
 struct session;
+struct policy;
 
 /* Validated request -> running sandbox. fds are the client's stdio (fd
  * passing) and are consumed either way. On failure returns -errno with
@@ -32,6 +33,8 @@ struct session *session_next(const struct session *s);
 /* Fills info with pointers borrowed from s (valid until s changes). */
 void session_describe(const struct session *s, Sbx__SessionInfo *info);
 unsigned session_count(void);
+/* The effective policy this session runs under (NULL before spawn). */
+const struct policy *session_policy(const struct session *s);
 /* False once the sandbox has exited (the session may linger briefly). */
 bool session_live(const struct session *s);
 

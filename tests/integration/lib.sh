@@ -4,7 +4,9 @@
 set -u
 BIN=${SBX_BIN:?SBX_BIN must point at sbxd, sbxctl, sbx-probe}
 HERE=$(cd "$(dirname "$0")" && pwd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/sbxt.XXXXXX")
+# Not under /tmp: sandboxes replace /tmp with a private one, and tests need
+# paths outside the workspace that the sandbox can see.
+T=$(mktemp -d /var/tmp/sbxt.XXXXXX)
 chmod 755 "$T"
 export XDG_RUNTIME_DIR="$T/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"

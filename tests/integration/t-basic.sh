@@ -35,7 +35,8 @@ expect_eq "no command -> 125" "$rc" 125
 env_out=$(GITHUB_TOKEN=s3cret MY_PASSWORD=x PLAIN=1 sbx run -e EXTRA=2 -- env)
 check "GITHUB_TOKEN scrubbed" bash -c '! grep -q GITHUB_TOKEN <<<"$0"' "$env_out"
 check "MY_PASSWORD scrubbed" bash -c '! grep -q MY_PASSWORD <<<"$0"' "$env_out"
-check "plain variable passes" grep -qx PLAIN=1 <<<"$env_out"
+check "variable outside env.pass dropped (default policy)" bash -c '! grep -q "^PLAIN=" <<<"$0"' "$env_out"
+check "LANG passes (env.pass)" grep -q "^LANG=" <<<"$env_out"
 check "-e K=V passes" grep -qx EXTRA=2 <<<"$env_out"
 check "TMPDIR is /tmp" grep -qx TMPDIR=/tmp <<<"$env_out"
 
@@ -51,9 +52,15 @@ expect_eq "--workspace is writable" "$(cat "$T/other/f")" a
 sbx run --workspace "$T/other" -C "$T/other" -- sh -c "echo a > $WS/g" 2>/dev/null
 check "outside --workspace nothing is written" test ! -e "$WS/g"
 # The host's /tmp is replaced by a private one: a cwd there is not visible.
-err=$(sbx run --workspace "$T/other" -C "$WS" -- true 2>&1); rc=$?
+hidden=$(mktemp -d /tmp/sbxt-hidden.XXXXXX)
+err=$(sbx run --workspace "$T/other" -C "$hidden" -- true 2>&1); rc=$?
+rmdir "$hidden"
 expect_eq "hidden cwd is an sbx error" "$rc" 125
 check "hidden cwd is explained" grep -q "working directory" <<<"$err"
+# A cwd outside the workspace elsewhere is visible, read-only.
+out=$(sbx run --workspace "$T/other" -C "$WS" -- sh -c 'pwd; echo x > f' 2>&1)
+check "cwd outside the workspace is usable read-only" grep -q "Read-only file system" <<<"$out"
+check "and nothing was written there" test ! -e "$WS/f"
 
 stop_daemon
 done_test

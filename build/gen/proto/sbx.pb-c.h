@@ -240,10 +240,15 @@ struct  Sbx__RunRequest
    * the client's umask, applied inside
    */
   uint32_t umask;
+  /*
+   * "NAME=value" set for this run (-e):
+   */
+  size_t n_set_env;
+  char **set_env;
 };
 #define SBX__RUN_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&sbx__run_request__descriptor) \
-    , 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, SBX__IO_MODE__IO_MODE_UNSPECIFIED, 0, NULL, 0, 0, NULL, 0 }
+    , 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, SBX__IO_MODE__IO_MODE_UNSPECIFIED, 0, NULL, 0, 0, NULL, 0, 0,NULL }
 
 
 struct  Sbx__RunStarted
@@ -420,10 +425,19 @@ struct  Sbx__StatusReply
   uint32_t connections;
   char *socket;
   char *version;
+  /*
+   * "file:line:col: message"
+   */
+  size_t n_policy_problems;
+  char **policy_problems;
+  /*
+   * held sandbox templates
+   */
+  uint32_t templates;
 };
 #define SBX__STATUS_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&sbx__status_reply__descriptor) \
-    , 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0 }
 
 
 typedef enum {

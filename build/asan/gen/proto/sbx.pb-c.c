@@ -1420,7 +1420,7 @@ const ProtobufCMessageDescriptor sbx__policy_overrides__descriptor =
   (ProtobufCMessageInit) sbx__policy_overrides__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor sbx__run_request__field_descriptors[11] =
+static const ProtobufCFieldDescriptor sbx__run_request__field_descriptors[12] =
 {
   {
     "argv",
@@ -1554,6 +1554,18 @@ static const ProtobufCFieldDescriptor sbx__run_request__field_descriptors[11] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "set_env",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Sbx__RunRequest, n_set_env),
+    offsetof(Sbx__RunRequest, set_env),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned sbx__run_request__field_indices_by_name[] = {
   0,   /* field[0] = argv */
@@ -1562,6 +1574,7 @@ static const unsigned sbx__run_request__field_indices_by_name[] = {
   8,   /* field[8] = fd_count */
   4,   /* field[4] = io_mode */
   9,   /* field[9] = overrides */
+  11,   /* field[11] = set_env */
   7,   /* field[7] = timeout_ms */
   5,   /* field[5] = tty */
   10,   /* field[10] = umask */
@@ -1571,7 +1584,7 @@ static const unsigned sbx__run_request__field_indices_by_name[] = {
 static const ProtobufCIntRange sbx__run_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor sbx__run_request__descriptor =
 {
@@ -1581,7 +1594,7 @@ const ProtobufCMessageDescriptor sbx__run_request__descriptor =
   "Sbx__RunRequest",
   "sbx",
   sizeof(Sbx__RunRequest),
-  11,
+  12,
   sbx__run_request__field_descriptors,
   sbx__run_request__field_indices_by_name,
   1,  sbx__run_request__number_ranges,
@@ -2249,7 +2262,7 @@ const ProtobufCMessageDescriptor sbx__status_request__descriptor =
   (ProtobufCMessageInit) sbx__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor sbx__status_reply__field_descriptors[6] =
+static const ProtobufCFieldDescriptor sbx__status_reply__field_descriptors[8] =
 {
   {
     "pid",
@@ -2323,19 +2336,45 @@ static const ProtobufCFieldDescriptor sbx__status_reply__field_descriptors[6] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "policy_problems",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Sbx__StatusReply, n_policy_problems),
+    offsetof(Sbx__StatusReply, policy_problems),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "templates",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Sbx__StatusReply, templates),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned sbx__status_reply__field_indices_by_name[] = {
   3,   /* field[3] = connections */
   0,   /* field[0] = pid */
+  6,   /* field[6] = policy_problems */
   2,   /* field[2] = sessions */
   4,   /* field[4] = socket */
+  7,   /* field[7] = templates */
   1,   /* field[1] = uptime_ms */
   5,   /* field[5] = version */
 };
 static const ProtobufCIntRange sbx__status_reply__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor sbx__status_reply__descriptor =
 {
@@ -2345,7 +2384,7 @@ const ProtobufCMessageDescriptor sbx__status_reply__descriptor =
   "Sbx__StatusReply",
   "sbx",
   sizeof(Sbx__StatusReply),
-  6,
+  8,
   sbx__status_reply__field_descriptors,
   sbx__status_reply__field_indices_by_name,
   1,  sbx__status_reply__number_ranges,
