@@ -131,3 +131,4 @@ demo: deps all
 
 clean:
 	rm -rf $(BUILD)
+-include packaging/packaging.mk
