@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2207 # words from compgen -W hold no spaces
 # bash completion for sbxctl(1). Installed as
 # share/bash-completion/completions/sbxctl; works with or without the
 # bash-completion package. Session IDs are not completed: asking the daemon
@@ -19,13 +20,13 @@ _sbxctl_signals()
 _sbxctl_files()
 {
 	compopt -o filenames 2>/dev/null
-	COMPREPLY=($(compgen -f -- "$cur"))
+	mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
 
 _sbxctl_dirs()
 {
 	compopt -o filenames 2>/dev/null
-	COMPREPLY=($(compgen -d -- "$cur"))
+	mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 }
 
 # The words after `run`, from index $1: its options, then the command and
@@ -46,7 +47,7 @@ _sbxctl_run()
 	if ((i < COMP_CWORD)); then
 		[[ ${COMP_WORDS[i]} == -- ]] && ((i++))
 		if ((i == COMP_CWORD)); then
-			COMPREPLY=($(compgen -c -- "$cur" | sort -u))
+			mapfile -t COMPREPLY < <(compgen -c -- "$cur" | sort -u)
 		elif declare -F _command_offset >/dev/null; then
 			_command_offset "$i"
 		else
@@ -70,7 +71,7 @@ _sbxctl_run()
 
 _sbxctl_policy()
 {
-	local i=$1 sub= cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local i=$1 sub='' cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
 
 	((i < COMP_CWORD)) && sub=${COMP_WORDS[i]}
 	if [[ -z $sub ]]; then
@@ -93,7 +94,7 @@ _sbxctl_policy()
 
 _sbxctl()
 {
-	local i cmd= cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local i cmd='' cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
 
 	# The command is the first word that is neither a global option nor
 	# its argument.

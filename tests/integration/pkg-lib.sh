@@ -1,3 +1,4 @@
+# shellcheck shell=sh disable=SC2034 # variables are for the sourcing test
 # Helpers shared by the packaging tests (t-pkg-*.sh), sourced from the repo
 # root. Exit codes: 0 pass, 77 skip, anything else fails.
 

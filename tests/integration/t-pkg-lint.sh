@@ -47,6 +47,7 @@ if command -v rpmspec >/dev/null 2>&1; then
 	while read -r f; do
 		hit=
 		for p in $patterns; do
+			# shellcheck disable=SC2254 # %files entries are globs
 			case $f in $p | ${p%/}/*) hit=1; break ;; esac
 		done
 		[ -n "$hit" ] || fail "installed but not in the spec's %files: $f"

@@ -56,6 +56,7 @@ await()
 	while [ $SECONDS -lt $end ] &&
 		IFS= read -r -t $((end - SECONDS)) line <&"$1"; do
 		printf '%s\n' "$line" >>"$t/seen.$1"
+		# shellcheck disable=SC2254 # $2 is a pattern
 		case $line in $2) return 0 ;; TIMEOUT) break ;; esac
 	done
 	fail "no $3 within 30 s; saw (each once): $(awk '!s[$0]++' "$t/seen.$1" 2>/dev/null)"
