@@ -149,3 +149,4 @@ demo: deps all
 
 clean:
 	rm -rf $(BUILD)
+-include packaging/packaging.mk

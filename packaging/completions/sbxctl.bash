@@ -1,0 +1,135 @@
+# shellcheck shell=bash disable=SC2207 # words from compgen -W hold no spaces
+# bash completion for sbxctl(1). Installed as
+# share/bash-completion/completions/sbxctl; works with or without the
+# bash-completion package. Session IDs are not completed: asking the daemon
+# would start one when none is running.
+
+_sbxctl_commands='run ps kill status events describe policy doctor'
+_sbxctl_policy_commands='push show explain check keygen sign'
+
+# Signal names as `sbxctl kill ID SIG` takes them (no SIG prefix).
+_sbxctl_signals()
+{
+	local s
+	for s in $(compgen -A signal); do
+		case $s in SIGRT*) ;; SIG*) printf '%s\n' "${s#SIG}" ;; esac
+	done
+}
+
+# File and directory names, escaped as such ($cur is the caller's).
+_sbxctl_files()
+{
+	compopt -o filenames 2>/dev/null
+	mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+}
+
+_sbxctl_dirs()
+{
+	compopt -o filenames 2>/dev/null
+	mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+}
+
+# The words after `run`, from index $1: its options, then the command and
+# that command's own completion.
+_sbxctl_run()
+{
+	local i=$1 cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+
+	for ((; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		--) break ;;
+		-e | -C | --workspace | --timeout | --allow-domain | --deny-read | \
+			--allow-write | --policy) ((i++)) ;;
+		-*) ;;
+		*) break ;;
+		esac
+	done
+	if ((i < COMP_CWORD)); then
+		[[ ${COMP_WORDS[i]} == -- ]] && ((i++))
+		if ((i == COMP_CWORD)); then
+			mapfile -t COMPREPLY < <(compgen -c -- "$cur" | sort -u)
+		elif declare -F _command_offset >/dev/null; then
+			_command_offset "$i"
+		else
+			_sbxctl_files
+		fi
+		return
+	fi
+	case $prev in
+	-C | --workspace)
+		_sbxctl_dirs
+		return ;;
+	--deny-read | --allow-write | --policy)
+		_sbxctl_files
+		return ;;
+	-e | --timeout | --allow-domain)
+		return ;;
+	esac
+	COMPREPLY=($(compgen -W '-t --tty --stream -e -C --workspace --timeout
+		--allow-domain --deny-read --allow-write --policy --' -- "$cur"))
+}
+
+_sbxctl_policy()
+{
+	local i=$1 sub='' cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+
+	((i < COMP_CWORD)) && sub=${COMP_WORDS[i]}
+	if [[ -z $sub ]]; then
+		COMPREPLY=($(compgen -W "$_sbxctl_policy_commands" -- "$cur"))
+		return
+	fi
+	case $prev in
+	--sig) _sbxctl_files; return ;;
+	--workspace) _sbxctl_dirs; return ;;
+	esac
+	case $sub in
+	push) [[ $cur == -* ]] && COMPREPLY=($(compgen -W '--sig' -- "$cur")) ||
+		_sbxctl_files ;;
+	show) COMPREPLY=($(compgen -W '--workspace' -- "$cur")) ;;
+	explain) [[ $cur == -* ]] && COMPREPLY=($(compgen -W '--write' -- "$cur")) ||
+		_sbxctl_files ;;
+	check | sign) _sbxctl_files ;;
+	esac
+}
+
+_sbxctl()
+{
+	local i cmd='' cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+
+	# The command is the first word that is neither a global option nor
+	# its argument.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		--socket) ((i++)) ;;
+		-*) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	COMPREPLY=()
+	if [[ -z $cmd ]]; then
+		if [[ $prev == --socket ]]; then
+			_sbxctl_files
+		elif [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W '--json --socket --help --version' -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$_sbxctl_commands" -- "$cur"))
+		fi
+		return
+	fi
+	case $cmd in
+	run) _sbxctl_run $((i + 1)) ;;
+	policy) _sbxctl_policy $((i + 1)) ;;
+	kill)
+		# kill ID [SIG]: only the signal can be completed.
+		((COMP_CWORD == i + 2)) &&
+			COMPREPLY=($(compgen -W "$(_sbxctl_signals)" -- "$cur")) ;;
+	describe)
+		if [[ $prev == --workspace ]]; then
+			_sbxctl_dirs
+		else
+			COMPREPLY=($(compgen -W '--workspace' -- "$cur"))
+		fi ;;
+	esac
+}
+
+complete -o bashdefault -F _sbxctl sbxctl
