@@ -127,6 +127,7 @@ $(O)/test-%: $(O)/obj/tests/unit/test-%.o $(O)/libsbxd.a $(O)/libsbxctl.a $(O)/l
 ASAN_BUILD := $(BUILD)/asan
 deps:
 	@tests/deps.sh
+	@$(MAKE) -s pkg-deps
 
 unit: all $(UNIT_BINS)
 	@tests/run-unit.sh $(O) $(UNIT_BINS)

@@ -98,9 +98,10 @@ prepare_rundir(void)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
-	if (sbxd.privileged && st.st_uid == 0 &&
-	    chown(sbxd.rundir, sbxd.uid, sbxd.gid) == 0)
-		st.st_uid = sbxd.uid;
+	/* Privileged mode: root may own it (systemd makes it 0711 for the
+	 * system socket unit); nobody else may write to it. */
+	if (sbxd.privileged && st.st_uid == 0)
+		return (st.st_mode & 022) ? -EPERM : 0;
 	if (st.st_uid != sbxd.uid || (st.st_mode & 077))
 		return -EPERM;
 	return 0;
@@ -192,6 +193,14 @@ set_identity(const char *user)
 		return -EPERM;
 	}
 	pw = getpwnam(user);
+	if (!pw && user[0] >= '0' && user[0] <= '9') {
+		/* Unit templates name the user by uid (sbxd@1000). */
+		char *end;
+		unsigned long uid = strtoul(user, &end, 10);
+
+		if (!*end)
+			pw = getpwuid((uid_t)uid);
+	}
 	if (!pw) {
 		fprintf(stderr, "sbxd: no such user: %s\n", user);
 		return -ENOENT;

@@ -42,13 +42,15 @@ if [ "$(id -u)" -eq 0 ]; then
 		 TMPDIR=/tmp SBX_TEST_AS_USER=1)
 fi
 
+# Run from the repo root: the packaging tests use the tree itself.
+cd "$top"
 for t in "$bin"/t/t-*.sh; do
 	name=$(basename "$t" .sh)
 	if [ -n "$only" ] && ! grep -qw -- "$name" <<<"$only"; then continue; fi
-	run_one "$name [$(id -un)]" env SBX_BIN="$bin" bash "$t"
-	if [ ${#as_user[@]} -gt 0 ]; then
+	run_one "$name [$(id -un)]" env SBX_BIN="$bin" SBX_BUILD="$bin" bash "$t"
+	if [ ${#as_user[@]} -gt 0 ] && "${as_user[@]}" test -r "$top/Makefile"; then
 		run_one "$name [$user]" "${as_user[@]}" SBX_BIN="$bin" \
-			SBX_ROOT_TESTER=0 bash "$t"
+			SBX_BUILD="$bin" bash "$t"
 	fi
 done
 echo "integration: $pass passed, $fail failed, $skipped skipped"
