@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <linux/netlink.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -36,6 +37,44 @@ static const char *const deny_names[] = {
 	"clock_adjtime", "adjtimex", "vhangup", "nfsservctl", "uselib",
 	"iopl", "ioperm", "pidfd_getfd", "kcmp",
 };
+
+/* Socket families: only Unix (see above), IPv4, IPv6 and route netlink
+ * (what getaddrinfo and `ip` need) are created; no raw or packet sockets,
+ * no vsock (WSL's way back to Windows), nothing else. */
+static int
+add_socket_rules(scmp_filter_ctx ctx)
+{
+	const uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
+	const int raw_types[] = { SOCK_RAW, SOCK_PACKET };
+	int fam, r = 0;
+	size_t i;
+
+	for (fam = 0; r == 0 && fam < AF_NETLINK; fam++) {
+		if (fam == AF_UNIX || fam == AF_INET || fam == AF_INET6)
+			continue;
+		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 1,
+				     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam));
+	}
+	if (r == 0)
+		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 1,
+				     SCMP_A0(SCMP_CMP_GT, AF_NETLINK));
+	if (r == 0)
+		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 2,
+				     SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
+				     SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE));
+	for (i = 0; r == 0 && i < 2; i++) {
+		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 2,
+				     SCMP_A0(SCMP_CMP_EQ, AF_INET),
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf,
+					     (scmp_datum_t)raw_types[i]));
+		if (r == 0)
+			r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 2,
+					     SCMP_A0(SCMP_CMP_EQ, AF_INET6),
+					     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf,
+						     (scmp_datum_t)raw_types[i]));
+	}
+	return r;
+}
 
 static int
 add_denies(scmp_filter_ctx ctx, bool allow_unix)
@@ -80,6 +119,8 @@ add_denies(scmp_filter_ctx ctx, bool allow_unix)
 	if (r == 0 && !allow_unix)
 		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 1,
 				     SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	if (r == 0)
+		r = add_socket_rules(ctx);
 	return r;
 }
 
@@ -129,6 +170,16 @@ seccomp_compile(bool allow_unix, struct sock_fprog *prog)
 			     SCMP_ACT_ERRNO(ENOSYS));
 	if (r == 0)
 		r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	/* The native ABI's 32-bit sibling gets the same rules (an x86-64
+	 * process can make i386 syscalls). */
+	if (r == 0 && seccomp_arch_native() == SCMP_ARCH_X86_64) {
+		r = seccomp_arch_add(ctx, SCMP_ARCH_X86);
+		if (r == 0)
+			r = seccomp_arch_add(ctx, SCMP_ARCH_X32);
+	} else if (r == 0 && seccomp_arch_native() == SCMP_ARCH_AARCH64)
+		r = seccomp_arch_add(ctx, SCMP_ARCH_ARM);
+	if (r == -EEXIST)
+		r = 0;
 	if (r == 0)
 		r = add_denies(ctx, allow_unix);
 	if (r == 0)

@@ -12,7 +12,9 @@
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -51,6 +53,24 @@ main(int argc, char **argv)
 		return result(kill(atoi(a), 0));
 	if (!strcmp(op, "unix-socket"))
 		return result(socket(AF_UNIX, SOCK_STREAM, 0));
+	if (!strcmp(op, "socket")) /* socket FAMILY TYPE PROTO */
+		return result(socket(atoi(a), argc > 3 ? atoi(argv[3]) : 1,
+				     argc > 4 ? atoi(argv[4]) : 0));
+	if (!strcmp(op, "io_uring"))
+		return result((int)syscall(425 /* io_uring_setup */, 1, NULL));
+	if (!strcmp(op, "bpf"))
+		return result((int)syscall(SYS_bpf, 0, NULL, 0));
+	if (!strcmp(op, "keyctl"))
+		return result((int)syscall(SYS_keyctl, 0, 0, 0, 0, 0));
+	if (!strcmp(op, "perf"))
+		return result((int)syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0));
+	if (!strcmp(op, "userfaultfd"))
+		return result((int)syscall(SYS_userfaultfd, 0));
+	if (!strcmp(op, "tiocsti")) {
+		char c = 'x';
+
+		return result(ioctl(0, TIOCSTI, &c));
+	}
 	if (!strcmp(op, "socketpair")) {
 		int sv[2];
 
