@@ -15,16 +15,18 @@ SIZES=${SIZES:-"100 1000"}
 AS_USER=${AS_USER:-sbxtest}
 command -v hyperfine >/dev/null || { echo "needs hyperfine"; exit 1; }
 root=$(mktemp -d /var/tmp/sbx-bench.XXXXXX)
-trap 'kill "$dpid" 2>/dev/null; rm -rf "$root"' EXIT
+dpid=
+trap 'kill $dpid 2>/dev/null; rm -rf "$root"' EXIT
 chmod 755 "$root"
 cp "$b/sbxd" "$b/sbxctl" "$root/"
 as=()
 if [ "$(id -u)" -eq 0 ]; then
 	id "$AS_USER" >/dev/null 2>&1 || useradd -m "$AS_USER"
-	as=(setpriv --reuid="$AS_USER" --regid="$AS_USER" --init-groups)
+	as=(setpriv --reuid="$AS_USER" --regid="$AS_USER" --init-groups
+	    env HOME="$(getent passwd "$AS_USER" | cut -d: -f6)" USER="$AS_USER")
 fi
-mkdir -p "$root/run" "$root/ws"
-[ ${#as[@]} -gt 0 ] && chown -R "$AS_USER": "$root/run" "$root/ws"
+mkdir -p "$root/run" "$root/ws" "$root/out"
+[ ${#as[@]} -gt 0 ] && chown -R "${AS_USER}": "$root/run" "$root/ws" "$root/out"
 chmod 700 "$root/run"
 sock="$root/run/sbxd.sock"
 mkfifo "$root/ready"
@@ -48,8 +50,9 @@ hf() { # title cwd -- name::cmd...
 	for spec in "$@"; do args+=(-n "${spec%%::*}" "${spec#*::}"); done
 	echo "### $title"
 	(cd "$cwd" && "${as[@]}" hyperfine -N -i --style none --warmup "$WARMUP" \
-		--runs "$RUNS" --export-markdown "$root/t.md" "${args[@]}" >/dev/null 2>&1)
-	cat "$root/t.md"
+		--runs "$RUNS" --export-markdown "$root/out/t.md" "${args[@]}" >"$root/out/log" 2>&1) ||
+		{ tail -20 "$root/out/log"; return 1; }
+	cat "$root/out/t.md"
 	echo
 }
 echo "## spawn latency ($(nproc) cores, $(uname -r), sandboxes as ${AS_USER:-$(id -un)}, $RUNS runs)"
