@@ -301,7 +301,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 		fail(sfd, STEP_HOSTNAME, errno);
 	if ((err = loopback_up()) < 0)
 		fail(sfd, STEP_LOOPBACK, -err);
-	if (direct && (step = linux_mount_build(p, &err)) != 0)
+	if (direct && (step = linux_mount_build(p, &err, NULL)) != 0)
 		fail(sfd, step, err);
 	if (chdir("/") < 0)
 		fail(sfd, STEP_CHDIR, errno);

@@ -251,8 +251,8 @@ mount_writable(const struct sandbox_plan *p, const struct trees *t)
 }
 
 /* A path goes read-only by a read-only bind of itself. */
-static int
-make_read_only(const char *path)
+int
+linux_mount_read_only(const char *path)
 {
 	int fd = clone_tree(path, AT_RECURSIVE), r;
 
@@ -271,8 +271,8 @@ make_read_only(const char *path)
 /* A masked file becomes an unopenable device node (a nodev bind of
  * /dev/null); a masked directory an empty, mode 000, read-only tmpfs.
  * Either way content and listing fail, and writes go nowhere. */
-static int
-mask(const char *path)
+int
+linux_mount_mask(const char *path)
 {
 	struct stat st;
 	int fd, r;
@@ -315,24 +315,41 @@ apply_list(const struct fsplan_list *l, int (*fn)(const char *))
 
 /* Read-only paths first, then masks: a mask inside a protected tree must
  * still cover its path. */
-static int
-apply_policy(const struct sandbox_plan *p)
+int
+linux_mount_apply(const struct walk_result *w)
 {
+	int r;
+
+	if ((r = apply_list(&w->ro, linux_mount_read_only)) == 0)
+		r = apply_list(&w->deny, linux_mount_mask);
+	return r;
+}
+
+static int
+apply_policy(const struct sandbox_plan *p, struct walk_state **keep)
+{
+	struct walk_state *st = NULL;
 	struct walk_result w;
 	int r;
 
-	if ((r = linux_walk(p->fs, &w)) < 0)
+	if ((r = apply_list(&p->fs->l[FSPLAN_READ_ONLY],
+			    linux_mount_read_only)) < 0 ||
+	    (r = apply_list(&p->fs->l[FSPLAN_DENY_READ], linux_mount_mask)) < 0)
 		return r;
-	if ((r = apply_list(&p->fs->l[FSPLAN_READ_ONLY], make_read_only)) == 0 &&
-	    (r = apply_list(&w.ro, make_read_only)) == 0 &&
-	    (r = apply_list(&p->fs->l[FSPLAN_DENY_READ], mask)) == 0)
-		r = apply_list(&w.deny, mask);
-	linux_walk_free(&w);
+	if ((r = linux_walk(p->fs, &st, &w)) < 0)
+		return r;
+	r = linux_mount_apply(&w);
+	linux_walk_result_free(&w);
+	if (r == 0 && keep)
+		*keep = st;
+	else
+		linux_walk_state_free(st);
 	return r;
 }
 
 int
-linux_mount_build(const struct sandbox_plan *p, int *err)
+linux_mount_build(const struct sandbox_plan *p, int *err,
+		  struct walk_state **keep)
 {
 	struct trees t;
 	int r, fd;
@@ -366,7 +383,7 @@ linux_mount_build(const struct sandbox_plan *p, int *err)
 	close(fd);
 	if ((r = build_dev(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_DEV;
-	if ((r = apply_policy(p)) < 0)
+	if ((r = apply_policy(p, keep)) < 0)
 		return *err = -r, STEP_MOUNT_POLICY;
 	if ((r = build_masks(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_MASK;

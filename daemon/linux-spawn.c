@@ -299,20 +299,44 @@ helper_in_template(struct sandbox_plan *p, int sfd)
 	_exit(0);
 }
 
+/* Waits until the template has handled every file event queued so far,
+ * so what was created before this run is masked in it. */
+static int
+template_sync(int ctl)
+{
+	int pair[2];
+	char c;
+	ssize_t n;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
+		return -errno;
+	if (fdpass_send(ctl, "s", 1, &pair[1], 1) < 0) {
+		close(pair[0]);
+		close(pair[1]);
+		return -EPIPE;
+	}
+	close(pair[1]);
+	do
+		n = read(pair[0], &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(pair[0]);
+	return n == 1 ? 0 : -EPIPE;
+}
+
 /* First helper, the daemon's child: waits until the template is built,
  * joins its user, mount and pid namespaces, forks the second helper. */
 static void __attribute__((noreturn))
 helper_main(struct sandbox_plan *p, struct ltemplate *t, int sfd)
 {
-	int keep[7] = { t->ready_fd, t->state_fd, t->pidfd, sfd, p->stdio[0],
-			p->stdio[1], p->stdio[2] };
+	int keep[8] = { t->ready_fd, t->state_fd, t->pidfd, t->ctl_fd, sfd,
+			p->stdio[0], p->stdio[1], p->stdio[2] };
 	struct ltemplate_state st;
 	char c;
 	int status;
 	ssize_t n;
 	pid_t pid;
 
-	linux_close_fds_except(keep, 7);
+	linux_close_fds_except(keep, 8);
 	prctl(PR_SET_NAME, "sbx-spawn");
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		helper_fail(sfd, STEP_PDEATHSIG, errno);
@@ -323,6 +347,8 @@ helper_main(struct sandbox_plan *p, struct ltemplate *t, int sfd)
 		helper_fail(sfd, STEP_TEMPLATE, EIO);
 	if (st.step != 0)
 		helper_fail(sfd, st.step, st.err);
+	if (template_sync(t->ctl_fd) < 0)
+		helper_fail(sfd, STEP_TEMPLATE, EPIPE);
 	if (setns(t->pidfd, CLONE_NEWNS | CLONE_NEWPID |
 				    (p->userns ? CLONE_NEWUSER : 0)) < 0)
 		helper_fail(sfd, STEP_JOIN, errno);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -51,7 +52,8 @@ template_free(struct ltemplate *t)
 	close(t->pidfd);
 	close(t->ready_fd);
 	close(t->state_fd);
-	t->pidfd = t->ready_fd = t->state_fd = -1;
+	close(t->ctl_fd);
+	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = -1;
 	t->dead = true;
 	if (t->users == 0) {
 		free(t->key);
@@ -99,20 +101,20 @@ evict_one(void)
  * and reap whatever is orphaned into this pid namespace. */
 static void __attribute__((noreturn))
 template_main(const struct sandbox_plan *p, int sync_fd, int ready_w,
-	      int state_fd)
+	      int state_fd, int ctl)
 {
 	struct ltemplate_state st = { 1, 0, 0 };
-	int keep[3] = { sync_fd, ready_w, state_fd };
-	sigset_t chld;
+	int keep[4] = { sync_fd, ready_w, state_fd, ctl };
+	struct walk_state *walk = NULL;
 	char c;
 
-	linux_close_fds_except(keep, 3);
+	linux_close_fds_except(keep, 4);
 	prctl(PR_SET_NAME, "sbx-template");
 	umask(022);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(sync_fd, &c, 1) != 1)
 		_exit(1);
 	close(sync_fd);
-	st.step = linux_mount_build(p, &st.err);
+	st.step = linux_mount_build(p, &st.err, &walk);
 	if (st.step == 0 && chdir("/") < 0) {
 		st.step = STEP_CHDIR;
 		st.err = errno;
@@ -122,22 +124,15 @@ template_main(const struct sandbox_plan *p, int sync_fd, int ready_w,
 	close(ready_w);
 	if (st.step != 0)
 		_exit(1);
-	/* Session inits are reparented here when their helper exits: reap
-	 * them as they end. */
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, NULL);
-	for (;;) {
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
-		sigwaitinfo(&chld, NULL);
-	}
+	/* Session inits are reparented here when their helper exits; what
+	 * appears in the workspace later is masked from here. */
+	linux_watch_run(walk, ctl);
 }
 
 static int
 start_template(const struct sandbox_plan *p, struct ltemplate *t)
 {
-	int sync[2], ready[2], pidfd = -1, r = 0;
+	int sync[2], ready[2], ctl[2], pidfd = -1, r = 0;
 	struct clone_args a = { 0 };
 	pid_t pid;
 
@@ -153,15 +148,23 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 		close(sync[1]);
 		return -errno;
 	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctl) < 0) {
+		close(sync[0]);
+		close(sync[1]);
+		close(ready[0]);
+		close(ready[1]);
+		return -errno;
+	}
 	a.flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
 		  CLONE_NEWNET | CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
 	if (pid == 0)
-		template_main(p, sync[0], ready[1], t->state_fd);
+		template_main(p, sync[0], ready[1], t->state_fd, ctl[1]);
 	close(sync[0]);
 	close(ready[1]);
+	close(ctl[1]);
 	if (pid < 0)
 		r = -errno;
 	if (r == 0 && p->userns)
@@ -176,8 +179,10 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 			close(pidfd);
 		}
 		close(ready[0]);
+		close(ctl[0]);
 		return r;
 	}
+	t->ctl_fd = ctl[0];
 	t->pid = pid;
 	t->pidfd = pidfd;
 	t->ready_fd = ready[0];
@@ -200,7 +205,7 @@ ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	t->pidfd = t->ready_fd = t->state_fd = -1;
+	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = -1;
 	t->key = strdup(p->fs->key);
 	r = t->key ? start_template(p, t) : -ENOMEM;
 	if (r < 0) {

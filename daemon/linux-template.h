@@ -23,6 +23,7 @@ struct ltemplate {
 	int pidfd;          /* template init */
 	int ready_fd;       /* read end; EOF once the template is done */
 	int state_fd;       /* memfd holding struct ltemplate_state */
+	int ctl_fd;         /* SEQPACKET: sync requests to the template */
 	unsigned users;     /* spawns in flight or running */
 	bool dead;          /* killed or exited; freed at the last put */
 	uint64_t last_used_ms;

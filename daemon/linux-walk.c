@@ -1,12 +1,14 @@
-/* Walking the writable trees once per template: ignore files are read as
- * they are met (git's rules: a directory's file applies below it, nothing
- * inside an excluded directory is read), policy globs are matched on the
- * absolute path, and hard links to masked files are caught by inode. */
+/* Walking the writable trees of a template: ignore files are read as they
+ * are met (git's rules: a directory's file applies below it, nothing inside
+ * an excluded directory is read), policy globs are matched on the absolute
+ * path, and hard links to masked files are caught by inode. The state is
+ * kept so a changed directory can be rescanned alone. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,17 +24,85 @@ struct inode {
 	char *path;
 };
 
-struct walk {
-	const struct fsplan *fs;
-	struct walk_result *res;
-	struct ignore_set *ign;
-	const char *root;          /* the tree being walked */
-	size_t entries;
-	struct inode *links;       /* files with more than one link */
-	size_t nlinks, caplinks;
-	struct inode *masked;      /* masked files, by inode */
-	size_t nmasked, capmasked;
+/* Paths already decided (masked, protected or walked), by hash. */
+struct pathset {
+	char **slot;
+	size_t cap, n;
 };
+
+struct root {
+	const char *path;
+	struct ignore_set *ign;
+};
+
+struct walk_state {
+	const struct fsplan *fs;
+	struct root roots[64];
+	size_t nroots;
+	struct pathset done;       /* masked or protected */
+	struct pathset seen_dirs;  /* walked directories */
+	struct inode *links, *masked;
+	size_t nlinks, caplinks, nmasked, capmasked;
+	size_t entries;
+	/* current walk */
+	struct root *root;
+	struct walk_result *res;
+	bool recurse_known;
+};
+
+static uint64_t
+hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* Adds s; 1 when new, 0 when already there. */
+static int
+pathset_add(struct pathset *ps, const char *s)
+{
+	size_t i;
+
+	if (ps->n * 2 >= ps->cap) {
+		struct pathset bigger = { 0 };
+
+		bigger.cap = ps->cap ? ps->cap * 2 : 1024;
+		bigger.slot = calloc(bigger.cap, sizeof(char *));
+		if (!bigger.slot)
+			return -ENOMEM;
+		for (i = 0; i < ps->cap; i++)
+			if (ps->slot[i]) {
+				size_t j = hash(ps->slot[i]) & (bigger.cap - 1);
+
+				while (bigger.slot[j])
+					j = (j + 1) & (bigger.cap - 1);
+				bigger.slot[j] = ps->slot[i];
+			}
+		bigger.n = ps->n;
+		free(ps->slot);
+		*ps = bigger;
+	}
+	for (i = hash(s) & (ps->cap - 1); ps->slot[i]; i = (i + 1) & (ps->cap - 1))
+		if (!strcmp(ps->slot[i], s))
+			return 0;
+	if (!(ps->slot[i] = strdup(s)))
+		return -ENOMEM;
+	ps->n++;
+	return 1;
+}
+
+static void
+pathset_free(struct pathset *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->cap; i++)
+		free(ps->slot[i]);
+	free(ps->slot);
+}
 
 static int
 remember(struct inode **v, size_t *n, size_t *cap, const struct stat *st,
@@ -66,21 +136,34 @@ any_glob(const struct fsplan_list *l, const char *path)
 	return false;
 }
 
-/* Reads the ignore files of directory dfd (rel: its workspace-relative
- * path) into the set. A file that does not parse masks nothing of its own
- * but fails the build: a broken deny list must not fail open. */
+bool
+linux_walk_is_ignore_file(const struct walk_state *st, const char *name)
+{
+	const struct fsplan_list *l = &st->fs->l[FSPLAN_IGNORE];
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], name))
+			return true;
+	return false;
+}
+
+/* (Re)reads the ignore files of directory dfd (rel: its root-relative
+ * path) into the set. A file that does not parse fails the walk: a broken
+ * deny list must not fail open. */
 static int
-add_ignore_files(struct walk *w, int dfd, const char *rel)
+add_ignore_files(struct walk_state *w, int dfd, const char *rel)
 {
 	const struct fsplan_list *names = &w->fs->l[FSPLAN_IGNORE];
 	struct ignore_file *f;
 	struct ignore_error e;
+	struct stat st;
 	char *buf;
 	size_t i;
 	int fd, r;
-	struct stat st;
 
 	for (i = 0; i < names->n; i++) {
+		ignore_set_remove(w->root->ign, rel, names->v[i]);
 		fd = openat(dfd, names->v[i], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -97,20 +180,28 @@ add_ignore_files(struct walk *w, int dfd, const char *rel)
 			r = ignore_parse(rel, names->v[i], buf, (size_t)st.st_size,
 					 &f, &e);
 		free(buf);
-		if (r == 0)
-			r = ignore_set_add(w->ign, f);
-		if (r < 0 && r != -EEXIST)
+		if (r == 0 && (r = ignore_set_add(w->root->ign, f)) < 0)
+			ignore_file_free(f);
+		if (r < 0)
 			return r;
 	}
 	return 0;
 }
 
-static int walk_dir(struct walk *w, int dfd, char *abs, size_t alen,
+static int walk_dir(struct walk_state *w, int dfd, char *abs, size_t alen,
 		    char *rel, size_t rlen, int depth);
 
 static int
-walk_entry(struct walk *w, int dfd, const char *name, char *abs, size_t alen,
-	   char *rel, size_t rlen, int depth)
+decide(struct walk_state *w, struct fsplan_list *l, const char *abs)
+{
+	int r = pathset_add(&w->done, abs);
+
+	return r == 1 ? fsplan_append(l, abs) : r;
+}
+
+static int
+walk_entry(struct walk_state *w, int dfd, const char *name, char *abs,
+	   size_t alen, char *rel, size_t rlen, int depth)
 {
 	size_t nl = strlen(name), a2 = alen + 1 + nl, r2;
 	struct stat st;
@@ -129,8 +220,8 @@ walk_entry(struct walk *w, int dfd, const char *name, char *abs, size_t alen,
 		return 0; /* vanished meanwhile */
 	dir = S_ISDIR(st.st_mode);
 	if (any_glob(&w->fs->l[FSPLAN_DENY_GLOBS], abs) ||
-	    ignore_set_match_child(w->ign, rel, dir, NULL) == 1) {
-		if ((r = fsplan_append(&w->res->deny, abs)) < 0)
+	    ignore_set_match(w->root->ign, rel, dir, NULL) == 1) {
+		if ((r = decide(w, &w->res->deny, abs)) < 0)
 			return r;
 		if (S_ISREG(st.st_mode))
 			return remember(&w->masked, &w->nmasked, &w->capmasked,
@@ -138,26 +229,33 @@ walk_entry(struct walk *w, int dfd, const char *name, char *abs, size_t alen,
 		return 0;
 	}
 	if (any_glob(&w->fs->l[FSPLAN_RO_GLOBS], abs))
-		return fsplan_append(&w->res->ro, abs);
+		return decide(w, &w->res->ro, abs);
 	if (S_ISREG(st.st_mode) && st.st_nlink > 1)
 		return remember(&w->links, &w->nlinks, &w->caplinks, &st, abs);
 	if (!dir)
 		return 0;
+	r = pathset_add(&w->seen_dirs, abs);
+	if (r < 0)
+		return r;
+	if (r == 0 && !w->recurse_known)
+		return 0; /* walked before and its own events cover it */
+	if (r == 1 && (r = fsplan_append(&w->res->dirs, abs)) < 0)
+		return r;
 	return walk_dir(w, dfd, abs, a2, rel, r2, depth + 1);
 }
 
 static int
-walk_dir(struct walk *w, int pfd, char *abs, size_t alen, char *rel,
+walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 	 size_t rlen, int depth)
 {
-	const char *name = rlen ? strrchr(abs, '/') + 1 : abs;
 	struct dirent *de;
 	DIR *d;
 	int fd, r = 0;
 
 	if (depth > WALK_MAX_DEPTH)
 		return -ELOOP;
-	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(pfd, depth ? strrchr(abs, '/') + 1 : abs,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == EACCES ? 0 : -errno; /* unreadable: no secrets */
 	rel[rlen] = '\0';
@@ -185,8 +283,10 @@ walk_dir(struct walk *w, int pfd, char *abs, size_t alen, char *rel,
 	return r;
 }
 
+/* Files with several links whose inode is masked are masked under every
+ * name. */
 static int
-mask_links(struct walk *w)
+mask_links(struct walk_state *w)
 {
 	size_t i, j;
 	int r;
@@ -195,12 +295,134 @@ mask_links(struct walk *w)
 		for (j = 0; j < w->nmasked; j++)
 			if (w->links[i].dev == w->masked[j].dev &&
 			    w->links[i].ino == w->masked[j].ino) {
-				r = fsplan_append(&w->res->deny, w->links[i].path);
+				r = decide(w, &w->res->deny, w->links[i].path);
 				if (r < 0)
 					return r;
 				break;
 			}
 	return 0;
+}
+
+/* Walks root-relative directory rel of root (rel "" = the root). */
+static int
+walk_from(struct walk_state *w, struct root *root, const char *abs_dir,
+	  struct walk_result *out)
+{
+	char abs[4096], rel[4096];
+	size_t rl = strlen(root->path);
+	int r;
+
+	if (strlen(abs_dir) >= sizeof(abs))
+		return -ENAMETOOLONG;
+	w->root = root;
+	w->res = out;
+	strcpy(abs, abs_dir);
+	strcpy(rel, abs_dir[rl] == '/' ? abs_dir + rl + 1 : "");
+	r = walk_dir(w, AT_FDCWD, abs, strlen(abs), rel, strlen(rel), 0);
+	if (r == -ENOENT || r == -ENOTDIR)
+		r = 0; /* absent (allowWrite names nothing, or it went away) */
+	if (r == 0)
+		r = mask_links(w);
+	return r;
+}
+
+int
+linux_walk(const struct fsplan *fs, struct walk_state **stp,
+	   struct walk_result *out)
+{
+	struct walk_state *w = calloc(1, sizeof(*w));
+	size_t i;
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!w)
+		return -ENOMEM;
+	w->fs = fs;
+	w->recurse_known = true;
+	for (i = 0; r == 0 && i < fs->l[FSPLAN_WRITE].n && i < 64; i++) {
+		struct root *root = &w->roots[w->nroots++];
+
+		root->path = fs->l[FSPLAN_WRITE].v[i];
+		if ((r = ignore_set_new(&root->ign)) == 0 &&
+		    (r = pathset_add(&w->seen_dirs, root->path)) >= 0 &&
+		    (r = fsplan_append(&out->dirs, root->path)) == 0)
+			r = walk_from(w, root, root->path, out);
+	}
+	if (r < 0) {
+		linux_walk_result_free(out);
+		linux_walk_state_free(w);
+		return r;
+	}
+	*stp = w;
+	return 0;
+}
+
+/* One new entry of directory abs_dir (and, for a directory, what is
+ * below it). */
+static int
+walk_one(struct walk_state *w, struct root *root, const char *abs_dir,
+	 const char *name, struct walk_result *out)
+{
+	char abs[4096], rel[4096];
+	size_t rl = strlen(root->path);
+	int dfd, r;
+
+	if (strlen(abs_dir) >= sizeof(abs))
+		return -ENAMETOOLONG;
+	w->root = root;
+	w->res = out;
+	strcpy(abs, abs_dir);
+	strcpy(rel, abs_dir[rl] == '/' ? abs_dir + rl + 1 : "");
+	dfd = open(abs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return 0;
+	r = walk_entry(w, dfd, name, abs, strlen(abs), rel, strlen(rel), 1);
+	close(dfd);
+	if (r == 0)
+		r = mask_links(w);
+	return r;
+}
+
+int
+linux_walk_each_dir(const struct walk_state *w,
+		    int (*fn)(const char *dir, void *arg), void *arg)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < w->seen_dirs.cap; i++)
+		if (w->seen_dirs.slot[i] &&
+		    (r = fn(w->seen_dirs.slot[i], arg)) < 0)
+			return r;
+	return 0;
+}
+
+int
+linux_walk_rescan(struct walk_state *w, const char *abs, const char *name,
+		  struct walk_result *out)
+{
+	struct root *root = NULL;
+	size_t i, best = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < w->nroots; i++) {
+		size_t n = strlen(w->roots[i].path);
+
+		if (!strncmp(abs, w->roots[i].path, n) &&
+		    (abs[n] == '/' || !abs[n]) && n >= best) {
+			root = &w->roots[i];
+			best = n;
+		}
+	}
+	if (!root)
+		return 0;
+	w->entries = 0;
+	/* A changed ignore file can mask anything below it: walk it all.
+	 * Otherwise only the new entry (and what is below it). */
+	w->recurse_known = !name || linux_walk_is_ignore_file(w, name);
+	if (w->recurse_known)
+		return walk_from(w, root, abs, out);
+	return walk_one(w, root, abs, name, out);
 }
 
 static void
@@ -211,43 +433,26 @@ forget(struct inode *v, size_t n)
 	free(v);
 }
 
-int
-linux_walk(const struct fsplan *fs, struct walk_result *out)
-{
-	struct walk w = { .fs = fs, .res = out };
-	char abs[4096], rel[4096];
-	size_t i;
-	int r = 0;
-
-	memset(out, 0, sizeof(*out));
-	for (i = 0; r == 0 && i < fs->l[FSPLAN_WRITE].n; i++) {
-		const char *root = fs->l[FSPLAN_WRITE].v[i];
-
-		if (strlen(root) >= sizeof(abs))
-			return -ENAMETOOLONG;
-		if ((r = ignore_set_new(&w.ign)) < 0)
-			break;
-		w.root = root;
-		strcpy(abs, root);
-		rel[0] = '\0';
-		r = walk_dir(&w, AT_FDCWD, abs, strlen(abs), rel, 0, 0);
-		ignore_set_free(w.ign);
-		w.ign = NULL;
-		if (r == -ENOENT || r == -ENOTDIR)
-			r = 0; /* allowWrite names something absent: nothing to walk */
-	}
-	if (r == 0)
-		r = mask_links(&w);
-	forget(w.links, w.nlinks);
-	forget(w.masked, w.nmasked);
-	if (r < 0)
-		linux_walk_free(out);
-	return r;
-}
-
 void
-linux_walk_free(struct walk_result *r)
+linux_walk_result_free(struct walk_result *r)
 {
 	fsplan_list_free(&r->deny);
 	fsplan_list_free(&r->ro);
+	fsplan_list_free(&r->dirs);
+}
+
+void
+linux_walk_state_free(struct walk_state *w)
+{
+	size_t i;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->nroots; i++)
+		ignore_set_free(w->roots[i].ign);
+	pathset_free(&w->done);
+	pathset_free(&w->seen_dirs);
+	forget(w->links, w->nlinks);
+	forget(w->masked, w->nmasked);
+	free(w);
 }

@@ -1,7 +1,11 @@
-/* The workspace walk of a template build: which existing paths under the
- * writable trees the policy's globs and the ignore files mask or protect. */
+/* The workspace walk of a template: which existing paths under the writable
+ * trees the policy's globs and the ignore files mask or protect, first in
+ * full, then again for each directory that changes (inotify), so files
+ * that appear later are masked too. */
 #ifndef SBX_LINUX_WALK_H
 #define SBX_LINUX_WALK_H
+
+#include <stdbool.h>
 
 #include "daemon/fsplan.h"
 
@@ -11,13 +15,28 @@
 #define WALK_MAX_DEPTH 256
 
 struct walk_result {
-	struct fsplan_list deny;   /* unreadable */
-	struct fsplan_list ro;     /* read-only */
+	struct fsplan_list deny;   /* to make unreadable */
+	struct fsplan_list ro;     /* to make read-only */
+	struct fsplan_list dirs;   /* newly seen directories (to watch) */
 };
 
+struct walk_state;
+
 /* Walks every writable tree of fs. Other hard links of a masked file are
- * masked too (a mask is by file, not by name). */
-int linux_walk(const struct fsplan *fs, struct walk_result *out);
-void linux_walk_free(struct walk_result *r);
+ * masked too (a mask is by file, not by name). The state remembers what
+ * was decided, for linux_walk_rescan. */
+int linux_walk(const struct fsplan *fs, struct walk_state **st,
+	       struct walk_result *out);
+/* Directory abs changed: entry name appeared (or, when name is an ignore
+ * file or NULL, the directory is walked again in full); reports only what
+ * is new to mask, protect or watch. */
+int linux_walk_rescan(struct walk_state *st, const char *abs,
+		      const char *name, struct walk_result *out);
+bool linux_walk_is_ignore_file(const struct walk_state *st, const char *name);
+/* Calls fn for every directory walked so far (to watch them). */
+int linux_walk_each_dir(const struct walk_state *st,
+			int (*fn)(const char *dir, void *arg), void *arg);
+void linux_walk_result_free(struct walk_result *r);
+void linux_walk_state_free(struct walk_state *st);
 
 #endif

@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+struct walk_state;
+struct walk_result;
+
 enum linux_step {
 	STEP_NONE = 0,
 	STEP_SYNC,
@@ -76,7 +79,18 @@ struct sandbox_plan {
  * by pid 1 of a fresh pid namespace (a template, or a direct sandbox, which
  * also binds its pty slave). Returns 0 or the failing step with *err set
  * to the errno. */
-int linux_mount_build(const struct sandbox_plan *plan, int *err);
+int linux_mount_build(const struct sandbox_plan *plan, int *err,
+		      struct walk_state **keep);
+/* Masks / protects one path in the current mount tree (absent: no-op). */
+int linux_mount_mask(const char *path);
+int linux_mount_read_only(const char *path);
+int linux_mount_apply(const struct walk_result *w);
+
+/* A template's life after its build: applies masks for what appears later
+ * (inotify on the walked directories), answers sync requests on ctl_fd,
+ * reaps. Never returns. */
+void linux_watch_run(struct walk_state *st, int ctl_fd)
+	__attribute__((noreturn));
 
 /* Body of the session init: (with sync_fd >= 0, a direct sandbox: waits
  * for the id maps and builds the mounts itself), forks the command, relays

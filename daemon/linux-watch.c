@@ -1,0 +1,163 @@
+/* The life of a template after its build: files that appear later under
+ * the workspace and match a deny pattern are masked in the template's
+ * mount tree as they appear (inotify on every walked directory), edits to
+ * ignore files re-walk what they cover, and a spawn first asks for a sync,
+ * answered only after every queued event is handled, so a file created
+ * before `sbxctl run` is masked for that run. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/linux-walk.h"
+#include "daemon/linux.h"
+#include "proto/fdpass.h"
+
+#define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR)
+
+struct watch {
+	int fd;
+	char **dirs;     /* by watch descriptor */
+	size_t ndirs;
+	struct walk_state *st;
+};
+
+static int
+add_watch(const char *dir, void *arg)
+{
+	struct watch *w = arg;
+	int wd = inotify_add_watch(w->fd, dir, WATCH_MASK);
+
+	if (wd < 0)
+		return 0; /* out of watches: what appears there is not masked */
+	if ((size_t)wd >= w->ndirs) {
+		size_t n = (size_t)wd * 2 + 64;
+		char **v = realloc(w->dirs, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + w->ndirs, 0, (n - w->ndirs) * sizeof(*v));
+		w->dirs = v;
+		w->ndirs = n;
+	}
+	free(w->dirs[wd]);
+	w->dirs[wd] = strdup(dir);
+	return 0;
+}
+
+static void
+apply(struct watch *w, const char *dir, const char *name)
+{
+	struct walk_result res;
+	size_t i;
+
+	if (linux_walk_rescan(w->st, dir, name, &res) == 0) {
+		linux_mount_apply(&res);
+		for (i = 0; i < res.dirs.n; i++)
+			add_watch(res.dirs.v[i], w);
+	}
+	linux_walk_result_free(&res);
+}
+
+static void
+handle(struct watch *w, const struct inotify_event *ev)
+{
+	const char *dir;
+
+	if (ev->mask & IN_Q_OVERFLOW) {
+		size_t i;
+
+		/* Events were lost: walk every watched directory again. */
+		for (i = 0; i < w->ndirs; i++)
+			if (w->dirs[i])
+				apply(w, w->dirs[i], NULL);
+		return;
+	}
+	if (ev->wd < 0 || (size_t)ev->wd >= w->ndirs || !w->dirs[ev->wd] ||
+	    !ev->len)
+		return;
+	dir = w->dirs[ev->wd];
+	if ((ev->mask & IN_CLOSE_WRITE) &&
+	    !linux_walk_is_ignore_file(w->st, ev->name))
+		return; /* only ignore files change what is masked */
+	apply(w, dir, ev->name);
+}
+
+static void
+drain(struct watch *w)
+{
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+	char *p;
+
+	while ((n = read(w->fd, buf, sizeof(buf))) > 0)
+		for (p = buf; p < buf + n;) {
+			const struct inotify_event *ev = (void *)p;
+
+			handle(w, ev);
+			p += sizeof(*ev) + ev->len;
+		}
+}
+
+/* A spawn's sync request carries its private reply socket. */
+static bool
+answer(struct watch *w, int ctl)
+{
+	int fds[1], nfds = 0;
+	char c;
+	ssize_t n = fdpass_recv(ctl, &c, 1, fds, &nfds, 1);
+
+	if (n == 0 || (n < 0 && n != -EAGAIN && n != -EINTR))
+		return false; /* the daemon is gone */
+	drain(w);
+	if (nfds == 1) {
+		/* A failed write: the spawn gave up waiting; nothing to do. */
+		ssize_t k = write(fds[0], "k", 1);
+
+		(void)k;
+		close(fds[0]);
+	}
+	return true;
+}
+
+void
+linux_watch_run(struct walk_state *st, int ctl)
+{
+	struct watch w = { .st = st };
+	struct pollfd pfd[3];
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	w.fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	pfd[0].fd = w.fd;
+	pfd[1].fd = ctl;
+	pfd[2].fd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
+	if (w.fd >= 0 && st)
+		linux_walk_each_dir(st, add_watch, &w);
+	for (;;) {
+		struct signalfd_siginfo si;
+
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (poll(pfd, 3, -1) < 0)
+			continue;
+		if (pfd[2].revents) {
+			ssize_t k = read(pfd[2].fd, &si, sizeof(si));
+
+			(void)k; /* just a wake-up: the loop above reaps */
+		}
+		if (pfd[0].revents)
+			drain(&w);
+		if (pfd[1].revents && !answer(&w, ctl))
+			_exit(0);
+	}
+}

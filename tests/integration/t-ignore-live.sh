@@ -1,0 +1,33 @@
+#!/bin/bash
+# Ignore files stay live: files created on the host after the workspace's
+# template was built, and ignore-file edits, are masked from the next run
+# on (and in runs already going), with no daemon restart.
+. "$(dirname "$0")/lib.sh"
+P=$BIN/sbx-probe
+mkdir -p "$WS/a/b"
+printf '*.key\n' >"$WS/.cursorignore"
+echo plain >"$WS/a/notes.txt"
+start_daemon
+cd "$WS"
+expect_eq "template built, nothing masked yet" "$(sbx run -- cat a/notes.txt)" plain
+echo s1 >"$WS/a/b/new.key"
+expect_eq "a file created afterwards is masked" "$(sbx run -- "$P" read "$WS/a/b/new.key")" EACCES
+mkdir -p "$WS/c/d"
+echo s2 >"$WS/c/d/deep.key"
+expect_eq "in a directory created afterwards too" "$(sbx run -- "$P" read "$WS/c/d/deep.key")" EACCES
+echo 'notes.txt' >>"$WS/.cursorignore"
+expect_eq "an ignore-file edit masks existing files" "$(sbx run -- "$P" read "$WS/a/notes.txt")" EACCES
+printf '*.tok\n' >"$WS/a/.sbxignore"
+echo t >"$WS/a/x.tok"
+expect_eq "a new nested ignore file applies" "$(sbx run -- "$P" read "$WS/a/x.tok")" EACCES
+# A run that is already going sees masks appear.
+mkfifo "$T/go" "$T/out"
+sbx run -- sh -c "read x < $T/go; $P read $WS/late.key" >"$T/out" &
+exec 8<"$T/out"
+echo late >"$WS/late.key"
+sbx run -- true # a sync point: the template has handled the event
+echo go >"$T/go"
+read -r line <&8
+expect_eq "a running session sees the new mask" "$line" EACCES
+stop_daemon
+done_test
