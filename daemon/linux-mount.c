@@ -313,6 +313,35 @@ apply_list(const struct fsplan_list *l, int (*fn)(const char *))
 	return 0;
 }
 
+/* A directory holding protected entries (.git for config and hooks) is
+ * bound onto itself: a mount point cannot be renamed or removed, so
+ * moving .git aside cannot carry the protection away or free the name. */
+static int
+pin_parent(const char *path)
+{
+	static const char *const pinned[] = { "/.git/config", "/.git/hooks" };
+	char dir[4096];
+	size_t i, n = strlen(path);
+	int fd, r;
+
+	for (i = 0; i < 2; i++) {
+		size_t k = strlen(pinned[i]);
+
+		if (n > k && n < sizeof(dir) && !strcmp(path + n - k, pinned[i]))
+			break;
+	}
+	if (i == 2)
+		return 0;
+	memcpy(dir, path, n + 1);
+	*strrchr(dir, '/') = '\0';
+	fd = clone_tree(dir, 0);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	r = attach(fd, dir);
+	close(fd);
+	return r;
+}
+
 /* Read-only paths first, then masks: a mask inside a protected tree must
  * still cover its path. */
 int
@@ -320,7 +349,8 @@ linux_mount_apply(const struct walk_result *w)
 {
 	int r;
 
-	if ((r = apply_list(&w->ro, linux_mount_read_only)) == 0)
+	if ((r = apply_list(&w->ro, pin_parent)) == 0 &&
+	    (r = apply_list(&w->ro, linux_mount_read_only)) == 0)
 		r = apply_list(&w->deny, linux_mount_mask);
 	return r;
 }
