@@ -147,14 +147,23 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		degrade("seccomp unavailable: syscall deny set not applied");
 		return 0;
 	}
-	r = seccomp_compile(false, &lb.seccomp);
+	r = seccomp_compile(false, lb.caps.seccomp_notify, &lb.seccomp);
 	if (r < 0) {
 		snprintf(err, errlen, "compiling the seccomp filter: %s",
 			 strerror(-r));
 		return r;
 	}
 	lb.have_seccomp = true;
+	if (!lb.caps.seccomp_notify)
+		degrade("no seccomp user notification: refused syscalls are "
+			"not reported");
 	return 0;
+}
+
+int
+sandbox_denial_read(int fd, struct sandbox_denial *out)
+{
+	return seccomp_notify_answer(fd, out);
 }
 
 const struct sandbox_caps *

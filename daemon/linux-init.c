@@ -194,8 +194,17 @@ exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 		fail(sfd, STEP_NO_NEW_PRIVS, errno);
 	if (ruleset >= 0 && (e = landlock_enforce(ruleset)) < 0)
 		fail(sfd, STEP_LANDLOCK, -e);
-	if (p->seccomp && (e = seccomp_load_prog(p->seccomp)) < 0)
+	if (p->seccomp && (e = seccomp_load_prog(p->seccomp,
+						 p->seccomp_notify)) < 0)
 		fail(sfd, STEP_SECCOMP, -e);
+	if (p->seccomp && p->seccomp_notify) {
+		/* The daemon answers (EPERM) and reports each refusal. */
+		struct sandbox_status rec = { .kind = SANDBOX_STATUS_DENIALS };
+
+		if (fdpass_send(sfd, &rec, sizeof(rec), &e, 1) < 0)
+			fail(sfd, STEP_SECCOMP, errno);
+		close(e);
+	}
 	environ = p->envp;
 	execvp(p->argv[0], p->argv);
 	e = errno;

@@ -6,7 +6,9 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "daemon/linux-seccomp.h"
+#include "daemon/sandbox.h"
 
 /* libseccomp's SCMP_A0() leaves datum_b to zero-initialisation. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -41,10 +44,14 @@ static const char *const deny_names[] = {
 /* Socket families: only Unix (see above), IPv4, IPv6 and route netlink
  * (what getaddrinfo and `ip` need) are created; no raw or packet sockets,
  * no vsock (WSL's way back to Windows), nothing else. */
+/* Denials go to the daemon (user notification: it answers EPERM and
+ * records the event) when the kernel can, else straight to EPERM. */
+static uint32_t deny_action = SCMP_ACT_ERRNO(EPERM);
+
 static int
 add_socket_rules(scmp_filter_ctx ctx)
 {
-	const uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
+	const uint32_t eperm = deny_action;
 	const int raw_types[] = { SOCK_RAW, SOCK_PACKET };
 	int fam, r = 0;
 	size_t i;
@@ -79,7 +86,7 @@ add_socket_rules(scmp_filter_ctx ctx)
 static int
 add_denies(scmp_filter_ctx ctx, bool allow_unix)
 {
-	const uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
+	const uint32_t eperm = deny_action;
 	size_t i;
 	int r;
 
@@ -157,11 +164,12 @@ export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
 }
 
 int
-seccomp_compile(bool allow_unix, struct sock_fprog *prog)
+seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog)
 {
 	scmp_filter_ctx ctx;
 	int r;
 
+	deny_action = notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		return -ENOMEM;
@@ -189,9 +197,44 @@ seccomp_compile(bool allow_unix, struct sock_fprog *prog)
 }
 
 int
-seccomp_load_prog(const struct sock_fprog *prog)
+seccomp_load_prog(const struct sock_fprog *prog, bool notify)
 {
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog) < 0)
-		return -errno;
-	return 0;
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			 notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, prog);
+
+	return r < 0 ? -errno : (int)r;
+}
+
+int
+seccomp_notify_answer(int fd, struct sandbox_denial *out)
+{
+	struct seccomp_notif *req = NULL;
+	struct seccomp_notif_resp *resp = NULL;
+	const char *name;
+	int r;
+
+	if (seccomp_notify_alloc(&req, &resp) < 0)
+		return -ENOMEM;
+	r = seccomp_notify_receive(fd, req);
+	if (r == 0) {
+		/* Every notification is a denial: the filter only notifies
+		 * for what it refuses. */
+		resp->id = req->id;
+		resp->error = -EPERM;
+		resp->val = 0;
+		resp->flags = 0;
+		r = seccomp_notify_respond(fd, resp);
+		memset(out, 0, sizeof(*out));
+		out->pid = (pid_t)req->pid;
+		name = seccomp_syscall_resolve_num_arch(req->data.arch,
+							req->data.nr);
+		snprintf(out->syscall, sizeof(out->syscall), "%s",
+			 name ? name : "?");
+		free((void *)name);
+		memcpy(out->args, req->data.args, sizeof(out->args));
+		if (r == -ENOENT)
+			r = 0; /* the caller went away meanwhile: still a denial */
+	}
+	seccomp_notify_free(req, resp);
+	return r;
 }

@@ -6,11 +6,17 @@
 #include <stdbool.h>
 
 /* Compiles the deny set with libseccomp into *prog (filter owned by the
- * caller; free prog->filter). allow_unix permits socket(AF_UNIX). */
-int seccomp_compile(bool allow_unix, struct sock_fprog *prog);
+ * caller; free prog->filter). allow_unix permits socket(AF_UNIX); notify
+ * makes denials user notifications (answered with EPERM by the daemon). */
+int seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog);
 
 /* Loads prog on the calling thread; no_new_privs must already be set. Does
- * not allocate (safe in the forked child). */
-int seccomp_load_prog(const struct sock_fprog *prog);
+ * not allocate (safe in the forked child). With notify, returns the
+ * listener fd. */
+int seccomp_load_prog(const struct sock_fprog *prog, bool notify);
+
+struct sandbox_denial;
+/* Takes one notification from listener fd, answers EPERM, describes it. */
+int seccomp_notify_answer(int fd, struct sandbox_denial *out);
 
 #endif

@@ -176,6 +176,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->userns = !lb->cfg.privileged;
 	p->landlock_abi = lb->caps.landlock_abi;
 	p->seccomp = lb->have_seccomp ? &lb->seccomp : NULL;
+	p->seccomp_notify = lb->caps.seccomp_notify;
 	*out = p;
 	return 0;
 }

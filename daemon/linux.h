@@ -73,6 +73,7 @@ struct sandbox_plan {
 	bool userns;
 	int landlock_abi;
 	const struct sock_fprog *seccomp;
+	bool seccomp_notify;       /* hand the listener to the daemon */
 };
 
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace

@@ -71,6 +71,14 @@ enum sandbox_status_kind {
 	SANDBOX_STATUS_EXITED = 3,       /* value: wait status of the command */
 	SANDBOX_STATUS_LISTENERS = 4,    /* fds: HTTP and SOCKS5 listeners */
 	SANDBOX_STATUS_STARTED = 5,      /* fd: pidfd of the session init */
+	SANDBOX_STATUS_DENIALS = 6,      /* fd: seccomp listener of the command */
+};
+
+/* A syscall the sandbox refused (seccomp user notification). */
+struct sandbox_denial {
+	pid_t pid;                 /* as the daemon sees it */
+	char syscall[32];
+	uint64_t args[6];
 };
 
 struct sandbox_status {
@@ -110,6 +118,8 @@ void sandbox_reap_helper(struct sandbox_proc *p);
 void sandbox_reap(struct sandbox_proc *p);
 /* Closes everything and lets the backend drop what the spawn held. */
 void sandbox_proc_release(struct sandbox_proc *p);
+/* Reads one denial from a DENIALS fd, answering it; -EAGAIN when none. */
+int sandbox_denial_read(int fd, struct sandbox_denial *out);
 /* Number of held templates (status). */
 unsigned sandbox_templates(void);
 

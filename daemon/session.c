@@ -47,6 +47,9 @@ struct session {
 	struct conn *conn;
 	struct sandbox_proc proc;
 	struct event *pid_ev, *helper_ev, *status_ev, *timeout_ev, *free_ev;
+	struct event *deny_ev;     /* seccomp refusals to answer */
+	int deny_fd;
+	unsigned ndenied;
 	struct stream out[2];
 	int nout;
 	int stdin_fd; /* streaming: pipe or pty master, -1 when closed */
@@ -81,6 +84,7 @@ session_proxy_listeners(struct session *s, int *fds, int nfds)
 		close(fds[i]);
 }
 static void session_started(struct session *s, int pidfd);
+static void session_denials(struct session *s, int *fds, int nfds);
 
 static void
 stream_close(struct session *s, struct stream *st)
@@ -127,6 +131,10 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		event_free(s->pid_ev);
 	if (s->helper_ev)
 		event_free(s->helper_ev);
+	if (s->deny_ev)
+		event_free(s->deny_ev);
+	if (s->deny_fd >= 0)
+		close(s->deny_fd);
 	if (s->status_ev)
 		event_free(s->status_ev);
 	if (s->timeout_ev)
@@ -312,6 +320,10 @@ read_status(struct session *s)
 					close(fds[i]);
 			continue;
 		}
+		if (rec.kind == SANDBOX_STATUS_DENIALS) {
+			session_denials(s, fds, nfds);
+			continue;
+		}
 		if (rec.kind == SANDBOX_STATUS_LISTENERS) {
 			session_proxy_listeners(s, fds, nfds);
 			continue;
@@ -332,6 +344,50 @@ read_status(struct session *s)
 			break;
 		}
 	}
+}
+
+/* A syscall the sandbox refused (the filter's user notification): it
+ * has been answered EPERM; here it is recorded. */
+static void
+session_syscall_denied(struct session *s, const struct sandbox_denial *d)
+{
+	s->ndenied++;
+	if (s->ndenied <= 5)
+		log_info("session %llu: refused %s (pid %d)",
+			 (unsigned long long)s->id, d->syscall, (int)d->pid);
+}
+
+static void
+deny_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *s = arg;
+	struct sandbox_denial d;
+	int r;
+
+	while ((r = sandbox_denial_read(fd, &d)) == 0)
+		session_syscall_denied(s, &d);
+	if (r != -EAGAIN && r != -EINTR && r != -ENOENT) {
+		/* Listener gone (the filtered processes exited). */
+		event_del(s->deny_ev);
+	}
+}
+
+static void
+session_denials(struct session *s, int *fds, int nfds)
+{
+	int i;
+
+	if (nfds != 1 || s->deny_fd >= 0) {
+		for (i = 0; i < nfds; i++)
+			close(fds[i]);
+		return;
+	}
+	s->deny_fd = fds[0];
+	fcntl(s->deny_fd, F_SETFL, O_NONBLOCK);
+	s->deny_ev = event_new(sbxd.base, s->deny_fd, EV_READ | EV_PERSIST,
+			       deny_cb, s);
+	if (s->deny_ev)
+		event_add(s->deny_ev, NULL);
 }
 
 static void
@@ -675,6 +731,7 @@ session_alloc(const Sbx__RunRequest *req)
 		return NULL;
 	s->proc.pidfd = s->proc.status_fd = s->stdin_fd = -1;
 	s->proc.helper_pidfd = -1;
+	s->deny_fd = -1;
 	s->out[0].fd = s->out[1].fd = -1;
 	s->id = next_id++;
 	s->tty = req->tty;

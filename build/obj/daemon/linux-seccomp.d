@@ -1,3 +1,4 @@
 build/obj/daemon/linux-seccomp.o: daemon/linux-seccomp.c \
- daemon/linux-seccomp.h
+ daemon/linux-seccomp.h daemon/sandbox.h
 daemon/linux-seccomp.h:
+daemon/sandbox.h:
