@@ -1,6 +1,0 @@
-build/asan/obj/client/autostart.o: client/autostart.c client/autostart.h \
- client/client.h proto/wire.h build/asan/gen/proto/sbx.pb-c.h
-client/autostart.h:
-client/client.h:
-proto/wire.h:
-build/asan/gen/proto/sbx.pb-c.h:

@@ -1,6 +1,0 @@
-build/asan/obj/client/cmd-status.o: client/cmd-status.c client/cmd.h \
- client/client.h proto/wire.h build/asan/gen/proto/sbx.pb-c.h
-client/cmd.h:
-client/client.h:
-proto/wire.h:
-build/asan/gen/proto/sbx.pb-c.h:

@@ -1,8 +1,0 @@
-build/asan/obj/client/relay.o: client/relay.c client/relay.h \
- client/client.h proto/wire.h build/asan/gen/proto/sbx.pb-c.h \
- client/tty.h
-client/relay.h:
-client/client.h:
-proto/wire.h:
-build/asan/gen/proto/sbx.pb-c.h:
-client/tty.h:

@@ -1,2 +1,0 @@
-build/asan/obj/daemon/envfilter.o: daemon/envfilter.c daemon/envfilter.h
-daemon/envfilter.h:

@@ -1,2 +1,0 @@
-build/asan/obj/proto/fdpass.o: proto/fdpass.c proto/fdpass.h
-proto/fdpass.h:

@@ -1,1 +1,0 @@
-build/asan/obj/tests/probe/sbx-probe.o: tests/probe/sbx-probe.c

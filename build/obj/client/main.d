@@ -1,6 +1,0 @@
-build/obj/client/main.o: client/main.c client/cmd.h client/client.h \
- proto/wire.h build/gen/proto/sbx.pb-c.h
-client/cmd.h:
-client/client.h:
-proto/wire.h:
-build/gen/proto/sbx.pb-c.h:

@@ -1,2 +1,0 @@
-build/obj/client/signame.o: client/signame.c client/signame.h
-client/signame.h:

@@ -1,2 +1,0 @@
-build/obj/client/tty.o: client/tty.c client/tty.h
-client/tty.h:

@@ -1,2 +1,0 @@
-build/obj/daemon/crypto.o: daemon/crypto.c daemon/crypto.h
-daemon/crypto.h:

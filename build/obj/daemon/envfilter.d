@@ -1,2 +1,0 @@
-build/obj/daemon/envfilter.o: daemon/envfilter.c daemon/envfilter.h
-daemon/envfilter.h:

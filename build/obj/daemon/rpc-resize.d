@@ -1,9 +1,0 @@
-build/obj/daemon/rpc-resize.o: daemon/rpc-resize.c daemon/conn.h \
- proto/fdpass.h proto/wire.h build/gen/proto/sbx.pb-c.h daemon/rpc.h \
- daemon/session.h
-daemon/conn.h:
-proto/fdpass.h:
-proto/wire.h:
-build/gen/proto/sbx.pb-c.h:
-daemon/rpc.h:
-daemon/session.h:

@@ -1,2 +1,0 @@
-build/obj/daemon/svc-systemd.o: daemon/svc-systemd.c daemon/svc.h
-daemon/svc.h:

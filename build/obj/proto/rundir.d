@@ -1,2 +1,0 @@
-build/obj/proto/rundir.o: proto/rundir.c proto/rundir.h
-proto/rundir.h:

@@ -1,1 +1,0 @@
-build/obj/tests/probe/sbx-probe.o: tests/probe/sbx-probe.c
