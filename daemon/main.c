@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +19,8 @@
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/policy-request.h"
+#include "daemon/proxy.h"
 #include "daemon/sandbox.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
@@ -26,11 +29,18 @@
 
 /* Grace between SIGTERM and SIGKILL for sandboxes at shutdown. */
 #define SHUTDOWN_GRACE_MS 3000
+/* How long a held connection waits for the client's approval. */
+#define ASK_TIMEOUT_MS 60000
+/* A proxy client must send a request head or first bytes within this. */
+#define PROXY_HEAD_TIMEOUT_MS 30000
 
 struct sbxd sbxd;
 
 static char rundir_buf[PATH_MAX];
 static char socket_buf[PATH_MAX];
+static struct proxy_config proxy_cfg = { ASK_TIMEOUT_MS,
+					 PROXY_HEAD_TIMEOUT_MS, NULL };
+static const char *policy_file;
 /* Autostarted by sbxctl: stderr is its pipe until READY, a log after. */
 static bool log_after_ready;
 
@@ -55,11 +65,21 @@ usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sbxd [--socket PATH] [--user NAME] [--ready-fd N]\n"
+		"            [--policy FILE] [--hosts-file FILE]\n"
+		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
 		"            [--foreground] [--version]\n"
 		"  --socket PATH  listen here (default $XDG_RUNTIME_DIR/sbx/"
 		"sbxd.sock)\n"
 		"  --user NAME    privileged mode: run as root, serve NAME\n"
-		"  --ready-fd N   write READY to fd N once listening\n");
+		"  --ready-fd N   write READY to fd N once listening\n"
+		"  --policy FILE  the user policy layer, instead of\n"
+		"                 ~/.config/sbx/policy.json (tests, admins)\n"
+		"  --hosts-file FILE  extra host entries for the proxy's "
+		"resolver\n"
+		"  --ask-timeout SEC  deny an unanswered approval after SEC "
+		"(60)\n"
+		"  --proxy-timeout SEC  a proxy client's time to send a "
+		"request (30)\n");
 }
 
 static void
@@ -118,6 +138,19 @@ redirect_log(void)
 	}
 }
 
+/* Seconds (fractions allowed) as milliseconds; 0 when not a positive
+ * number of at most a day. */
+static unsigned
+seconds_ms(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*s == '\0' || *end || !(v > 0) || v > 86400)
+		return 0;
+	return (unsigned)(v * 1000) ? (unsigned)(v * 1000) : 1;
+}
+
 static int
 parse_args(int argc, char **argv, const char **user, int *ready_fd)
 {
@@ -127,6 +160,10 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "log-stderr-after-ready", no_argument, NULL, 'L' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "hosts-file", required_argument, NULL, 'H' },
+		{ "ask-timeout", required_argument, NULL, 'A' },
+		{ "proxy-timeout", required_argument, NULL, 'T' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -148,6 +185,24 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			break;
 		case 'L':
 			log_after_ready = true;
+			break;
+		case 'P':
+			policy_file = optarg;
+			break;
+		case 'H':
+			proxy_cfg.hosts_file = optarg;
+			break;
+		case 'A':
+		case 'T':
+			if (!seconds_ms(optarg)) {
+				fprintf(stderr, "sbxd: bad number of seconds: "
+					"%s\n", optarg);
+				return -EINVAL;
+			}
+			if (c == 'A')
+				proxy_cfg.ask_timeout_ms = seconds_ms(optarg);
+			else
+				proxy_cfg.head_timeout_ms = seconds_ms(optarg);
 			break;
 		case 'V':
 			printf("sbxd %s\n", SBX_VERSION);
@@ -188,6 +243,37 @@ set_identity(const char *user)
 	return 0;
 }
 
+/* The proxy holds two sockets per connection: use the whole fd limit. */
+static void
+raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* The user policy layer and the proxy's resolver. */
+static int
+setup_network(char *err, size_t errlen)
+{
+	struct passwd *pw = getpwuid(sbxd.uid);
+	int r;
+
+	if (!pw || pw->pw_dir[0] != '/') {
+		snprintf(err, errlen, "uid %u has no home directory",
+			 (unsigned)sbxd.uid);
+		return -ENOENT;
+	}
+	if ((r = policy_request_init(policy_file, pw->pw_dir, err,
+				     errlen)) < 0)
+		return r;
+	raise_nofile();
+	return proxy_init(&proxy_cfg, err, errlen);
+}
+
 static int
 setup(int ready_fd)
 {
@@ -216,6 +302,10 @@ setup(int ready_fd)
 	cfg.socket_path = sbxd.socket_path;
 	if ((r = sandbox_init(&cfg, err, sizeof(err))) < 0) {
 		log_error("sandbox backend: %s", err);
+		return r;
+	}
+	if ((r = setup_network(err, sizeof(err))) < 0) {
+		log_error("%s", err);
 		return r;
 	}
 	if ((r = server_start(svc_listen_fd(), err, sizeof(err))) < 0) {
@@ -275,6 +365,8 @@ main(int argc, char **argv)
 	server_stop();
 	conn_close_all();
 	session_cleanup();
+	proxy_cleanup();
+	policy_request_cleanup();
 	event_free(sigterm);
 	event_free(sigint);
 	if (wd)

@@ -22,6 +22,9 @@
 #include "daemon/daemon.h"
 #include "daemon/envfilter.h"
 #include "daemon/log.h"
+#include "daemon/policy.h"
+#include "daemon/proxy-env.h"
+#include "daemon/proxy.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
 #include "daemon/workspace.h"
@@ -56,6 +59,8 @@ struct session {
 	char **argv;
 	char *workspace;
 	uint64_t start_ms, start_unix_ms, end_ms;
+	struct policy *policy; /* from the request (rpc-run.c), or NULL */
+	struct proxy *proxy;   /* serves the sandbox's listeners */
 	struct session *next;
 };
 
@@ -65,16 +70,38 @@ static uint64_t next_id = 1;
 
 static void session_maybe_finish(struct session *s);
 
+/* The session's effective policy for the network. The policy store will
+ * provide one (session_policy()); until then it is what rpc-run.c built
+ * from sbxd --policy and the request's flags, or NULL: nothing allowed. */
+static const struct policy *
+session_net_policy(const struct session *s)
+{
+	return s->policy;
+}
+
+static int
+session_send_hook(void *arg, const Sbx__Envelope *env)
+{
+	struct session *s = arg;
+
+	return s->conn ? conn_send(s->conn, env) : -ENOTCONN;
+}
+
 /* The sandbox made its proxy listeners (HTTP, SOCKS5) inside its network
- * namespace. Until the proxy serves them, connections are refused by
- * closing them: the sandbox has no network. */
+ * namespace: the proxy serves them, for this session only. */
 static void
 session_proxy_listeners(struct session *s, int *fds, int nfds)
 {
+	const struct proxy_hooks hooks = { s, session_send_hook };
 	int i;
 
-	for (i = 0; i < nfds; i++)
-		close(fds[i]);
+	if (s->proxy) {
+		for (i = 0; i < nfds; i++)
+			close(fds[i]);
+		return;
+	}
+	s->proxy = proxy_attach(s->id, session_net_policy(s), &hooks, fds,
+				nfds);
 }
 static void session_started(struct session *s, int pidfd);
 
@@ -114,6 +141,8 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 			break;
 		}
 	nsessions--;
+	proxy_free(s->proxy);
+	policy_free(s->policy);
 	for (i = 0; i < s->nout; i++)
 		stream_close(s, &s->out[i]);
 	stdin_close_fd(s);
@@ -483,29 +512,54 @@ session_client_gone(struct session *s)
 	/* The whole sandbox goes with its client: SIGKILL to init kills
 	 * every process of the pid namespace. */
 	s->conn = NULL;
+	if (s->proxy)
+		proxy_client_gone(s->proxy);
 	if (!s->exited)
 		session_signal(s, SIGKILL);
 }
 
-/* Environment for the command: the client's, scrubbed, plus what tells a
- * tool it runs sandboxed. */
-static char **
-build_env(const Sbx__RunRequest *req, uint64_t id)
+void
+session_set_policy(struct session *s, struct policy *p)
 {
-	char **env = calloc(req->n_env + 4, sizeof(*env));
+	policy_free(s->policy);
+	s->policy = p;
+}
+
+void
+session_approval(struct session *s, const Sbx__ApprovalDecision *d)
+{
+	if (s->proxy)
+		proxy_approval(s->proxy, d);
+}
+
+/* Environment for the command: the client's, scrubbed, plus what tells a
+ * tool it runs sandboxed and where its proxy is (pe holds those). */
+static char **
+build_env(const Sbx__RunRequest *req, uint64_t id, struct proxy_env *pe)
+{
+	char **env;
 	size_t i, n = 0;
 
-	if (!env)
+	if (proxy_env_build(req->env, req->n_env, pe) < 0)
 		return NULL;
+	env = calloc(req->n_env + pe->n + 4, sizeof(*env));
+	if (!env) {
+		proxy_env_free(pe);
+		return NULL;
+	}
 	for (i = 0; i < req->n_env; i++)
 		if (envfilter_pass(req->env[i]) &&
 		    strncmp(req->env[i], "TMPDIR=", 7) &&
-		    strncmp(req->env[i], "SBX_", 4))
+		    strncmp(req->env[i], "SBX_", 4) &&
+		    !proxy_env_replaces(pe, req->env[i]))
 			env[n++] = req->env[i];
+	for (i = 0; i < pe->n; i++)
+		env[n++] = (char *)pe->v[i];
 	env[n++] = (char *)"TMPDIR=/tmp";
 	env[n++] = (char *)"SBX_SANDBOX=1";
 	if (asprintf(&env[n], "SBX_SESSION=%llu", (unsigned long long)id) < 0) {
 		free(env);
+		proxy_env_free(pe);
 		return NULL;
 	}
 	return env;
@@ -674,6 +728,7 @@ spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
 {
 	struct sandbox_request sr = { 0 };
 	struct sandbox_plan *plan = NULL;
+	struct proxy_env pe;
 	char tmpdir[PATH_MAX];
 	char **env;
 	int r;
@@ -683,7 +738,7 @@ spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
 		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
 		return r;
 	}
-	env = build_env(req, s->id);
+	env = build_env(req, s->id, &pe);
 	if (!env)
 		return -ENOMEM;
 	sr.argv = s->argv;
@@ -693,9 +748,11 @@ spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
 	sr.tmpdir = tmpdir;
 	sr.tty = req->tty;
 	sr.umask = req->umask;
+	sr.proxy = true;
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
 	free_env(env, req);
+	proxy_env_free(&pe);
 	if (r < 0)
 		return r;
 	s->start_ms = sbxd_now_ms();

@@ -11,6 +11,7 @@
 #include "proto/wire.h"
 
 struct conn;
+struct policy;
 struct session;
 
 /* Validated request -> running sandbox. fds are the client's stdio (fd
@@ -20,6 +21,10 @@ int session_start(struct conn *c, const Sbx__RunRequest *req, int *fds,
 		  int nfds, Sbx__ErrorCode *code, char *err, size_t errlen);
 
 void session_client_gone(struct session *s);
+/* The effective policy built for this run (rpc-run.c); s takes it. */
+void session_set_policy(struct session *s, struct policy *p);
+/* The client answered an approval request of this session's proxy. */
+void session_approval(struct session *s, const Sbx__ApprovalDecision *d);
 void session_output_drained(struct session *s, size_t pending);
 int session_stdin(struct session *s, const uint8_t *data, size_t len);
 int session_stdin_close(struct session *s);
