@@ -7,7 +7,6 @@
  * a second, different answer from DNS cannot slip in between (rebinding).
  */
 #include <errno.h>
-#include <event2/bufferevent.h>
 #include <event2/dns.h>
 #include <event2/event.h>
 #include <event2/util.h>
@@ -15,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/daemon.h"
 #include "daemon/proxy-int.h"
+#include "daemon/proxy-io.h"
 
 static void connect_next(struct pconn *pc);
 
@@ -111,30 +110,23 @@ resolve(struct pconn *pc)
 }
 
 static void
-dial_event_cb(struct bufferevent *bev, short what, void *arg)
+dial_event(struct pconn *pc, struct pio *p, int what)
 {
-	struct pconn *pc = arg;
 	dial_fn done = pc->dial_done;
 
-	if (what & BEV_EVENT_CONNECTED) {
+	if (what & PIO_CONNECTED) {
 		free_addrs(pc);
-		bufferevent_set_timeouts(bev, NULL, NULL);
-		bufferevent_setcb(bev, NULL, NULL, NULL, NULL);
-		pconn_nodelay(bev);
 		pc->dial_done = NULL;
 		done(pc, 0, NULL);
 		return;
 	}
-	pc->dial_err = (what & BEV_EVENT_TIMEOUT) ? ETIMEDOUT :
-	    EVUTIL_SOCKET_ERROR();
-	/* An immediate refusal is reported later, with errno long gone. */
-	if (pc->dial_err == 0 || pc->dial_err == EINPROGRESS ||
-	    pc->dial_err == EAGAIN)
-		pc->dial_err = ECONNREFUSED;
-	bufferevent_free(pc->u);
+	pc->dial_err = pio_error(p) ? pio_error(p) : ECONNREFUSED;
+	pio_free(pc->u);
 	pc->u = NULL;
 	connect_next(pc);
 }
+
+static const struct pio_ops dial_ops = { NULL, NULL, dial_event };
 
 /* Address check of ai; fills d on a denial. */
 static bool
@@ -181,6 +173,7 @@ connect_next(struct pconn *pc)
 {
 	struct proxy_denial d = { 0 };
 	struct host addr;
+	int r;
 
 	while (pc->ai_next != NULL) {
 		const struct evutil_addrinfo *ai = pc->ai_next;
@@ -188,21 +181,17 @@ connect_next(struct pconn *pc)
 		pc->ai_next = ai->ai_next;
 		if (!address_allowed(pc, ai, &addr, &d))
 			continue;
-		pc->u = bufferevent_socket_new(sbxd.base, -1,
-		    BEV_OPT_CLOSE_ON_FREE);
-		if (pc->u == NULL) {
+		if ((pc->u = pio_new(-1, pc)) == NULL) {
 			pc->dial_err = ENOMEM;
 			continue;
 		}
-		bufferevent_setcb(pc->u, NULL, NULL, dial_event_cb, pc);
-		bufferevent_set_timeouts(pc->u, NULL, &(struct timeval){
-		    PROXY_CONNECT_TIMEOUT_MS / 1000, 0 });
-		/* A refusal known at once still comes as an event. */
-		if (bufferevent_socket_connect(pc->u, ai->ai_addr,
-		    (int)ai->ai_addrlen) == 0)
+		pio_set_ops(pc->u, &dial_ops);
+		r = pio_connect(pc->u, ai->ai_addr, (socklen_t)ai->ai_addrlen,
+		    PROXY_CONNECT_TIMEOUT_MS);
+		if (r == 0)
 			return;
-		pc->dial_err = EVUTIL_SOCKET_ERROR();
-		bufferevent_free(pc->u);
+		pc->dial_err = -r;
+		pio_free(pc->u);
 		pc->u = NULL;
 	}
 	free_addrs(pc);

@@ -12,8 +12,6 @@
  */
 #include <errno.h>
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
-#include <event2/event.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +21,17 @@
 #include "daemon/http-parse.h"
 #include "daemon/http-response.h"
 #include "daemon/proxy-int.h"
+#include "daemon/proxy-io.h"
 
 enum { H_HEAD, H_DIAL, H_FORWARD };
 enum { R_HEAD, R_BODY, R_DONE };
+
+/* Pipelined bytes read ahead while an exchange is in flight. */
+#define READ_AHEAD_MAX (64u * 1024)
+/* Bodies by length at least this long go socket to socket (splice). */
+#define SPLICE_MIN (64u * 1024)
+/* Splices per wake-up before giving other connections a turn. */
+#define SPLICE_ROUNDS 4
 
 struct http_state {
 	struct http_req req;
@@ -37,16 +43,12 @@ struct http_state {
 	int rst;
 	struct http_resp resp;
 	bool resp_started;		/* response bytes went to the client */
+	bool splicing;			/* the body is going by splice */
 	uint64_t rleft;
 	struct http_chunked rck;
 };
 
-static void c_read_cb(struct bufferevent *bev, void *arg);
-static void c_write_cb(struct bufferevent *bev, void *arg);
-static void c_event_cb(struct bufferevent *bev, short what, void *arg);
-static void u_read_cb(struct bufferevent *bev, void *arg);
-static void u_write_cb(struct bufferevent *bev, void *arg);
-static void u_event_cb(struct bufferevent *bev, short what, void *arg);
+static const struct pio_ops c_ops, u_ops;
 
 void
 http_free(struct pconn *pc)
@@ -64,11 +66,10 @@ static void
 reply(struct pconn *pc, unsigned status, const char *phrase,
     const char *text)
 {
-	struct evbuffer *out = bufferevent_get_output(pc->c);
-
-	evbuffer_add_printf(out, "HTTP/1.1 %u %s\r\nContent-Type: text/plain; "
-	    "charset=utf-8\r\nContent-Length: %zu\r\nConnection: close\r\n"
-	    "\r\n%s\n", status, phrase, strlen(text) + 1, text);
+	evbuffer_add_printf(pio_out(pc->c), "HTTP/1.1 %u %s\r\nContent-Type: "
+	    "text/plain; charset=utf-8\r\nContent-Length: %zu\r\n"
+	    "Connection: close\r\n\r\n%s\n", status, phrase,
+	    strlen(text) + 1, text);
 	pconn_finish(pc);
 }
 
@@ -130,9 +131,10 @@ rewrite_head(struct pconn *pc)
 
 		if (http_parse_hop_by_hop(r, i))
 			continue;
-		evbuffer_add_printf(h->head, "%.*s: %.*s\r\n",
-		    (int)f->name.len, r->head + f->name.off,
-		    (int)f->value.len, r->head + f->value.off);
+		evbuffer_add(h->head, r->head + f->name.off, f->name.len);
+		evbuffer_add(h->head, ": ", 2);
+		evbuffer_add(h->head, r->head + f->value.off, f->value.len);
+		evbuffer_add(h->head, "\r\n", 2);
 	}
 	if (r->host_field < 0) {
 		host_format(&pc->host, pc->port == 80 ? 0 : pc->port, host,
@@ -167,7 +169,6 @@ head_parsed(struct pconn *pc, size_t n)
 	struct http_state *h = pc->http;
 	struct http_req *r = &h->req;
 	const char *why;
-	bool reuse;
 
 	pc->host = r->host;
 	pc->port = r->port;
@@ -178,7 +179,6 @@ head_parsed(struct pconn *pc, size_t n)
 	}
 	if (r->form == HTTP_FORM_AUTHORITY) {
 		pc->proto = "connect";
-		evbuffer_drain(bufferevent_get_input(pc->c), n);
 	} else {
 		pc->proto = "http";
 		if (http_parse_host_agrees(r, &why) < 0) {
@@ -194,19 +194,17 @@ head_parsed(struct pconn *pc, size_t n)
 			reply_error(pc, 400, "%s", "sbx proxy: request too large");
 			return;
 		}
-		evbuffer_drain(bufferevent_get_input(pc->c), n);
 	}
+	evbuffer_drain(pio_in(pc->c), n);
 	pconn_deadline(pc, 0);
-	bufferevent_disable(pc->c, EV_READ);
-	reuse = pc->u != NULL && r->form == HTTP_FORM_ABSOLUTE &&
-	    pc->port == pc->up_port && host_equal(&pc->host, &pc->up_host);
-	if (reuse) {
-		exchange_begin(pc);
+	if (pc->u != NULL && r->form == HTTP_FORM_ABSOLUTE &&
+	    pc->port == pc->up_port && host_equal(&pc->host, &pc->up_host)) {
+		exchange_begin(pc);	/* the kept upstream serves this too */
 		return;
 	}
-	if (pc->u != NULL)
-		bufferevent_free(pc->u);
+	pio_free(pc->u);
 	pc->u = NULL;
+	pio_read(pc->c, false);
 	pc->state = H_DIAL;
 	dial_start(pc, dial_done);
 }
@@ -214,7 +212,7 @@ head_parsed(struct pconn *pc, size_t n)
 static void
 read_head(struct pconn *pc)
 {
-	struct evbuffer *in = bufferevent_get_input(pc->c);
+	struct evbuffer *in = pio_in(pc->c);
 	struct http_state *h = pc->http;
 	size_t len = evbuffer_get_length(in);
 	const char *buf;
@@ -224,7 +222,7 @@ read_head(struct pconn *pc)
 		return;
 	if (len > HTTP_HEAD_MAX + 1)
 		len = HTTP_HEAD_MAX + 1;
-	buf = (const char *)evbuffer_pullup(in, (ssize_t)len);
+	buf = (const char *)evbuffer_pullup(in, (ev_ssize_t)len);
 	n = http_parse_request(&h->req, buf, len);
 	if (n == 0)
 		return;
@@ -240,14 +238,10 @@ read_head(struct pconn *pc)
 static void
 next_request(struct pconn *pc)
 {
-	struct http_state *h = pc->http;
-
 	pc->state = H_HEAD;
-	http_parse_init(&h->req, HTTP_MODE_PROXY);
+	http_parse_init(&pc->http->req, HTTP_MODE_PROXY);
 	pconn_deadline(pc, proxy_config()->head_timeout_ms);
-	bufferevent_setcb(pc->c, c_read_cb, c_write_cb, c_event_cb, pc);
-	bufferevent_setwatermark(pc->c, EV_WRITE, PROXY_HIGH / 2, 0);
-	bufferevent_enable(pc->c, EV_READ);
+	pio_read(pc->c, true);
 	read_head(pc);
 }
 
@@ -258,6 +252,8 @@ http_start(struct pconn *pc)
 		pconn_close(pc);
 		return;
 	}
+	pio_set_ops(pc->c, &c_ops);
+	pio_low_mark(pc->c, PROXY_HIGH / 2);
 	next_request(pc);
 }
 
@@ -265,10 +261,9 @@ static void
 exchange_end(struct pconn *pc)
 {
 	struct http_state *h = pc->http;
-	bool extra = evbuffer_get_length(bufferevent_get_input(pc->u)) > 0;
 
-	if (h->resp.close || extra) {
-		bufferevent_free(pc->u);
+	if (h->resp.close || evbuffer_get_length(pio_in(pc->u)) > 0) {
+		pio_free(pc->u);
 		pc->u = NULL;
 	}
 	/* A response that ended early leaves the request body unfinished. */
@@ -286,20 +281,24 @@ static void
 forward_body(struct pconn *pc)
 {
 	struct http_state *h = pc->http;
-	struct evbuffer *in = bufferevent_get_input(pc->c);
-	struct evbuffer *out = bufferevent_get_output(pc->u);
-	size_t len = evbuffer_get_length(in), used;
+	struct evbuffer *in = pio_in(pc->c);
+	size_t len = evbuffer_get_length(in), used = 0;
 	const char *why;
 	int r;
 
+	if (h->req_done) {
+		/* The next request, read ahead: not past a bound. */
+		if (len > READ_AHEAD_MAX)
+			pio_read(pc->c, false);
+		return;
+	}
 	if (h->body == HTTP_BODY_LENGTH) {
 		used = h->left < len ? (size_t)h->left : len;
-		evbuffer_remove_buffer(in, out, used);
 		h->left -= used;
 		h->req_done = h->left == 0;
 	} else if (h->body == HTTP_BODY_CHUNKED && len > 0) {
 		r = http_chunked_feed(&h->ck, (const char *)evbuffer_pullup(in,
-		    (ssize_t)len), len, &used, &why);
+		    (ev_ssize_t)len), len, &used, &why);
 		if (r < 0) {
 			if (h->resp_started)
 				pconn_close(pc);
@@ -307,15 +306,16 @@ forward_body(struct pconn *pc)
 				reply_error(pc, 400, "sbx proxy: %s", why);
 			return;
 		}
-		evbuffer_remove_buffer(in, out, used);
 		h->req_done = r == 1;
 	} else if (h->body == HTTP_BODY_NONE) {
 		h->req_done = true;
 	}
-	if (h->req_done)
-		bufferevent_disable(pc->c, EV_READ);
-	else if (evbuffer_get_length(out) > PROXY_HIGH)
-		bufferevent_disable(pc->c, EV_READ);
+	if (used > 0) {
+		evbuffer_remove_buffer(in, pio_out(pc->u), used);
+		pio_flush(pc->u);
+	}
+	if (!h->req_done && pio_pending(pc->u) > PROXY_HIGH)
+		pio_read(pc->c, false);
 	if (h->req_done && h->rst == R_DONE)
 		exchange_end(pc);
 }
@@ -331,17 +331,20 @@ exchange_begin(struct pconn *pc)
 	h->resp_started = false;
 	http_response_init(&h->resp);
 	http_chunked_init(&h->ck);
-	bufferevent_write_buffer(pc->u, h->head);
-	bufferevent_setcb(pc->u, u_read_cb, u_write_cb, u_event_cb, pc);
-	bufferevent_setwatermark(pc->u, EV_WRITE, PROXY_HIGH / 2, 0);
-	bufferevent_enable(pc->u, EV_READ);
-	bufferevent_enable(pc->c, EV_READ);
+	pio_set_ops(pc->u, &u_ops);
+	pio_low_mark(pc->u, PROXY_HIGH / 2);
+	pio_write_buffer(pc->u, h->head);
+	pio_read(pc->u, true);
+	pio_read(pc->c, true);
 	forward_body(pc);
 }
 
 static void
 dial_done(struct pconn *pc, int err, const struct proxy_denial *d)
 {
+	static const char established[] =
+	    "HTTP/1.1 200 Connection established\r\n\r\n";
+
 	if (err == -EACCES) {
 		reply_denied(pc, d);
 		return;
@@ -352,8 +355,7 @@ dial_done(struct pconn *pc, int err, const struct proxy_denial *d)
 		return;
 	}
 	if (pc->http->req.form == HTTP_FORM_AUTHORITY) {
-		bufferevent_write(pc->c, "HTTP/1.1 200 Connection established"
-		    "\r\n\r\n", 39);
+		pio_write(pc->c, established, sizeof(established) - 1);
 		http_free(pc);
 		tunnel_start(pc);
 		return;
@@ -362,17 +364,16 @@ dial_done(struct pconn *pc, int err, const struct proxy_denial *d)
 }
 
 /* The response head is complete: n bytes of u's input. */
-static int
+static void
 response_head(struct pconn *pc, size_t n)
 {
 	struct http_state *h = pc->http;
 
-	evbuffer_remove_buffer(bufferevent_get_input(pc->u),
-	    bufferevent_get_output(pc->c), n);
+	evbuffer_remove_buffer(pio_in(pc->u), pio_out(pc->c), n);
 	h->resp_started = true;
 	if (http_response_interim(&h->resp)) {
 		http_response_init(&h->resp);
-		return 0;
+		return;
 	}
 	switch (h->resp.body) {
 	case HTTP_RESP_NONE:
@@ -390,15 +391,13 @@ response_head(struct pconn *pc, size_t n)
 		h->rst = R_BODY;
 		break;
 	}
-	return 0;
 }
 
 static int
 response_body(struct pconn *pc)
 {
 	struct http_state *h = pc->http;
-	struct evbuffer *in = bufferevent_get_input(pc->u);
-	struct evbuffer *out = bufferevent_get_output(pc->c);
+	struct evbuffer *in = pio_in(pc->u);
 	size_t len = evbuffer_get_length(in), used = len;
 	const char *why;
 	int r;
@@ -410,29 +409,85 @@ response_body(struct pconn *pc)
 			h->rst = R_DONE;
 	} else if (h->resp.body == HTTP_RESP_CHUNKED) {
 		r = http_chunked_feed(&h->rck, (const char *)evbuffer_pullup(in,
-		    (ssize_t)len), len, &used, &why);
+		    (ev_ssize_t)len), len, &used, &why);
 		if (r < 0)
 			return -EBADMSG;
 		if (r == 1)
 			h->rst = R_DONE;
 	}
-	evbuffer_remove_buffer(in, out, used);
+	evbuffer_remove_buffer(in, pio_out(pc->c), used);
 	return 0;
 }
 
+/* A long body by length, nothing of it buffered: socket to socket. */
 static void
-u_read_cb(struct bufferevent *bev, void *arg)
+try_splice_body(struct pconn *pc)
 {
-	struct pconn *pc = arg;
 	struct http_state *h = pc->http;
-	struct evbuffer *in = bufferevent_get_input(bev);
+
+	if (h->splicing || h->rst != R_BODY ||
+	    h->resp.body != HTTP_RESP_LENGTH || h->rleft < SPLICE_MIN ||
+	    evbuffer_get_length(pio_in(pc->u)) > 0 || pio_pending(pc->c) > 0 ||
+	    pio_pipe_open(&pc->pipe[1]) < 0)
+		return;
+	h->splicing = true;
+	pio_raw(pc->u, true);
+}
+
+/* Moves body bytes through the pipe: 1 when all are out, 0 to wait (for
+ * the upstream, or for the client to take more), -1 closed. */
+static int
+splice_body(struct pconn *pc)
+{
+	struct http_state *h = pc->http;
+	ssize_t n;
+	int r, i;
+
+	for (i = 0; i < SPLICE_ROUNDS; i++) {
+		r = pio_splice_out(pc->c, &pc->pipe[1]);
+		if (r == -EAGAIN) {
+			pio_read(pc->u, false);
+			return 0;
+		}
+		if (r < 0)
+			break;
+		if (h->rleft == 0) {
+			h->splicing = false;
+			pio_raw(pc->u, false);
+			h->rst = R_DONE;
+			return 1;
+		}
+		pio_read(pc->u, true);
+		n = pio_splice_in(pc->u, &pc->pipe[1], h->rleft);
+		if (n == -EAGAIN)
+			return 0;
+		if (n <= 0)
+			break;	/* the upstream ended mid-body, or failed */
+		h->rleft -= (uint64_t)n;
+	}
+	if (i == SPLICE_ROUNDS)
+		return 0;
+	pconn_close(pc);
+	return -1;
+}
+
+static void
+u_read(struct pconn *pc, struct pio *p)
+{
+	struct http_state *h = pc->http;
+	struct evbuffer *in = pio_in(p);
 	size_t len;
 	int n;
 
 	if (pc->state != H_FORWARD) {
 		/* Bytes from an idle upstream: it cannot be reused. */
-		bufferevent_free(pc->u);
+		pio_free(pc->u);
 		pc->u = NULL;
+		return;
+	}
+	if (h->splicing) {
+		if (splice_body(pc) == 1 && h->req_done)
+			exchange_end(pc);
 		return;
 	}
 	while (h->rst != R_DONE && (len = evbuffer_get_length(in)) > 0) {
@@ -446,7 +501,7 @@ u_read_cb(struct bufferevent *bev, void *arg)
 		if (len > HTTP_HEAD_MAX)
 			len = HTTP_HEAD_MAX;
 		n = http_response_parse(&h->resp, (const char *)
-		    evbuffer_pullup(in, (ssize_t)len), len, h->head_method);
+		    evbuffer_pullup(in, (ev_ssize_t)len), len, h->head_method);
 		if (n == 0)
 			break;
 		if (n < 0) {
@@ -459,35 +514,35 @@ u_read_cb(struct bufferevent *bev, void *arg)
 		}
 		response_head(pc, (size_t)n);
 	}
-	if (evbuffer_get_length(bufferevent_get_output(pc->c)) > PROXY_HIGH)
-		bufferevent_disable(bev, EV_READ);
+	pio_flush(pc->c);
+	if (h->rst != R_DONE && pio_pending(pc->c) > PROXY_HIGH)
+		pio_read(p, false);
 	if (h->rst == R_DONE && h->req_done)
 		exchange_end(pc);
+	else
+		try_splice_body(pc);
 }
 
 static void
-u_write_cb(struct bufferevent *bev, void *arg)
+u_drained(struct pconn *pc, struct pio *p)
 {
-	struct pconn *pc = arg;
-
 	/* Below the low mark again: take more request body. */
 	if (pc->state == H_FORWARD && !pc->http->req_done)
-		bufferevent_enable(pc->c, EV_READ);
+		pio_read(pc->c, true);
 }
 
 static void
-u_event_cb(struct bufferevent *bev, short what, void *arg)
+u_event(struct pconn *pc, struct pio *p, int what)
 {
-	struct pconn *pc = arg;
 	struct http_state *h = pc->http;
 
 	if (pc->state != H_FORWARD) {
 		/* An idle kept upstream went away: dial afresh next time. */
-		bufferevent_free(pc->u);
+		pio_free(pc->u);
 		pc->u = NULL;
 		return;
 	}
-	if ((what & BEV_EVENT_EOF) && h->rst == R_BODY &&
+	if ((what & PIO_EOF) && h->rst == R_BODY &&
 	    h->resp.body == HTTP_RESP_EOF) {
 		h->rst = R_DONE;
 		h->resp.close = true;
@@ -505,10 +560,8 @@ u_event_cb(struct bufferevent *bev, short what, void *arg)
 }
 
 static void
-c_read_cb(struct bufferevent *bev, void *arg)
+c_read(struct pconn *pc, struct pio *p)
 {
-	struct pconn *pc = arg;
-
 	if (pc->state == H_HEAD)
 		read_head(pc);
 	else if (pc->state == H_FORWARD)
@@ -516,19 +569,28 @@ c_read_cb(struct bufferevent *bev, void *arg)
 }
 
 static void
-c_write_cb(struct bufferevent *bev, void *arg)
+c_drained(struct pconn *pc, struct pio *p)
 {
-	struct pconn *pc = arg;
+	struct http_state *h = pc->http;
 
+	if (pc->state != H_FORWARD || pc->u == NULL || h->rst == R_DONE)
+		return;
+	if (h->splicing) {
+		if (splice_body(pc) == 1 && h->req_done)
+			exchange_end(pc);
+		return;
+	}
 	/* Below the low mark again: take more response. */
-	if (pc->state == H_FORWARD && pc->u != NULL &&
-	    pc->http->rst != R_DONE)
-		bufferevent_enable(pc->u, EV_READ);
+	pio_read(pc->u, true);
+	try_splice_body(pc);
 }
 
 static void
-c_event_cb(struct bufferevent *bev, short what, void *arg)
+c_event(struct pconn *pc, struct pio *p, int what)
 {
 	/* The client went away (or broke): nobody to answer. */
-	pconn_close(arg);
+	pconn_close(pc);
 }
+
+static const struct pio_ops c_ops = { c_read, c_drained, c_event };
+static const struct pio_ops u_ops = { u_read, u_drained, u_event };

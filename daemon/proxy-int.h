@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 #include "daemon/host.h"
+#include "daemon/proxy-io.h"
 #include "daemon/proxy-rules.h"
 #include "daemon/proxy.h"
 
-struct bufferevent;
 struct evutil_addrinfo;
 struct evdns_base;
 struct evdns_getaddrinfo_request;
@@ -63,7 +63,7 @@ struct pconn {
 	struct proxy *px;
 	enum pconn_kind kind;
 	int state;			/* the protocol file's */
-	struct bufferevent *c, *u;	/* client; upstream or NULL */
+	struct pio *c, *u;		/* client; upstream or NULL */
 	struct event *timer;		/* a deadline: closes on expiry */
 	bool dead, closing;
 
@@ -86,8 +86,11 @@ struct pconn {
 	struct pconn *ask_next;
 	char errmsg[320];
 
-	/* Tunnels. */
+	/* Tunnels: first bytes checked; each side's end seen. Splice pipes
+	 * per direction (0: client to upstream; 1 also carries HTTP
+	 * response bodies), opened when first needed. */
 	bool sniffed, c_eof, u_eof;
+	struct pio_pipe pipe[2];
 
 	struct http_state *http;
 	struct pconn *next, **pprev;
@@ -103,8 +106,6 @@ void pconn_close(struct pconn *pc);
 void pconn_finish(struct pconn *pc);
 /* Arms pc->timer (0 disarms). */
 void pconn_deadline(struct pconn *pc, unsigned ms);
-/* TCP_NODELAY on a bufferevent's socket: request/response latency. */
-void pconn_nodelay(struct bufferevent *bev);
 
 /* proxy-dial.c: decide, maybe ask, resolve, connect; done is called once
  * unless the connection closes first. */

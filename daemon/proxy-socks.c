@@ -1,11 +1,10 @@
 /* The SOCKS5 proxy: no-auth greeting, CONNECT by name, IPv4 or IPv6, then a tunnel. */
 #include <errno.h>
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
-#include <event2/event.h>
 #include <string.h>
 
 #include "daemon/proxy-int.h"
+#include "daemon/proxy-io.h"
 #include "daemon/socks5.h"
 
 enum { S_GREET, S_REQUEST, S_DIAL };
@@ -19,7 +18,7 @@ socks_reply(struct pconn *pc, uint8_t rep)
 	int n = socks5_reply(rep, NULL, 0, out, sizeof(out));
 
 	if (n > 0)
-		bufferevent_write(pc->c, out, (size_t)n);
+		pio_write(pc->c, out, (size_t)n);
 	if (rep != SOCKS5_REP_SUCCEEDED)
 		pconn_finish(pc);
 }
@@ -58,7 +57,8 @@ greeting(struct pconn *pc, struct evbuffer *in)
 	uint8_t method, out[2];
 	int n;
 
-	n = socks5_greeting(evbuffer_pullup(in, (ssize_t)len), len, &method);
+	n = socks5_greeting(evbuffer_pullup(in, (ev_ssize_t)len), len,
+	    &method);
 	if (n == 0)
 		return 0;
 	if (n < 0) {
@@ -67,7 +67,7 @@ greeting(struct pconn *pc, struct evbuffer *in)
 	}
 	evbuffer_drain(in, (size_t)n);
 	socks5_greeting_reply(method, out);
-	bufferevent_write(pc->c, out, 2);
+	pio_write(pc->c, out, 2);
 	if (method == SOCKS5_AUTH_REFUSED) {
 		pconn_finish(pc);
 		return -1;
@@ -84,7 +84,8 @@ request(struct pconn *pc, struct evbuffer *in)
 	const char *why = NULL;
 	int n;
 
-	n = socks5_request(evbuffer_pullup(in, (ssize_t)len), len, &req, &why);
+	n = socks5_request(evbuffer_pullup(in, (ev_ssize_t)len), len, &req,
+	    &why);
 	if (n == 0)
 		return;
 	if (n < 0) {
@@ -97,15 +98,14 @@ request(struct pconn *pc, struct evbuffer *in)
 	pc->proto = "socks5";
 	pc->state = S_DIAL;
 	pconn_deadline(pc, 0);
-	bufferevent_disable(pc->c, EV_READ);
+	pio_read(pc->c, false);
 	dial_start(pc, dial_done);
 }
 
 static void
-read_cb(struct bufferevent *bev, void *arg)
+c_read(struct pconn *pc, struct pio *p)
 {
-	struct pconn *pc = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
+	struct evbuffer *in = pio_in(p);
 
 	if (pc->state == S_GREET && greeting(pc, in) <= 0)
 		return;
@@ -114,15 +114,17 @@ read_cb(struct bufferevent *bev, void *arg)
 }
 
 static void
-event_cb(struct bufferevent *bev, short what, void *arg)
+c_event(struct pconn *pc, struct pio *p, int what)
 {
-	pconn_close(arg);
+	pconn_close(pc);
 }
+
+static const struct pio_ops c_ops = { c_read, NULL, c_event };
 
 void
 socks_start(struct pconn *pc)
 {
 	pc->state = S_GREET;
-	bufferevent_setcb(pc->c, read_cb, NULL, event_cb, pc);
-	bufferevent_enable(pc->c, EV_READ);
+	pio_set_ops(pc->c, &c_ops);
+	pio_read(pc->c, true);
 }

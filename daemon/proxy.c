@@ -7,13 +7,9 @@
  * its memory is released from reap_ev, never inside its own callback.
  */
 #include <errno.h>
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/dns.h>
 #include <event2/event.h>
 #include <event2/listener.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +18,7 @@
 #include "daemon/daemon.h"
 #include "daemon/log.h"
 #include "daemon/proxy-int.h"
+#include "daemon/proxy-io.h"
 
 /* After EMFILE the listeners rest this long instead of spinning. */
 #define ACCEPT_RETRY_MS 200
@@ -76,15 +73,6 @@ proxy_cleanup(void)
 	dns = NULL;
 }
 
-void
-pconn_nodelay(struct bufferevent *bev)
-{
-	int one = 1;
-
-	setsockopt(bufferevent_getfd(bev), IPPROTO_TCP, TCP_NODELAY, &one,
-	    sizeof(one));
-}
-
 static void
 reap_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -108,11 +96,11 @@ pconn_close(struct pconn *pc)
 		return;
 	pc->dead = true;
 	dial_stop(pc);
-	if (pc->c != NULL)
-		bufferevent_free(pc->c);
-	if (pc->u != NULL)
-		bufferevent_free(pc->u);
+	pio_free(pc->c);
+	pio_free(pc->u);
 	pc->c = pc->u = NULL;
+	pio_pipe_close(&pc->pipe[0]);
+	pio_pipe_close(&pc->pipe[1]);
 	event_del(pc->timer);
 	*pc->pprev = pc->next;
 	if (pc->next != NULL)
@@ -145,19 +133,21 @@ pconn_deadline(struct pconn *pc, unsigned ms)
 }
 
 static void
-linger_write_cb(struct bufferevent *bev, void *arg)
+linger_drained(struct pconn *pc, struct pio *p)
 {
-	struct pconn *pc = arg;
-
-	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	if (pio_pending(p) == 0)
 		pconn_close(pc);
 }
 
 static void
-linger_event_cb(struct bufferevent *bev, short what, void *arg)
+linger_event(struct pconn *pc, struct pio *p, int what)
 {
-	pconn_close(arg);
+	pconn_close(pc);
 }
+
+static const struct pio_ops linger_ops = {
+	NULL, linger_drained, linger_event,
+};
 
 void
 pconn_finish(struct pconn *pc)
@@ -166,16 +156,16 @@ pconn_finish(struct pconn *pc)
 		return;
 	pc->closing = true;
 	dial_stop(pc);
-	if (pc->u != NULL)
-		bufferevent_free(pc->u);
+	pio_free(pc->u);
 	pc->u = NULL;
-	if (evbuffer_get_length(bufferevent_get_output(pc->c)) == 0) {
+	pio_flush(pc->c);
+	if (pio_pending(pc->c) == 0) {
 		pconn_close(pc);
 		return;
 	}
-	bufferevent_disable(pc->c, EV_READ);
-	bufferevent_setwatermark(pc->c, EV_WRITE, 0, 0);
-	bufferevent_setcb(pc->c, NULL, linger_write_cb, linger_event_cb, pc);
+	pio_read(pc->c, false);
+	pio_low_mark(pc->c, 0);
+	pio_set_ops(pc->c, &linger_ops);
 	pconn_deadline(pc, PROXY_LINGER_MS);
 }
 
@@ -188,19 +178,17 @@ pconn_new(struct proxy *px, evutil_socket_t fd, enum pconn_kind kind)
 		return NULL;
 	pc->px = px;
 	pc->kind = kind;
-	pc->c = bufferevent_socket_new(sbxd.base, fd, BEV_OPT_CLOSE_ON_FREE);
+	pio_pipe_init(&pc->pipe[0]);
+	pio_pipe_init(&pc->pipe[1]);
+	pc->c = pio_new(fd, pc);
 	pc->timer = evtimer_new(sbxd.base, timer_cb, pc);
 	if (pc->c == NULL || pc->timer == NULL) {
-		if (pc->c != NULL)
-			bufferevent_free(pc->c);
-		else
-			close(fd);
+		pio_free(pc->c);
 		if (pc->timer != NULL)
 			event_free(pc->timer);
 		free(pc);
 		return NULL;
 	}
-	pconn_nodelay(pc->c);
 	pc->next = px->conns;
 	if (pc->next != NULL)
 		pc->next->pprev = &pc->next;
