@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -205,6 +206,21 @@ seccomp_load_prog(const struct sock_fprog *prog, bool notify)
 	return r < 0 ? -errno : (int)r;
 }
 
+/* 1: a notification waits; -EAGAIN: none; -EPIPE: no process is
+ * filtered any more (the listener hangs up). */
+static int
+notify_pending(int fd)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	int n = poll(&p, 1, 0);
+
+	if (n < 0)
+		return -errno;
+	if (p.revents & POLLIN)
+		return 1;
+	return p.revents & (POLLHUP | POLLERR) ? -EPIPE : -EAGAIN;
+}
+
 int
 seccomp_notify_answer(int fd, struct sandbox_denial *out)
 {
@@ -213,6 +229,10 @@ seccomp_notify_answer(int fd, struct sandbox_denial *out)
 	const char *name;
 	int r;
 
+	/* NOTIF_RECV ignores O_NONBLOCK: it would block the daemon until
+	 * the next denial. Receive only what poll says is pending. */
+	if ((r = notify_pending(fd)) <= 0)
+		return r;
 	if (seccomp_notify_alloc(&req, &resp) < 0)
 		return -ENOMEM;
 	r = seccomp_notify_receive(fd, req);

@@ -118,7 +118,8 @@ void sandbox_reap_helper(struct sandbox_proc *p);
 void sandbox_reap(struct sandbox_proc *p);
 /* Closes everything and lets the backend drop what the spawn held. */
 void sandbox_proc_release(struct sandbox_proc *p);
-/* Reads one denial from a DENIALS fd, answering it; -EAGAIN when none. */
+/* Reads one denial from a DENIALS fd, answering it; -EAGAIN when none
+ * waits (never blocks), -EPIPE once nothing is filtered any more. */
 int sandbox_denial_read(int fd, struct sandbox_denial *out);
 /* Number of held templates (status). */
 unsigned sandbox_templates(void);
