@@ -21,34 +21,18 @@
 
 #include "daemon/linux-seccomp.h"
 #include "daemon/sandbox.h"
+#include "daemon/syscall-deny.h"
 
 /* libseccomp's SCMP_A0() leaves datum_b to zero-initialisation. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
-/* Denied outright: filesystem and namespace reshaping, kernel attack surface
- * a build or test never needs, and process inspection across the sandbox. */
-static const char *const deny_names[] = {
-	"mount", "umount", "umount2", "pivot_root", "chroot", "move_mount",
-	"open_tree", "fsopen", "fsconfig", "fsmount", "fspick",
-	"mount_setattr", "setns", "ptrace", "process_vm_readv",
-	"process_vm_writev", "process_madvise", "bpf", "keyctl", "add_key",
-	"request_key", "io_uring_setup", "io_uring_enter",
-	"io_uring_register", "perf_event_open", "userfaultfd", "kexec_load",
-	"kexec_file_load", "init_module", "finit_module", "delete_module",
-	"reboot", "swapon", "swapoff", "acct", "quotactl", "quotactl_fd",
-	"lookup_dcookie", "fanotify_init", "open_by_handle_at",
-	"name_to_handle_at", "syslog", "settimeofday", "clock_settime",
-	"clock_adjtime", "adjtimex", "vhangup", "nfsservctl", "uselib",
-	"iopl", "ioperm", "pidfd_getfd", "kcmp",
-};
-
-/* Socket families: only Unix (see above), IPv4, IPv6 and route netlink
- * (what getaddrinfo and `ip` need) are created; no raw or packet sockets,
- * no vsock (WSL's way back to Windows), nothing else. */
 /* Denials go to the daemon (user notification: it answers EPERM and
  * records the event) when the kernel can, else straight to EPERM. */
 static uint32_t deny_action = SCMP_ACT_ERRNO(EPERM);
 
+/* Socket families: only Unix (see add_denies), IPv4, IPv6 and route
+ * netlink (what getaddrinfo and `ip` need) are created; no raw or packet
+ * sockets, no vsock (WSL's way back to Windows), nothing else. */
 static int
 add_socket_rules(scmp_filter_ctx ctx)
 {
@@ -88,18 +72,23 @@ static int
 add_denies(scmp_filter_ctx ctx, bool allow_unix)
 {
 	const uint32_t eperm = deny_action;
+	const char *const *name;
 	size_t i;
 	int r;
 
-	for (i = 0; i < sizeof(deny_names) / sizeof(deny_names[0]); i++) {
-		int nr = seccomp_syscall_resolve_name(deny_names[i]);
+	/* Denied outright (syscall-deny.c says why, group by group):
+	 * filesystem and namespace reshaping, kernel attack surface a build
+	 * or test never needs, process inspection across the sandbox. */
+	for (i = 0; i < syscall_deny_ngroups; i++)
+		for (name = syscall_deny_groups[i].names; name && *name;
+		     name++) {
+			int nr = seccomp_syscall_resolve_name(*name);
 
-		if (nr == __NR_SCMP_ERROR)
-			continue; /* not on this architecture */
-		r = seccomp_rule_add(ctx, eperm, nr, 0);
-		if (r < 0)
-			return r;
-	}
+			if (nr == __NR_SCMP_ERROR)
+				continue; /* not on this architecture */
+			if ((r = seccomp_rule_add(ctx, eperm, nr, 0)) < 0)
+				return r;
+		}
 	/* New user namespaces would hand back capabilities (and the mount
 	 * syscalls with them). clone3 takes its flags in memory BPF cannot
 	 * read, so it reports ENOSYS and libc falls back to clone. */
@@ -224,8 +213,9 @@ notify_pending(int fd)
 int
 seccomp_notify_answer(int fd, struct sandbox_denial *out)
 {
-	struct seccomp_notif *req = NULL;
-	struct seccomp_notif_resp *resp = NULL;
+	/* Allocated once: a looping sandbox sends a notification per try. */
+	static struct seccomp_notif *req;
+	static struct seccomp_notif_resp *resp;
 	const char *name;
 	int r;
 
@@ -233,8 +223,10 @@ seccomp_notify_answer(int fd, struct sandbox_denial *out)
 	 * the next denial. Receive only what poll says is pending. */
 	if ((r = notify_pending(fd)) <= 0)
 		return r;
-	if (seccomp_notify_alloc(&req, &resp) < 0)
+	if (!req && seccomp_notify_alloc(&req, &resp) < 0)
 		return -ENOMEM;
+	/* The kernel wants the request zeroed. */
+	memset(req, 0, sizeof(*req));
 	r = seccomp_notify_receive(fd, req);
 	if (r == 0) {
 		/* Every notification is a denial: the filter only notifies
@@ -255,6 +247,5 @@ seccomp_notify_answer(int fd, struct sandbox_denial *out)
 		if (r == -ENOENT)
 			r = 0; /* the caller went away meanwhile: still a denial */
 	}
-	seccomp_notify_free(req, resp);
 	return r;
 }
