@@ -22,24 +22,44 @@ log_init(void)
 		max_priority = LOG_DEBUG;
 }
 
-void
-log_msg(int priority, const char *fmt, ...)
+static void
+log_v(int priority, const char *const *fields, const char *fmt, va_list ap)
 {
 	static const char *const names[] = { "emerg", "alert", "crit", "error",
 					     "warning", "notice", "info",
 					     "debug" };
 	char buf[1024];
-	va_list ap;
 
 	if (priority > max_priority)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	if (to_journal) {
-		svc_log(priority, buf);
+		if (fields)
+			svc_log_fields(priority, buf, fields);
+		else
+			svc_log(priority, buf);
 		return;
 	}
 	fprintf(stderr, "sbxd[%d]: %s: %s\n", (int)getpid(),
 		names[priority & 7], buf);
+}
+
+void
+log_msg(int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_v(priority, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void
+log_fields(int priority, const char *const *fields, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_v(priority, fields, fmt, ap);
+	va_end(ap);
 }

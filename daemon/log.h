@@ -8,6 +8,11 @@ void log_init(void);
 void log_msg(int priority, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* log_msg with structured fields for the journal ("NAME=value",
+ * NULL-terminated); elsewhere only the message is written. */
+void log_fields(int priority, const char *const *fields, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #define log_error(...) log_msg(LOG_ERR, __VA_ARGS__)
 #define log_warn(...) log_msg(LOG_WARNING, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_INFO, __VA_ARGS__)

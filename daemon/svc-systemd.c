@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <systemd/sd-daemon.h>
@@ -54,6 +56,28 @@ svc_journal(void)
 void
 svc_log(int priority, const char *msg)
 {
-	sd_journal_send("MESSAGE=%s", msg, "PRIORITY=%d", priority,
-			"SYSLOG_IDENTIFIER=sbxd", NULL);
+	static const char *const none[] = { NULL };
+
+	svc_log_fields(priority, msg, none);
+}
+
+#define SVC_FIELDS_MAX 16
+
+void
+svc_log_fields(int priority, const char *msg, const char *const *fields)
+{
+	struct iovec iov[SVC_FIELDS_MAX + 3];
+	char *m = NULL, prio[16];
+	int n = 0;
+
+	if (asprintf(&m, "MESSAGE=%s", msg) < 0)
+		return;
+	snprintf(prio, sizeof(prio), "PRIORITY=%d", priority);
+	iov[n++] = (struct iovec){ m, strlen(m) };
+	iov[n++] = (struct iovec){ prio, strlen(prio) };
+	iov[n++] = (struct iovec){ (char *)"SYSLOG_IDENTIFIER=sbxd", 22 };
+	for (; *fields && n < SVC_FIELDS_MAX + 3; fields++)
+		iov[n++] = (struct iovec){ (char *)*fields, strlen(*fields) };
+	sd_journal_sendv(iov, n);
+	free(m);
 }

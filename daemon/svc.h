@@ -14,7 +14,10 @@ void svc_notify(const char *state);
 uint64_t svc_watchdog_usec(void);
 /* True when stderr is connected to the journal. */
 bool svc_journal(void);
-/* Logs one message with structured fields to the journal. */
+/* Logs one message to the journal. */
 void svc_log(int priority, const char *msg);
+/* The same with extra structured fields, each "NAME=value" (NAME in
+ * upper case, as the journal wants), NULL-terminated. */
+void svc_log_fields(int priority, const char *msg, const char *const *fields);
 
 #endif
