@@ -172,6 +172,15 @@ sandbox_caps(void)
 	return &lb.caps;
 }
 
+void
+linux_backend_audit(bool on, const char *why)
+{
+	lb.caps.landlock_audit = on;
+	if (!on)
+		degrade("Landlock audit: %s; filesystem denials are not "
+			"reported", why);
+}
+
 const struct linux_backend *
 linux_backend(void)
 {

@@ -20,5 +20,8 @@ struct linux_backend {
 };
 
 const struct linux_backend *linux_backend(void);
+/* linux-audit.c: whether Landlock denials are read, and if not why (for
+ * the degraded list). */
+void linux_backend_audit(bool on, const char *why);
 
 #endif

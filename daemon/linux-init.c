@@ -159,7 +159,7 @@ static void __attribute__((noreturn))
 exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 {
 	sigset_t none;
-	int tmp[3], i, e;
+	int tmp[3], i, e = -1;
 
 	/* Dispositions the daemon inherited or chose (SIGPIPE, SIGHUP
 	 * ignored) must not leak into the command: an ignored SIGPIPE or
@@ -192,18 +192,24 @@ exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 		fail(sfd, STEP_CHDIR, errno);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		fail(sfd, STEP_NO_NEW_PRIVS, errno);
-	if (ruleset >= 0 && (e = landlock_enforce(ruleset)) < 0)
+	if (ruleset >= 0 && (e = landlock_enforce(ruleset, p->landlock_log)) < 0)
 		fail(sfd, STEP_LANDLOCK, -e);
 	if (p->seccomp && (e = seccomp_load_prog(p->seccomp,
 						 p->seccomp_notify)) < 0)
 		fail(sfd, STEP_SECCOMP, -e);
 	if (p->seccomp && p->seccomp_notify) {
-		/* The daemon answers (EPERM) and reports each refusal. */
+		/* The daemon answers (EPERM) and reports each refusal; our
+		 * pidfd tells it which Landlock domain is this sandbox's
+		 * (we made it: its audit records name our pid). */
 		struct sandbox_status rec = { .kind = SANDBOX_STATUS_DENIALS };
+		int fds[2] = { e, (int)syscall(SYS_pidfd_open, getpid(), 0) };
 
-		if (fdpass_send(sfd, &rec, sizeof(rec), &e, 1) < 0)
+		if (fdpass_send(sfd, &rec, sizeof(rec), fds,
+				fds[1] >= 0 ? 2 : 1) < 0)
 			fail(sfd, STEP_SECCOMP, errno);
 		close(e);
+		if (fds[1] >= 0)
+			close(fds[1]);
 	}
 	environ = p->envp;
 	execvp(p->argv[0], p->argv);

@@ -96,7 +96,9 @@ fail:
 }
 
 int
-landlock_enforce(int fd)
+landlock_enforce(int fd, bool log_new_exec)
 {
-	return syscall(SYS_landlock_restrict_self, fd, 0) < 0 ? -errno : 0;
+	unsigned flags = log_new_exec ? SBX_LL_RESTRICT_SELF_LOG_NEW_EXEC_ON : 0;
+
+	return syscall(SYS_landlock_restrict_self, fd, flags) < 0 ? -errno : 0;
 }

@@ -4,6 +4,7 @@
 #ifndef SBX_LINUX_LANDLOCK_H
 #define SBX_LINUX_LANDLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SBX_LL_FS_EXECUTE (1ULL << 0)
@@ -26,6 +27,10 @@
 #define SBX_LL_NET_CONNECT_TCP (1ULL << 1)
 #define SBX_LL_SCOPE_ABSTRACT_UNIX (1ULL << 0) /* ABI 6 */
 #define SBX_LL_SCOPE_SIGNAL (1ULL << 1)
+/* landlock_restrict_self() flags, ABI 7 */
+#define SBX_LL_RESTRICT_SELF_LOG_SAME_EXEC_OFF (1U << 0)
+#define SBX_LL_RESTRICT_SELF_LOG_NEW_EXEC_ON (1U << 1)
+#define SBX_LL_RESTRICT_SELF_LOG_SUBDOMAINS_OFF (1U << 2)
 
 struct sbx_landlock_ruleset_attr {
 	uint64_t handled_access_fs;
@@ -47,7 +52,9 @@ uint64_t landlock_write_rights(int abi);
 int landlock_build(int abi, const char *const *rw, const char *tmp,
 		   const char *dev);
 
-/* Enforces ruleset fd on the calling thread (no_new_privs already set). */
-int landlock_enforce(int fd);
+/* Enforces ruleset fd on the calling thread (no_new_privs already set).
+ * log_new_exec (ABI >= 7): denials of the programs exec'd after this are
+ * audited too (by default only the caller's own are). */
+int landlock_enforce(int fd, bool log_new_exec);
 
 #endif

@@ -177,6 +177,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->landlock_abi = lb->caps.landlock_abi;
 	p->seccomp = lb->have_seccomp ? &lb->seccomp : NULL;
 	p->seccomp_notify = lb->caps.seccomp_notify;
+	p->landlock_log = lb->caps.landlock_audit;
 	*out = p;
 	return 0;
 }
@@ -454,6 +455,18 @@ sandbox_proc_started(struct sandbox_proc *p, int fd)
 	p->pidfd = fd;
 	p->pid = pidfd_pid(fd);
 	return 0;
+}
+
+int
+sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds)
+{
+	int i;
+
+	if (nfds >= 2 && !p->cmd_pid)
+		p->cmd_pid = pidfd_pid(fds[1]);
+	for (i = 1; i < nfds; i++)
+		close(fds[i]);
+	return nfds >= 1 ? fds[0] : -1;
 }
 
 void

@@ -74,6 +74,7 @@ struct sandbox_plan {
 	int landlock_abi;
 	const struct sock_fprog *seccomp;
 	bool seccomp_notify;       /* hand the listener to the daemon */
+	bool landlock_log;         /* audit the command's Landlock denials */
 };
 
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+struct event_base;
 struct fsplan;
 
 /* What the kernel gives us, probed once at start-up. */
@@ -16,6 +17,7 @@ struct sandbox_caps {
 	int landlock_abi;          /* 0: no Landlock */
 	bool seccomp;
 	bool seccomp_notify;
+	bool landlock_audit;       /* Landlock denials read from audit */
 	bool userns;               /* unprivileged user namespaces usable */
 	bool privileged;           /* daemon is root serving target_uid */
 	const char *namespaces[8]; /* NULL-terminated */
@@ -61,6 +63,8 @@ struct sandbox_proc {
 	int helper_pidfd;          /* -1 when none */
 	int status_fd;             /* sandbox_status records (SEQPACKET) */
 	bool own_child;            /* pidfd is our child: reap it */
+	pid_t cmd_pid;             /* host pid of the command, once its
+				      DENIALS record came; 0 before */
 	void *template;            /* backend's, for release */
 };
 
@@ -71,7 +75,8 @@ enum sandbox_status_kind {
 	SANDBOX_STATUS_EXITED = 3,       /* value: wait status of the command */
 	SANDBOX_STATUS_LISTENERS = 4,    /* fds: HTTP and SOCKS5 listeners */
 	SANDBOX_STATUS_STARTED = 5,      /* fd: pidfd of the session init */
-	SANDBOX_STATUS_DENIALS = 6,      /* fd: seccomp listener of the command */
+	SANDBOX_STATUS_DENIALS = 6,      /* fds: seccomp listener of the
+					    command, then its pidfd */
 };
 
 /* A syscall the sandbox refused (seccomp user notification). */
@@ -118,9 +123,39 @@ void sandbox_reap_helper(struct sandbox_proc *p);
 void sandbox_reap(struct sandbox_proc *p);
 /* Closes everything and lets the backend drop what the spawn held. */
 void sandbox_proc_release(struct sandbox_proc *p);
+/* A DENIALS record arrived: fds[0] is the listener to read denials from
+ * (returned, or -1), fds[1] the command's pidfd, which sets p->cmd_pid. */
+int sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds);
 /* Reads one denial from a DENIALS fd, answering it; -EAGAIN when none
  * waits (never blocks), -EPIPE once nothing is filtered any more. */
 int sandbox_denial_read(int fd, struct sandbox_denial *out);
+/*
+ * Denials the kernel reports for sandboxes (Linux: Landlock audit records,
+ * kernel >= 6.15 with audit enabled, a daemon allowed to read them):
+ * filesystem writes and creations with their path, abstract Unix sockets,
+ * signals. creator is the sandbox_proc.cmd_pid of the sandbox it came from.
+ * Strings are valid during the callback only.
+ */
+struct sandbox_audit_denial {
+	pid_t creator;
+	int kind;                  /* enum violation_kind */
+	const char *access;        /* "fs.write_file", "scope.signal", ... */
+	const char *target;        /* path, or what the record names */
+};
+typedef void (*sandbox_audit_fn)(const struct sandbox_audit_denial *d,
+				 void *arg);
+/* Starts reading them on base (after sandbox_init; sets caps
+ * landlock_audit). 0, or -errno when this daemon or kernel cannot (the
+ * reason joins the degraded list). */
+int sandbox_audit_start(struct event_base *base, sandbox_audit_fn fn,
+			void *arg);
+/* Calls done(arg) once every denial the kernel queued before this call
+ * has been delivered (or after a short timeout). -ENOTSUP when audit is
+ * not read: nothing to wait for. */
+int sandbox_audit_barrier(void (*done)(void *arg), void *arg);
+/* Forgets a barrier whose arg is going away. */
+void sandbox_audit_cancel(void *arg);
+void sandbox_audit_stop(void);
 /* Number of held templates (status). */
 unsigned sandbox_templates(void);
 
