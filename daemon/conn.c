@@ -12,6 +12,7 @@
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/events.h"
 #include "daemon/log.h"
 #include "daemon/rpc.h"
 #include "daemon/session.h"
@@ -39,6 +40,7 @@ conn_free_cb(evutil_socket_t fd, short what, void *arg)
 			break;
 		}
 	nconns--;
+	events_unsubscribe(c);
 	if (c->session)
 		session_client_gone(c->session);
 	for (i = 0; i < c->nfds; i++)

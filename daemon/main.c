@@ -316,6 +316,8 @@ setup(int ready_fd)
 		log_error("sandbox backend: %s", err);
 		return r;
 	}
+	/* Optional (privileged mode): its absence is in the degraded list. */
+	sandbox_audit_start(sbxd.base, session_audit_denied, NULL);
 	raise_nofile();
 	if ((r = proxy_init(&proxy_cfg, err, sizeof(err))) < 0) {
 		log_error("%s", err);
@@ -379,6 +381,7 @@ main(int argc, char **argv)
 	server_stop();
 	conn_close_all();
 	session_cleanup();
+	sandbox_audit_stop();
 	policy_store_cleanup();
 	free((char *)store_opts.home);
 	proxy_cleanup();

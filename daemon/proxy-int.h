@@ -23,8 +23,6 @@ struct http_state;
 #define PROXY_LINGER_MS 5000
 /* Connections one session may hold open; more are refused at accept. */
 #define PROXY_CONNS_MAX 4096
-/* Violation events one session sends; later ones are only counted. */
-#define PROXY_EVENTS_MAX 256
 
 enum pconn_kind { PCONN_HTTP, PCONN_SOCKS };
 
@@ -37,7 +35,7 @@ struct proxy {
 	struct event *reap_ev;
 	struct pconn *conns, *dead;
 	struct ask *asks;
-	unsigned nconns, nevents, nsuppressed;
+	unsigned nconns;
 };
 
 /*

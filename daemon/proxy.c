@@ -327,9 +327,6 @@ proxy_free(struct proxy *px)
 	}
 	if (px->retry_ev != NULL)
 		event_free(px->retry_ev);
-	if (px->nsuppressed > 0)
-		log_info("session %llu: %u more network denials not reported",
-		    (unsigned long long)px->session_id, px->nsuppressed);
 	proxy_rules_free(px->rules);
 	free(px);
 }

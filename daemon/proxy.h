@@ -8,6 +8,7 @@
 
 struct policy;
 struct proxy;
+struct violation;
 
 /* Daemon-wide settings (sbxd options). */
 struct proxy_config {
@@ -29,6 +30,9 @@ struct proxy_hooks {
 	void *arg;
 	/* Sends env to the session's client; < 0 when it has none. */
 	int (*send)(void *arg, const Sbx__Envelope *env);
+	/* A denial, for the session's violation events (v and its strings
+	 * are valid during the call only). */
+	void (*violation)(void *arg, const struct violation *v);
 };
 
 /*

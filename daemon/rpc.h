@@ -31,5 +31,6 @@ extern const struct rpc_entry rpc_kill_entry;
 extern const struct rpc_entry rpc_status_entry;
 extern const struct rpc_entry rpc_describe_entry;
 extern const struct rpc_entry rpc_approval_entry;
+extern const struct rpc_entry rpc_subscribe_entry;
 
 #endif

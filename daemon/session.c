@@ -21,6 +21,8 @@
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/envfilter.h"
+#include "daemon/events.h"
+#include "daemon/fsdenial.h"
 #include "daemon/fsplan.h"
 #include "daemon/policy-explain.h"
 #include "daemon/policy-store.h"
@@ -30,6 +32,8 @@
 #include "daemon/proxy.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
+#include "daemon/syscall-deny.h"
+#include "daemon/violation.h"
 #include "daemon/workspace.h"
 
 /* Streaming backpressure: stop reading the command's output while this
@@ -52,7 +56,8 @@ struct session {
 	struct event *pid_ev, *helper_ev, *status_ev, *timeout_ev, *free_ev;
 	struct event *deny_ev;     /* seccomp refusals to answer */
 	int deny_fd;
-	unsigned ndenied;
+	struct violation_log *vlog;
+	bool audit_wait;           /* exit status waits for audit records */
 	struct stream out[2];
 	int nout;
 	int stdin_fd; /* streaming: pipe or pty master, -1 when closed */
@@ -84,12 +89,22 @@ session_send_hook(void *arg, const Sbx__Envelope *env)
 	return s->conn ? conn_send(s->conn, env) : -ENOTCONN;
 }
 
+/* Every source's denials end here: counted, rate-limited, delivered. */
+static void
+session_violation(void *arg, const struct violation *v)
+{
+	struct session *s = arg;
+
+	events_report(s->vlog, s->id, s->conn, v);
+}
+
 /* The sandbox made its proxy listeners (HTTP, SOCKS5) inside its network
  * namespace: the proxy serves them, for this session only. */
 static void
 session_proxy_listeners(struct session *s, int *fds, int nfds)
 {
-	const struct proxy_hooks hooks = { s, session_send_hook };
+	const struct proxy_hooks hooks = { s, session_send_hook,
+					   session_violation };
 	int i;
 
 	if (s->proxy) {
@@ -140,6 +155,8 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		}
 	nsessions--;
 	proxy_free(s->proxy);
+	sandbox_audit_cancel(s);
+	violation_log_free(s->vlog);
 	for (i = 0; i < s->nout; i++)
 		stream_close(s, &s->out[i]);
 	stdin_close_fd(s);
@@ -365,14 +382,34 @@ read_status(struct session *s)
 }
 
 /* A syscall the sandbox refused (the filter's user notification): it
- * has been answered EPERM; here it is recorded. */
+ * has been answered EPERM; here it becomes a violation. */
 static void
 session_syscall_denied(struct session *s, const struct sandbox_denial *d)
 {
-	s->ndenied++;
-	if (s->ndenied <= 5)
-		log_info("session %llu: refused %s (pid %d)",
-			 (unsigned long long)s->id, d->syscall, (int)d->pid);
+	char target[128];
+	struct violation v;
+
+	syscall_deny_describe(d->syscall, d->args, &v, target, sizeof(target));
+	session_violation(s, &v);
+}
+
+/* A Landlock denial from the kernel's audit records: the session whose
+ * command made the domain, if it is still known. */
+void
+session_audit_denied(const struct sandbox_audit_denial *d, void *arg)
+{
+	struct session *s;
+	struct fsdenial f;
+	struct violation v;
+
+	for (s = sessions; s; s = s->next)
+		if (s->proc.cmd_pid == d->creator)
+			break;
+	if (!s)
+		return;
+	fsdenial_describe(s->policy, policy_store_home(), s->workspace,
+			  d->kind, d->access, d->target, &f, &v);
+	session_violation(s, &v);
 }
 
 static void
@@ -380,11 +417,14 @@ deny_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct session *s = arg;
 	struct sandbox_denial d;
-	int r;
+	int r, n = 0;
 
-	while ((r = sandbox_denial_read(fd, &d)) == 0)
+	/* A bounded batch: a looping sandbox must not starve the others. */
+	while (n++ < 64 && (r = sandbox_denial_read(fd, &d)) == 0)
 		session_syscall_denied(s, &d);
-	if (r != -EAGAIN && r != -EINTR && r != -ENOENT) {
+	if (n > 64)
+		return;
+	if (r != -EAGAIN && r != -EINTR && r != -ENOENT && r != -ENOMEM) {
 		/* Listener gone (the filtered processes exited). */
 		event_del(s->deny_ev);
 	}
@@ -393,14 +433,15 @@ deny_cb(evutil_socket_t fd, short what, void *arg)
 static void
 session_denials(struct session *s, int *fds, int nfds)
 {
-	int i;
+	int fd = sandbox_proc_denials(&s->proc, fds, nfds);
 
-	if (nfds != 1 || s->deny_fd >= 0) {
-		for (i = 0; i < nfds; i++)
-			close(fds[i]);
+	if (fd < 0)
+		return;
+	if (s->deny_fd >= 0) {
+		close(fd);
 		return;
 	}
-	s->deny_fd = fds[0];
+	s->deny_fd = fd;
 	fcntl(s->deny_fd, F_SETFL, O_NONBLOCK);
 	s->deny_ev = event_new(sbxd.base, s->deny_fd, EV_READ | EV_PERSIST,
 			       deny_cb, s);
@@ -414,6 +455,16 @@ status_cb(evutil_socket_t fd, short what, void *arg)
 	read_status(arg);
 }
 
+/* Every audit record of the sandbox is in: the exit status can go. */
+static void
+audit_done(void *arg)
+{
+	struct session *s = arg;
+
+	s->audit_wait = false;
+	session_maybe_finish(s);
+}
+
 static void
 mark_exited(struct session *s)
 {
@@ -421,6 +472,10 @@ mark_exited(struct session *s)
 		return;
 	s->exited = true;
 	s->end_ms = sbxd_now_ms();
+	/* The kernel queued the command's Landlock denials before it
+	 * exited; they are delivered asynchronously. */
+	if (s->proc.cmd_pid && sandbox_audit_barrier(audit_done, s) == 0)
+		s->audit_wait = true;
 	read_status(s);
 	if (s->status_ev)
 		event_del(s->status_ev);
@@ -499,7 +554,8 @@ send_exit(struct session *s)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__ExitStatus es = SBX__EXIT_STATUS__INIT;
-	char msg[256] = "";
+	char msg[256] = "", **writable = NULL;
+	size_t i, n = 0;
 
 	es.session_id = s->id;
 	if (s->got_status && WIFEXITED(s->exit.value)) {
@@ -524,9 +580,24 @@ send_exit(struct session *s)
 	es.user_us = s->exit.utime_us;
 	es.sys_us = s->exit.stime_us;
 	es.max_rss_kb = s->exit.maxrss_kb;
+	violation_log_summary(s->vlog, &es);
+	es.fs_unobserved = !(s->proc.cmd_pid && sandbox_caps()->landlock_audit);
+	if (s->policy) {
+		const struct policy_rules *w =
+			&s->policy->lists[POLICY_ALLOW_WRITE];
+
+		writable = calloc(w->n + 1, sizeof(*writable));
+		for (i = 0; writable && i < w->n; i++)
+			writable[n++] = w->v[i].value;
+		if (writable)
+			writable[n++] = (char *)"/tmp";
+		es.writable = writable;
+		es.n_writable = n;
+	}
 	env.msg_case = SBX__ENVELOPE__MSG_EXIT_STATUS;
 	env.exit_status = &es;
 	conn_send(s->conn, &env);
+	free(writable);
 }
 
 static void
@@ -534,13 +605,14 @@ session_maybe_finish(struct session *s)
 {
 	int i;
 
-	if (!s->exited)
+	if (!s->exited || s->audit_wait)
 		return;
 	for (i = 0; i < s->nout; i++)
 		if (s->out[i].fd >= 0)
 			return;
 	if (event_pending(s->free_ev, EV_TIMEOUT, NULL))
 		return;
+	events_flush(s->vlog, s->id, s->conn);
 	if (s->conn && s->setup_failed)
 		conn_error(s->conn, SBX__ERROR_CODE__ERROR_CODE_SANDBOX,
 			   "sandbox setup failed at %s: %s",
@@ -771,12 +843,13 @@ session_alloc(const Sbx__RunRequest *req)
 	s->deny_fd = -1;
 	s->out[0].fd = s->out[1].fd = -1;
 	s->id = next_id++;
+	s->vlog = violation_log_new(sbxd_now_ms());
 	s->tty = req->tty;
 	s->streaming = req->io_mode == SBX__IO_MODE__IO_MODE_STREAMING;
 	s->argv = calloc(req->n_argv + 1, sizeof(*s->argv));
 	s->workspace = strdup(req->workspace);
 	s->free_ev = event_new(sbxd.base, -1, 0, session_free_cb, s);
-	if (!s->argv || !s->workspace || !s->free_ev)
+	if (!s->argv || !s->workspace || !s->free_ev || !s->vlog)
 		goto fail;
 	for (i = 0; i < req->n_argv; i++)
 		if (!(s->argv[i] = strdup(req->argv[i])))
@@ -789,6 +862,7 @@ fail:
 	free(s->workspace);
 	if (s->free_ev)
 		event_free(s->free_ev);
+	violation_log_free(s->vlog);
 	free(s);
 	return NULL;
 }

@@ -37,6 +37,10 @@ struct session *session_next(const struct session *s);
 /* Fills info with pointers borrowed from s (valid until s changes). */
 void session_describe(const struct session *s, Sbx__SessionInfo *info);
 unsigned session_count(void);
+/* A sandbox_audit_fn: a Landlock denial reported by the kernel, for the
+ * session whose command made the domain (arg unused). */
+struct sandbox_audit_denial;
+void session_audit_denied(const struct sandbox_audit_denial *d, void *arg);
 /* The effective policy this session runs under (NULL before spawn). */
 const struct policy *session_policy(const struct session *s);
 /* False once the sandbox has exited (the session may linger briefly). */

@@ -1,0 +1,33 @@
+/* Where violation events go once a source has described a denial: the
+ * session's rate limit first, then the session's client, the subscribers
+ * (`sbxctl events`), and the log (the journal, with structured fields). */
+#ifndef SBX_EVENTS_H
+#define SBX_EVENTS_H
+
+#include <stdint.h>
+
+#include "daemon/violation.h"
+
+struct conn;
+
+/*
+ * One denial of session session_id, counted in its log l and, unless the
+ * rate limit holds it back, sent to client (may be NULL) and the
+ * subscribers, and logged.
+ */
+void events_report(struct violation_log *l, uint64_t session_id,
+		   struct conn *client, const struct violation *v);
+/* The session ends: what the rate limit still holds goes out as one
+ * "N more suppressed" event. */
+void events_flush(struct violation_log *l, uint64_t session_id,
+		  struct conn *client);
+
+/* c receives the events of session_id (0: all sessions) until it closes.
+ * -EALREADY if it already subscribed, -ENOMEM. */
+int events_subscribe(struct conn *c, uint64_t session_id);
+/* c is going away (conn.c); a no-op for a connection that never
+ * subscribed. */
+void events_unsubscribe(struct conn *c);
+unsigned events_subscribers(void);
+
+#endif
