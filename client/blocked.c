@@ -1,9 +1,10 @@
-/* Formats a ViolationEvent as the one line sbxctl prints for it. */
+/* Violation events as sbxctl prints them: the line, the grouped block after
+ * a run with its honest note on what sbx cannot see, and JSON. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "client/violation.h"
+#include "client/blocked.h"
 
 static const char *
 str(const char *s)
@@ -20,43 +21,235 @@ scrub(char *s)
 			*s = '?';
 }
 
-size_t
-violation_format(const Sbx__ViolationEvent *ev, char *buf, size_t size)
+/* Landlock's filesystem rights as words (the path is the directory for
+ * creations and removals). */
+static const char *
+fs_verb(const char *op)
 {
-	size_t n = 0;
+	static const char *const map[][2] = {
+		{ "make_reg", "create file in" },
+		{ "make_dir", "create directory in" },
+		{ "make_sym", "create symlink in" },
+		{ "make_sock", "create socket in" },
+		{ "make_fifo", "create fifo in" },
+		{ "make_char", "create device in" },
+		{ "make_block", "create device in" },
+		{ "remove_file", "remove file in" },
+		{ "remove_dir", "remove directory in" },
+		{ "refer", "move or link into" },
+		{ "truncate", "truncate" },
+		{ "ioctl_dev", "ioctl on" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(op, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
+/* The verb of "blocked VERB TARGET". */
+static const char *
+verb(const char *kind, const char *op)
+{
+	const char *fs = strncmp(kind, "fs-", 3) ? NULL : fs_verb(op);
+
+	if (fs)
+		return fs;
+	static const char *const map[][2] = {
+		{ "fs-read", "read" },     { "fs-write", "write" },
+		{ "fs-create", "create" }, { "network", "network" },
+		{ "syscall", "syscall" },  { "ipc", "ipc" },
+		{ "signal", "signal" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(kind, map[i][0]))
+			return map[i][1];
+	return kind[0] ? kind : "access";
+}
+
+struct out {
+	char *buf;
+	size_t size, n;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
 	int w;
 
-#define OUT(...) do {							\
-	w = snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__);	\
-	n += w > 0 ? (size_t)w : 0;					\
-} while (0)
+	va_start(ap, fmt);
+	w = vsnprintf(o->buf + o->n, o->n < o->size ? o->size - o->n : 0, fmt,
+		      ap);
+	va_end(ap);
+	o->n += w > 0 ? (size_t)w : 0;
+}
+
+/* "(WHY; LAYER policy FILE, rule ID)": what denied and where it is
+ * written; sbx's own checks and builtin rules name themselves. */
+static void
+origin(struct out *o, const Sbx__ViolationEvent *ev)
+{
+	const char *layer = str(ev->layer), *file = str(ev->file);
+	const char *rule = str(ev->rule), *id = str(ev->rule_id);
+
+	put(o, " (");
+	if (ev->detail && ev->detail[0])
+		put(o, "%s; ", ev->detail);
+	if (layer[0] && (file[0] || strcmp(layer, "builtin")))
+		put(o, "%s policy%s%s, rule %s", layer, file[0] ? " " : "",
+		    file, id[0] ? id : rule);
+	else
+		put(o, "%s%s%s", rule[0] ? rule : "sbx",
+		    id[0] ? ", rule " : "", id);
+	put(o, ")");
+}
+
+size_t
+blocked_text(const Sbx__ViolationEvent *ev, char *buf, size_t size)
+{
+	struct out o = { buf, size, 0 };
+
 	if (size == 0)
 		return 0;
-	OUT("sbx: blocked %s %s (%s", str(ev->kind), str(ev->target),
-	    ev->rule && ev->rule[0] ? ev->rule : "sbx");
-	if (ev->layer && ev->layer[0])
-		OUT(", %s policy%s%s", ev->layer, ev->file && ev->file[0] ?
-		    " " : "", str(ev->file));
-	if (ev->detail && ev->detail[0])
-		OUT(": %s", ev->detail);
-	OUT(")");
+	if (ev->suppressed)
+		put(&o, "%u more violation%s suppressed (rate limit); the "
+		    "last: ", ev->suppressed, ev->suppressed == 1 ? "" : "s");
+	put(&o, "blocked %s %s", verb(str(ev->kind), str(ev->operation)),
+	    str(ev->target));
+	origin(&o, ev);
 	if (ev->remediation && ev->remediation[0])
-		OUT(" \u2014 %s", ev->remediation);
-#undef OUT
-	if (n >= size)
-		n = size - 1;
-	buf[n] = '\0';
+		put(&o, " \u2014 %s", ev->remediation);
+	if (ev->count > 1)
+		put(&o, " (%u times)", ev->count);
+	if (o.n >= size)
+		o.n = size - 1;
+	buf[o.n] = '\0';
 	scrub(buf);
-	return n;
+	return o.n;
+}
+
+json_t *
+blocked_json(const Sbx__ViolationEvent *ev)
+{
+	json_t *j = json_object();
+	char text[2048];
+
+	blocked_text(ev, text, sizeof(text));
+	json_object_set_new(j, "session",
+			    json_integer((json_int_t)ev->session_id));
+	if (ev->time_unix_ms)
+		json_object_set_new(j, "time_unix_ms",
+				    json_integer((json_int_t)ev->time_unix_ms));
+	json_object_set_new(j, "kind", json_string(str(ev->kind)));
+	json_object_set_new(j, "target", json_string(str(ev->target)));
+	json_object_set_new(j, "operation", json_string(str(ev->operation)));
+	json_object_set_new(j, "rule", json_string(str(ev->rule)));
+	json_object_set_new(j, "rule_id", json_string(str(ev->rule_id)));
+	json_object_set_new(j, "layer", json_string(str(ev->layer)));
+	json_object_set_new(j, "file", json_string(str(ev->file)));
+	json_object_set_new(j, "remediation",
+			    json_string(str(ev->remediation)));
+	json_object_set_new(j, "detail", json_string(str(ev->detail)));
+	if (ev->suppressed)
+		json_object_set_new(j, "suppressed",
+				    json_integer(ev->suppressed));
+	if (ev->count)
+		json_object_set_new(j, "count", json_integer(ev->count));
+	json_object_set_new(j, "text", json_string(text));
+	return j;
+}
+
+size_t
+blocked_note(const Sbx__ExitStatus *es, int code, char *buf, size_t size)
+{
+	struct out o = { buf, size, 0 };
+	size_t i;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	if (code == 0 || (es->exec_error && es->exec_error[0]))
+		return 0;
+	put(&o, "the command failed (exit %d); ", code);
+	if (es->fs_unobserved)
+		put(&o, "sbx cannot see filesystem denials in user mode");
+	else
+		put(&o, "writes refused by read-only mounts (EROFS) are not "
+		    "reported");
+	put(&o, " \u2014 if a write failed, it was probably outside the "
+	    "writable paths:");
+	for (i = 0; i < es->n_writable; i++)
+		put(&o, "%s %s", i ? "," : "", es->writable[i]);
+	if (o.n >= size)
+		o.n = size - 1;
+	buf[o.n] = '\0';
+	scrub(buf);
+	return o.n;
+}
+
+static void
+summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
+{
+	json_t *j = json_object(), *groups = json_array(), *w = json_array();
+	size_t i;
+
+	for (i = 0; i < es->n_violation_groups; i++)
+		json_array_append_new(groups,
+				      blocked_json(es->violation_groups[i]));
+	for (i = 0; i < es->n_writable; i++)
+		json_array_append_new(w, json_string(es->writable[i]));
+	json_object_set_new(j, "violations", json_integer(es->violations));
+	json_object_set_new(j, "suppressed",
+			    json_integer(es->violations_suppressed));
+	json_object_set_new(j, "ungrouped",
+			    json_integer(es->violations_ungrouped));
+	json_object_set_new(j, "groups", groups);
+	json_object_set_new(j, "fs_unobserved",
+			    json_boolean(es->fs_unobserved));
+	json_object_set_new(j, "writable", w);
+	json_object_set_new(j, "note", note[0] ? json_string(note) :
+						 json_null());
+	json_dumpf(j, out, JSON_COMPACT);
+	fputc('\n', out);
+	json_decref(j);
+}
+
+/* glibc tries nscd over a Unix socket in every program that looks up a
+ * name or a user, and takes the refusal in its stride: after a command
+ * that succeeded, such a group is noise that would teach readers to skip
+ * these lines. (It stays in the JSON and the event stream.) */
+static bool
+probe_only(const Sbx__ViolationEvent *g)
+{
+	return !strcmp(str(g->rule_id), "seccomp.unix-socket");
 }
 
 void
-violation_print(const Sbx__ViolationEvent *ev)
+blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 {
-	char line[2048];
-	size_t n = violation_format(ev, line, sizeof(line) - 1);
+	char line[2048], note[2048];
+	size_t i;
 
-	line[n++] = '\n';
-	if (write(2, line, n) < 0)
+	blocked_note(es, code, note, sizeof(note));
+	if (json) {
+		summary_json(out, es, note);
 		return;
+	}
+	for (i = 0; i < es->n_violation_groups; i++) {
+		if (code == 0 && probe_only(es->violation_groups[i]))
+			continue;
+		blocked_text(es->violation_groups[i], line, sizeof(line));
+		fprintf(out, "sbx: %s\n", line);
+	}
+	if (es->violations_ungrouped)
+		fprintf(out, "sbx: and %u more violation%s (not listed)\n",
+			es->violations_ungrouped,
+			es->violations_ungrouped == 1 ? "" : "s");
+	if (note[0])
+		fprintf(out, "sbx: %s\n", note);
+	fflush(out);
 }

@@ -1,18 +1,39 @@
-/* Violation events on sbxctl's stderr: one line an agent or a person can act on. */
-#ifndef SBX_VIOLATION_H
-#define SBX_VIOLATION_H
+/* What sbxctl says about violations: one line per event an agent or a person
+ * can act on, the grouped block after a run, and the same as JSON. */
+#ifndef SBX_BLOCKED_H
+#define SBX_BLOCKED_H
 
+#include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "proto/wire.h"
 
 /*
- * "sbx: blocked network HOST:PORT (RULE, LAYER policy FILE: WHY) —
- * REMEDIATION". Returns the length written to buf (cut to fit).
+ * "blocked write /etc/hosts (outside the writable paths; org policy
+ * /etc/sbx/policy.d/base.json, rule fs.write) — write inside the
+ * workspace, or ask the user to allow it", with " (N times)" for a group,
+ * or "N more violations suppressed (rate limit); the last: blocked ...".
+ * Control bytes from the daemon become '?'. Returns the length written
+ * (cut to fit size).
  */
-size_t violation_format(const Sbx__ViolationEvent *ev, char *buf,
-			size_t size);
-/* Writes that line to stderr. */
-void violation_print(const Sbx__ViolationEvent *ev);
+size_t blocked_text(const Sbx__ViolationEvent *ev, char *buf, size_t size);
+
+/* The event's fields as a JSON object (with "text": blocked_text()). */
+json_t *blocked_json(const Sbx__ViolationEvent *ev);
+
+/* The note for a failed command when filesystem denials may have gone
+ * unseen, "" when there is none to make. */
+size_t blocked_note(const Sbx__ExitStatus *es, int code, char *buf,
+		    size_t size);
+
+/*
+ * After `sbxctl run`: the grouped violations of the run and the note on
+ * out, as "sbx: " lines, or with json one JSON object on one line (always,
+ * even with nothing to report). code is the command's exit status.
+ */
+void blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code,
+		     bool json);
 
 #endif

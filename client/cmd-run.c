@@ -31,6 +31,7 @@ struct run_opts {
 	size_t ndomains;
 	const char *policy;
 	enum ask_mode on_ask;
+	bool quiet, json;
 };
 
 static int
@@ -46,14 +47,22 @@ parse(int argc, char **argv, struct run_opts *o)
 		{ "allow-domain", required_argument, NULL, 'D' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "on-ask", required_argument, NULL, 'A' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
 	double secs;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+te:C:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+te:C:q", opts, NULL)) != -1) {
 		switch (c) {
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
 		case 't':
 			o->tty = true;
 			break;
@@ -280,6 +289,8 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 	ro.tty = o.tty;
 	ro.stream = o.stream;
 	ro.on_ask = o.on_ask;
+	ro.quiet = o.quiet;
+	ro.json = o.json || ctx->json;
 	code = relay_run(&c, &ro);
 	if (ro.master >= 0)
 		close(ro.master);
@@ -292,6 +303,7 @@ const struct cmd_entry cmd_run_entry = {
 	"run [-t|--tty] [--stream] [-e K=V] [-C DIR] [--workspace DIR] "
 	"[--timeout SEC]\n"
 	"             [--allow-domain D]... [--policy FILE] "
-	"[--on-ask=prompt|deny] -- CMD...",
+	"[--on-ask=prompt|deny]\n"
+	"             [-q|--quiet] [--json] -- CMD...",
 	cmd_run,
 };

@@ -33,6 +33,8 @@ print_json(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 	json_object_set_new(o, "seccomp", json_boolean(h->caps->seccomp));
 	json_object_set_new(o, "seccomp_notify",
 			    json_boolean(h->caps->seccomp_notify));
+	json_object_set_new(o, "landlock_audit",
+			    json_boolean(h->caps->landlock_audit));
 	json_object_set_new(o, "namespaces", ns);
 	json_object_set_new(o, "templates", json_integer(s->templates));
 	{
@@ -64,6 +66,8 @@ print_text(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 	       h->caps->backend, h->caps->landlock_abi,
 	       h->caps->seccomp ? "yes" : "no",
 	       h->caps->seccomp_notify ? " (user notification)" : "");
+	printf("violations: proxy, seccomp%s\n", h->caps->landlock_audit ?
+	       ", Landlock audit (filesystem, signals)" : "");
 	printf("namespaces:");
 	for (i = 0; i < h->caps->n_namespaces; i++)
 		printf(" %s", h->caps->namespaces[i]);

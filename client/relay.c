@@ -16,7 +16,7 @@
 #include "client/ask.h"
 #include "client/relay.h"
 #include "client/tty.h"
-#include "client/violation.h"
+#include "client/blocked.h"
 
 /* Stop reading stdin while this much is queued for the daemon. */
 #define SOCK_HIGH (1u << 20)
@@ -105,6 +105,8 @@ exit_code(const Sbx__ExitStatus *es)
 static void
 handle_frame(struct relay *r, const Sbx__Envelope *env)
 {
+	int code;
+
 	switch (env->msg_case) {
 	case SBX__ENVELOPE__MSG_RUN_STARTED:
 		break;
@@ -114,7 +116,11 @@ handle_frame(struct relay *r, const Sbx__Envelope *env)
 		break;
 	case SBX__ENVELOPE__MSG_EXIT_STATUS:
 		tty_restore();
-		finish(r, exit_code(env->exit_status));
+		code = exit_code(env->exit_status);
+		if (!r->o->quiet)
+			blocked_summary(stderr, env->exit_status, code,
+					r->o->json);
+		finish(r, code);
 		break;
 	case SBX__ENVELOPE__MSG_ERROR:
 		tty_restore();
@@ -124,7 +130,7 @@ handle_frame(struct relay *r, const Sbx__Envelope *env)
 			finish(r, EXIT_SBX);
 		break;
 	case SBX__ENVELOPE__MSG_VIOLATION:
-		violation_print(env->violation);
+		/* The exit status brings them grouped: said once, at the end. */
 		break;
 	case SBX__ENVELOPE__MSG_APPROVAL_REQUEST:
 		ask_request(r->ask, env->approval_request);

@@ -12,6 +12,8 @@ struct relay_opts {
 	bool tty;
 	bool stream;
 	enum ask_mode on_ask; /* approval requests: prompt or deny */
+	bool quiet;           /* no violation summary after the run */
+	bool json;            /* the summary as one JSON line */
 	int master; /* fd-passing tty: our end of the pty, else -1 */
 };
 

@@ -66,7 +66,8 @@ _sbxctl_run()
 		return ;;
 	esac
 	COMPREPLY=($(compgen -W '-t --tty --stream -e -C --workspace --timeout
-		--allow-domain --deny-read --allow-write --policy --' -- "$cur"))
+		--allow-domain --deny-read --allow-write --policy --on-ask -q
+		--quiet --json --' -- "$cur"))
 }
 
 _sbxctl_policy()
@@ -123,6 +124,9 @@ _sbxctl()
 		# kill ID [SIG]: only the signal can be completed.
 		((COMP_CWORD == i + 2)) &&
 			COMPREPLY=($(compgen -W "$(_sbxctl_signals)" -- "$cur")) ;;
+	events)
+		[[ $prev == --session || $prev == --count ]] ||
+			COMPREPLY=($(compgen -W '--session --json --count' -- "$cur")) ;;
 	describe)
 		if [[ $prev == --workspace ]]; then
 			_sbxctl_dirs

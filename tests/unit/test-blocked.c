@@ -1,0 +1,138 @@
+/* Unit tests for client/blocked.c: the line sbxctl prints for an event and
+ * a group, the honest note after a failed run, the JSON summary. */
+#include <string.h>
+
+#include "client/blocked.h"
+#include "unit.h"
+
+static Sbx__ViolationEvent
+event(const char *kind, const char *target, const char *rule,
+      const char *id, const char *layer, const char *file,
+      const char *detail, const char *remedy)
+{
+	Sbx__ViolationEvent ev = SBX__VIOLATION_EVENT__INIT;
+
+	ev.session_id = 4;
+	ev.kind = (char *)kind;
+	ev.target = (char *)target;
+	ev.rule = (char *)rule;
+	ev.rule_id = (char *)id;
+	ev.layer = (char *)layer;
+	ev.file = (char *)file;
+	ev.detail = (char *)detail;
+	ev.remediation = (char *)remedy;
+	return ev;
+}
+
+static void
+test_lines(void)
+{
+	char buf[1024];
+	Sbx__ViolationEvent ev;
+
+	ev = event("fs-write", "/etc/hosts", "filesystem.allowWrite",
+		   "fs.write", "org", "/etc/sbx/policy.d/base.json",
+		   "outside writable paths",
+		   "write inside the workspace, or ask the user to allow it");
+	blocked_text(&ev, buf, sizeof(buf));
+	CHECK_STR(buf, "blocked write /etc/hosts (outside writable paths; org "
+		  "policy /etc/sbx/policy.d/base.json, rule fs.write) \u2014 "
+		  "write inside the workspace, or ask the user to allow it");
+	ev = event("syscall", "io_uring_setup", "builtin seccomp deny set",
+		   "seccomp.io_uring", "builtin", "", "", "no io_uring");
+	ev.count = 3;
+	blocked_text(&ev, buf, sizeof(buf));
+	CHECK_STR(buf, "blocked syscall io_uring_setup (builtin seccomp deny "
+		  "set, rule seccomp.io_uring) \u2014 no io_uring (3 times)");
+	ev = event("network", "127.0.0.1:9", "network.unknownHosts \"ask\"",
+		   "", "user", "/p.json", "not approved", "ask");
+	ev.suppressed = 7;
+	blocked_text(&ev, buf, sizeof(buf));
+	CHECK_STR(buf, "7 more violations suppressed (rate limit); the last: "
+		  "blocked network 127.0.0.1:9 (not approved; user policy "
+		  "/p.json, rule network.unknownHosts \"ask\") \u2014 ask");
+	/* sbx's own check: no layer. Control bytes are replaced. */
+	ev = event("network", "a\nb:1", "address check", "", "", "",
+		   "private address", "");
+	blocked_text(&ev, buf, sizeof(buf));
+	CHECK_STR(buf, "blocked network a?b:1 (private address; address "
+		  "check)");
+	/* Cut to fit, terminated. */
+	CHECK_INT(blocked_text(&ev, buf, 10), 9);
+	CHECK_STR(buf, "blocked n");
+}
+
+static void
+test_note_and_json(void)
+{
+	Sbx__ExitStatus es = SBX__EXIT_STATUS__INIT;
+	Sbx__ViolationEvent ev = event("syscall", "bpf", "r", "seccomp.bpf",
+				       "builtin", "", "", "x");
+	Sbx__ViolationEvent *groups[1] = { &ev };
+	char *writable[2] = { (char *)"/ws", (char *)"/tmp" }, note[512];
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	es.fs_unobserved = true;
+	es.writable = writable;
+	es.n_writable = 2;
+	CHECK_INT(blocked_note(&es, 0, note, sizeof(note)), 0);
+	blocked_note(&es, 1, note, sizeof(note));
+	CHECK_STR(note, "the command failed (exit 1); sbx cannot see "
+		  "filesystem denials in user mode \u2014 if a write failed, "
+		  "it was probably outside the writable paths: /ws, /tmp");
+	es.fs_unobserved = false;
+	blocked_note(&es, 2, note, sizeof(note));
+	CHECK(strstr(note, "(EROFS) are not reported") != NULL);
+	es.exec_error = (char *)"x: command not found";
+	CHECK_INT(blocked_note(&es, 127, note, sizeof(note)), 0);
+	es.exec_error = NULL;
+
+	es.violations = 5;
+	es.violations_suppressed = 2;
+	es.violation_groups = groups;
+	es.n_violation_groups = 1;
+	ev.count = 5;
+	f = open_memstream(&out, &len);
+	blocked_summary(f, &es, 0, false);
+	fclose(f);
+	CHECK_STR(out, "sbx: blocked syscall bpf (r, rule seccomp.bpf) \u2014 "
+		  "x (5 times)\n");
+	free(out);
+	f = open_memstream(&out, &len);
+	blocked_summary(f, &es, 0, true);
+	fclose(f);
+	CHECK(out && strstr(out, "\"violations\":5,\"suppressed\":2,"));
+	CHECK(out && strstr(out, "\"rule_id\":\"seccomp.bpf\""));
+	CHECK(out && strstr(out, "\"count\":5"));
+	CHECK(out && strstr(out, "\"note\":null"));
+	CHECK(out && strchr(out, '\n') == out + len - 1);
+	free(out);
+
+	/* libc's nscd probe: only after a failure. */
+	ev = event("ipc", "socket(AF_UNIX, SOCK_STREAM)", "r",
+		   "seccomp.unix-socket", "builtin", "", "", "x");
+	ev.count = 2;
+	es.fs_unobserved = false;
+	es.n_writable = 0;
+	f = open_memstream(&out, &len);
+	blocked_summary(f, &es, 0, false);
+	fclose(f);
+	CHECK_STR(out, "");
+	free(out);
+	f = open_memstream(&out, &len);
+	blocked_summary(f, &es, 1, false);
+	fclose(f);
+	CHECK(out && !strncmp(out, "sbx: blocked ipc socket(AF_UNIX, "
+			      "SOCK_STREAM) (r, rule seccomp.unix-socket)", 63));
+	free(out);
+}
+
+int
+main(void)
+{
+	test_lines();
+	test_note_and_json();
+	UNIT_DONE();
+}
