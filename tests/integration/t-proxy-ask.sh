@@ -27,7 +27,7 @@ out=$(drive expect "$Q" send 'o\r' expect "$Q" send 'n\r' -- \
 	sbx run -- sh -c "$(get); $(get)" | tr -d '\r')
 check "once is one connection: asked again, then denied" grep -q '^ 200$' <<<"$out"
 check "... the second got 403" grep -q '^ 403$' <<<"$out"
-check "... with an event naming the answer" grep -q "^sbx: blocked network 127.0.0.1:$WEB (network.unknownHosts \"ask\", user policy $T/policy.json: not in allowedDomains, and not approved: the user denied it)" <<<"$out"
+check "... with an event naming the answer" grep -q "^sbx: blocked network 127.0.0.1:$WEB (not in allowedDomains, and not approved: the user denied it; user policy $T/policy.json, rule network.unknownHosts \"ask\")" <<<"$out"
 expect_eq "the denied one reached nobody" "$(conns web)" 2
 
 out=$(drive expect "$Q" send 's\r' -- \

@@ -35,7 +35,7 @@ printf '%s\n' '{"network": {"deniedDomains": [{"domain": "127.0.0.1:'"$TWO"'",
 expect_eq "--policy file adds a denial" \
 	"$(code --policy req.json -- "${CURL[@]}" "http://127.0.0.1:$TWO/")" 403
 sbx run --policy req.json -- "${CURL[@]}" "http://127.0.0.1:$TWO/" 2>"$T/err" >/dev/null
-check "... reported with its file and layer" grep -q "(network.deniedDomains \"127.0.0.1:$TWO\" id req-deny, request policy $WS/req.json: matches deniedDomains) — denied by the request" "$T/err"
+check "... reported with its file and layer" grep -q "(matches deniedDomains; request policy $WS/req.json, rule req-deny) — denied by the request" "$T/err"
 expect_eq "--policy leaves the rest" \
 	"$(code --policy req.json -- "${CURL[@]}" "http://127.0.0.1:$WEB/")" 200
 

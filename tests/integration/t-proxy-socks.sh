@@ -48,7 +48,7 @@ expect_eq "denied IPv4: reply 02" "$(sp socks 1 1 127.0.0.1 "$DENIED")" "rep 2"
 expect_eq "denied shorthand: reply 02" "$(sp socks 1 3 2130706433 "$DENIED")" "rep 2"
 sbx run -- curl -sS -x socks5h://127.0.0.1:1080 "http://127.0.0.1:$DENIED/" \
 	>/dev/null 2>"$T/err"
-check "event names the rule" grep -q "^sbx: blocked network 127.0.0.1:$DENIED (network.deniedDomains \"127.0.0.1:$DENIED\" id socks-denied" "$T/err"
+check "event names the rule" grep -q "^sbx: blocked network 127.0.0.1:$DENIED (matches deniedDomains; user policy $T/policy.json, rule socks-denied)" "$T/err"
 expect_eq "nothing reached the denied server" "$(conns denied)" 0
 expect_eq "unknown host: reply 02" "$(sp socks 1 3 unknown.test 80)" "rep 2"
 expect_eq "BIND refused: 07" "$(sp socks 2 1 127.0.0.1 "$WEB")" "rep 7"

@@ -30,7 +30,7 @@ expect_eq "SNI matching the tunnel passes" "$(sp connect-tls tls.test "$TLS" tls
 
 # Domain fronting: a tunnel to tls.test asking for other.test.
 expect_eq "SNI naming another host: closed" "$(sp connect-tls tls.test "$TLS" other.test)" closed
-check "reported with both names" grep -q "^sbx: blocked network tls.test:$TLS (tunnel check: the TLS server name is another host: it names other.test)" "$T/err"
+check "reported with both names" grep -q "^sbx: blocked network tls.test:$TLS (the TLS server name is another host: it names other.test; tunnel check)" "$T/err"
 expect_eq "SNI of another host over an address tunnel: closed" "$(sp connect-tls 127.0.0.1 "$TLS" tls.test)" closed
 expect_eq "only the three matching handshakes were served" \
 	"$(grep -c '^served tls.test$' "$T/tls.log")/$(grep -c '^served' "$T/tls.log")" 3/3

@@ -1,6 +1,7 @@
 /* Runs inside sandboxes in the tests: tries one operation and prints the
  * exact outcome ("ok" or the errno name), so tests can tell EROFS from
- * EACCES from EPERM. Usage: sbx-probe OP ARG... */
+ * EACCES from EPERM. Usage: sbx-probe OP ARG..., or sbx-probe repeat N OP
+ * ARG... (N tries, the outcome of the last printed). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -29,61 +30,81 @@ result(int r)
 	return 1;
 }
 
-int
-main(int argc, char **argv)
+/* One try of OP; the syscall's result, errno set on failure. */
+static int
+attempt(int argc, char **argv)
 {
 	const char *op = argc > 1 ? argv[1] : "";
 	const char *a = argc > 2 ? argv[2] : "";
 
 	if (!strcmp(op, "write"))
-		return result(open(a, O_WRONLY | O_CREAT | O_TRUNC, 0644));
+		return open(a, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (!strcmp(op, "read"))
-		return result(open(a, O_RDONLY));
+		return open(a, O_RDONLY);
 	if (!strcmp(op, "mkdir"))
-		return result(mkdir(a, 0755));
+		return mkdir(a, 0755);
 	if (!strcmp(op, "unlink"))
-		return result(unlink(a));
+		return unlink(a);
 	if (!strcmp(op, "mount"))
-		return result(mount("none", a, "tmpfs", 0, NULL));
+		return mount("none", a, "tmpfs", 0, NULL);
 	if (!strcmp(op, "unshare-user"))
-		return result(unshare(CLONE_NEWUSER));
+		return unshare(CLONE_NEWUSER);
 	if (!strcmp(op, "ptrace"))
-		return result((int)ptrace(PTRACE_TRACEME, 0, NULL, NULL));
+		return (int)ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 	if (!strcmp(op, "kill"))
-		return result(kill(atoi(a), 0));
+		return kill(atoi(a), 0);
 	if (!strcmp(op, "unix-socket"))
-		return result(socket(AF_UNIX, SOCK_STREAM, 0));
+		return socket(AF_UNIX, SOCK_STREAM, 0);
 	if (!strcmp(op, "socket")) /* socket FAMILY TYPE PROTO */
-		return result(socket(atoi(a), argc > 3 ? atoi(argv[3]) : 1,
-				     argc > 4 ? atoi(argv[4]) : 0));
+		return socket(atoi(a), argc > 3 ? atoi(argv[3]) : 1,
+			      argc > 4 ? atoi(argv[4]) : 0);
 	if (!strcmp(op, "io_uring"))
-		return result((int)syscall(425 /* io_uring_setup */, 1, NULL));
+		return (int)syscall(425 /* io_uring_setup */, 1, NULL);
 	if (!strcmp(op, "bpf"))
-		return result((int)syscall(SYS_bpf, 0, NULL, 0));
+		return (int)syscall(SYS_bpf, 0, NULL, 0);
 	if (!strcmp(op, "keyctl"))
-		return result((int)syscall(SYS_keyctl, 0, 0, 0, 0, 0));
+		return (int)syscall(SYS_keyctl, 0, 0, 0, 0, 0);
 	if (!strcmp(op, "perf"))
-		return result((int)syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0));
+		return (int)syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0);
 	if (!strcmp(op, "userfaultfd"))
-		return result((int)syscall(SYS_userfaultfd, 0));
+		return (int)syscall(SYS_userfaultfd, 0);
 	if (!strcmp(op, "tiocsti")) {
 		char c = 'x';
 
-		return result(ioctl(0, TIOCSTI, &c));
+		return ioctl(0, TIOCSTI, &c);
 	}
 	if (!strcmp(op, "socketpair")) {
 		int sv[2];
 
-		return result(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+		return socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
 	}
 	if (!strcmp(op, "connect-unix")) {
 		struct sockaddr_un sa = { .sun_family = AF_UNIX };
 		int s = socket(AF_UNIX, SOCK_STREAM, 0);
 
 		if (s < 0)
-			return result(s);
+			return s;
 		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", a);
-		return result(connect(s, (struct sockaddr *)&sa, sizeof(sa)));
+		return connect(s, (struct sockaddr *)&sa, sizeof(sa));
+	}
+	errno = EINVAL;
+	return -2;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *op = argc > 1 ? argv[1] : "";
+	long n, i;
+	int r = 0;
+
+	if (!strcmp(op, "repeat") && argc > 3) {
+		/* A tight loop of the same try (rate-limit tests). */
+		n = atol(argv[2]);
+		for (i = 0; i < n; i++)
+			if ((r = attempt(argc - 2, argv + 2)) > 2)
+				close(r);
+		return result(r);
 	}
 	if (!strcmp(op, "fds")) {
 		/* Prints every open fd number (to check nothing leaked in). */
@@ -94,6 +115,9 @@ main(int argc, char **argv)
 				printf("%d\n", fd);
 		return 0;
 	}
-	fprintf(stderr, "usage: sbx-probe OP ARG\n");
-	return 2;
+	if ((r = attempt(argc, argv)) == -2 && errno == EINVAL) {
+		fprintf(stderr, "usage: sbx-probe OP ARG\n");
+		return 2;
+	}
+	return result(r);
 }

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Landlock audit records as a violation source: privileged mode (a root
+# daemon may read the audit log), Linux >= 6.15 (Landlock ABI 7) with
+# kernel audit on. Creating files outside the writable paths and signalling
+# the sandbox's init are reported with the path or process, the Landlock
+# right, and the rule; the domain is mapped to its session. Writes that
+# read-only mounts refuse (EROFS) are seen by no source, and the summary
+# says so.
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" -eq 0 ] || skip "Landlock audit records need a root daemon (privileged mode)"
+user=${SBX_TEST_USER:-sbxtest}
+id "$user" >/dev/null 2>&1 || skip "no user $user"
+was=$("$PY" "$HERE/auditctl.py" get 2>/dev/null) ||
+	skip "no kernel audit on this machine (CONFIG_AUDIT off, or no netlink audit here)"
+# Audit is a machine-wide switch: turned on for this test only, put back.
+restore() { [ "$was" = 1 ] || "$PY" "$HERE/auditctl.py" set 0; cleanup; }
+trap restore EXIT
+[ "$was" = 1 ] || "$PY" "$HERE/auditctl.py" set 1 || skip "cannot turn kernel audit on"
+chown "$user": "$WS"
+chmod 755 "$T"
+start_daemon --user "$user"
+chmod 755 "$XDG_RUNTIME_DIR"
+as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
+s() { as "$BIN/sbxctl" --no-autostart --socket "$SOCK" "$@"; }
+abi=$(s --json status | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["landlock_abi"])')
+[ "$abi" -ge 7 ] || skip "Landlock ABI $abi: no audit records before ABI 7 (Linux 6.15)"
+s --json status >"$T/status"
+grep -q '"landlock_audit": true' "$T/status" ||
+	skip "the daemon reads no Landlock records here: $(grep -o 'Landlock audit: [^"]*' "$T/status")"
+cd "$WS"
+P=$BIN/sbx-probe
+
+s run --json -- sh -c "$P write /dev/shm/f; $P mkdir /dev/shm/d; $P kill 1; $P write /etc/sbx-ll-$$" >"$T/out" 2>"$T/err"
+expect_eq "Landlock refused, the mount refused" "$(cat "$T/out")" "EACCES
+EACCES
+EPERM
+EROFS"
+groups() { "$PY" -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+for g in d["groups"]:
+    print("|".join(str(g[f]) for f in sys.argv[2:]))' "$T/err" "$@"; }
+expect_eq "three Landlock denials, each with its right and rule" \
+	"$(groups kind target operation rule rule_id layer | sed 's/(pid [0-9]*)/(pid N)/')" \
+	"fs-create|/dev/shm|make_reg|filesystem.allowWrite||
+fs-create|/dev/shm|make_dir|filesystem.allowWrite||
+signal|process sbx-init (pid N)|signal|builtin Landlock scope|landlock.scope.signal|builtin"
+check "... the paths named outside the writable ones" \
+	grep -q '"detail":"outside every allowWrite path"' "$T/err"
+expect_eq "the EROFS write is not among them" \
+	"$("$PY" "$HERE/vjson.py" "$T/err" violations fs_unobserved)" "3
+false"
+
+s run -- sh -c "$P write /dev/shm/f >/dev/null; $P write /etc/sbx-ll-$$ >/dev/null" 2>"$T/err"
+expect_eq "the text summary and the honest note" "$(cat "$T/err")" \
+"sbx: blocked create file in /dev/shm (outside every allowWrite path; filesystem.allowWrite) — create files inside the workspace, or ask the user to allow it
+sbx: the command failed (exit 1); writes refused by read-only mounts (EROFS) are not reported — if a write failed, it was probably outside the writable paths: $WS, /tmp"
+stop_daemon
+done_test
