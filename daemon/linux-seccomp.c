@@ -210,13 +210,41 @@ notify_pending(int fd)
 	return p.revents & (POLLHUP | POLLERR) ? -EPIPE : -EAGAIN;
 }
 
+/* Syscall name of (arch, nr); the last few are remembered, since a
+ * looping sandbox repeats one. */
+static void
+syscall_name(uint32_t arch, int nr, char *buf, size_t len)
+{
+	static struct {
+		uint32_t arch;
+		int nr;
+		char name[32];
+	} cache[16];
+	static unsigned next;
+	const char *name;
+	unsigned i;
+
+	for (i = 0; i < 16; i++)
+		if (cache[i].name[0] && cache[i].arch == arch &&
+		    cache[i].nr == nr) {
+			snprintf(buf, len, "%s", cache[i].name);
+			return;
+		}
+	name = seccomp_syscall_resolve_num_arch(arch, nr);
+	snprintf(buf, len, "%s", name ? name : "?");
+	free((void *)name);
+	i = next++ % 16;
+	cache[i].arch = arch;
+	cache[i].nr = nr;
+	snprintf(cache[i].name, sizeof(cache[i].name), "%s", buf);
+}
+
 int
 seccomp_notify_answer(int fd, struct sandbox_denial *out)
 {
 	/* Allocated once: a looping sandbox sends a notification per try. */
 	static struct seccomp_notif *req;
 	static struct seccomp_notif_resp *resp;
-	const char *name;
 	int r;
 
 	/* NOTIF_RECV ignores O_NONBLOCK: it would block the daemon until
@@ -238,11 +266,8 @@ seccomp_notify_answer(int fd, struct sandbox_denial *out)
 		r = seccomp_notify_respond(fd, resp);
 		memset(out, 0, sizeof(*out));
 		out->pid = (pid_t)req->pid;
-		name = seccomp_syscall_resolve_num_arch(req->data.arch,
-							req->data.nr);
-		snprintf(out->syscall, sizeof(out->syscall), "%s",
-			 name ? name : "?");
-		free((void *)name);
+		syscall_name(req->data.arch, req->data.nr, out->syscall,
+			     sizeof(out->syscall));
 		memcpy(out->args, req->data.args, sizeof(out->args));
 		if (r == -ENOENT)
 			r = 0; /* the caller went away meanwhile: still a denial */
