@@ -78,7 +78,8 @@ const struct syscall_deny_group syscall_deny_groups[] = {
 	  "would run commands outside the sandbox", NULL },
 	{ "seccomp.unix-socket", VIOLATION_IPC,
 	  "named Unix sockets reach host services (session bus, agents, "
-	  "docker); use socketpair, or ask the user to allow the socket",
+	  "docker): harmless if it was libc looking for nscd, else use "
+	  "socketpair or ask the user to allow the socket",
 	  NULL },
 	{ "seccomp.socket-family", VIOLATION_SYSCALL,
 	  "only TCP and UDP (through the proxy), Unix socketpairs and route "
