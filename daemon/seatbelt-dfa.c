@@ -350,14 +350,51 @@ to_regex(const struct dfa *d, const int *blk, int nb, struct seatbelt_rx *rx)
 	return r;
 }
 
+/* The NFA of lang and minus[], and the DFA of all their subsets. */
+static int
+build(struct dfa *d, const struct seatbelt_dfa_lang *lang,
+    const struct seatbelt_dfa_lang *minus, size_t n, bool *hit)
+{
+	int start[1 + 64], r = 0;
+	size_t i;
+
+	d->budget = BUDGET;
+	for (i = 0; i <= n && r >= 0; i++)
+		r = start[i] = lang_add(d, i == 0 ? lang : &minus[i - 1]);
+	if (r < 0)
+		return r;
+	d->words = (d->nn + 63) / 64;
+	byte_classes(d);
+	for (i = 0; i <= n; i++)
+		SETBIT(d->sub[0], start[i]);
+	closure(d, d->sub[0]);
+	d->nd = 1;
+	return subsets(d, hit, n);
+}
+
+int
+seatbelt_dfa_meets(const struct seatbelt_dfa_lang *a,
+    const struct seatbelt_dfa_lang *b)
+{
+	struct dfa *d = calloc(1, sizeof(*d));
+	bool hit = false;
+	int r;
+
+	if (d == NULL)
+		return -ENOMEM;
+	r = build(d, a, b, 1, &hit);
+	free(d);
+	return r < 0 ? r : hit;
+}
+
 int
 seatbelt_dfa_minus(const struct seatbelt_dfa_lang *lang,
     const struct seatbelt_dfa_lang *minus, size_t n, bool *hit,
     struct seatbelt_rx *rx)
 {
-	struct dfa *d;
 	bool live[SEATBELT_DFA_DFA_MAX] = { false };
-	int blk[SEATBELT_DFA_DFA_MAX], r, start[1 + 64], nb;
+	int blk[SEATBELT_DFA_DFA_MAX], r, nb;
+	struct dfa *d;
 	size_t i;
 
 	if (hit != NULL)
@@ -366,18 +403,7 @@ seatbelt_dfa_minus(const struct seatbelt_dfa_lang *lang,
 		r = n > 64 ? -E2BIG : -ENOMEM;
 		goto fail;
 	}
-	d->budget = BUDGET;
-	for (i = 0, r = 0; i <= n && r >= 0; i++)
-		r = start[i] = lang_add(d, i == 0 ? lang : &minus[i - 1]);
-	if (r < 0)
-		goto out;
-	d->words = (d->nn + 63) / 64;
-	byte_classes(d);
-	for (i = 0; i <= n; i++)
-		SETBIT(d->sub[0], start[i]);
-	closure(d, d->sub[0]);
-	d->nd = 1;
-	if ((r = subsets(d, hit, n)) < 0)
+	if ((r = build(d, lang, minus, n, hit)) < 0)
 		goto out;
 	if (!prune(d, live)) {
 		r = 0;

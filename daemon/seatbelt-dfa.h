@@ -37,6 +37,10 @@ struct seatbelt_dfa_lang {
  * untouched), -E2BIG over a limit or when the regex does not fit (hit[]
  * then says true for all), -ENOMEM.
  */
+/* 1 when a and b share a word, 0 when not, -E2BIG, -ENOMEM. */
+int	seatbelt_dfa_meets(const struct seatbelt_dfa_lang *a,
+	    const struct seatbelt_dfa_lang *b);
+
 int	seatbelt_dfa_minus(const struct seatbelt_dfa_lang *lang,
 	    const struct seatbelt_dfa_lang *minus, size_t n, bool *hit,
 	    struct seatbelt_rx *rx);
