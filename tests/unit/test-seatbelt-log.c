@@ -1,10 +1,10 @@
 /* The Seatbelt log-line parser on recorded `log stream --style ndjson` lines, and the tags and predicate. */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 
 #include "seatbelt-log.h"
 #include "unit.h"
+#include "golden.h"
 
 #define GOLDEN	"tests/golden/seatbelt-log"
 #define NONCE	UINT64_C(0x0f1e2d3c4b5a6978)
@@ -39,36 +39,17 @@ render(FILE *f, const char *line, size_t len)
 	fprintf(f, " time=[%s]\n", v.time);
 }
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (f == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static void
-golden_run(const char *name, size_t *nlines)
+golden_run(const char *name, void *arg)
 {
-	char in[512], out[512], *text, *got = NULL, *want, *p, *nl;
-	size_t len, glen = 0, wlen;
+	size_t *nlines = arg;
+	char in[512], out[512], *text, *got = NULL, *p, *nl;
+	size_t len, glen = 0;
 	FILE *f;
 
-	snprintf(in, sizeof(in), "%s/%s", GOLDEN, name);
-	snprintf(out, sizeof(out), "%s/%.*s.out", GOLDEN,
-	    (int)(strlen(name) - 7), name);
-	CHECK((text = slurp(in, &len)) != NULL);
+	snprintf(in, sizeof(in), "%s/%s.ndjson", GOLDEN, name);
+	snprintf(out, sizeof(out), "%s/%s.out", GOLDEN, name);
+	CHECK((text = golden_slurp(in, &len)) != NULL);
 	if (text == NULL)
 		return;
 	f = open_memstream(&got, &glen);
@@ -79,18 +60,7 @@ golden_run(const char *name, size_t *nlines)
 		(*nlines)++;
 	}
 	fclose(f);
-	if (getenv("SBX_GOLDEN_UPDATE") != NULL) {
-		f = fopen(out, "wb");
-		fwrite(got, 1, glen, f);
-		fclose(f);
-	} else if ((want = slurp(out, &wlen)) == NULL || wlen != glen ||
-	    memcmp(want, got, glen) != 0) {
-		fprintf(stderr, "%s differs; got:\n%s", out, got);
-		CHECK(!"golden log lines");
-		free(want);
-	} else {
-		free(want);
-	}
+	golden_check(out, got, glen);
 	free(got);
 	free(text);
 }
@@ -98,20 +68,9 @@ golden_run(const char *name, size_t *nlines)
 static void
 test_golden(void)
 {
-	struct dirent *e;
-	size_t n = 0, nlines = 0, len;
-	DIR *d = opendir(GOLDEN);
+	size_t n, nlines = 0;
 
-	CHECK(d != NULL);
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		len = strlen(e->d_name);
-		if (len > 7 && strcmp(e->d_name + len - 7, ".ndjson") == 0) {
-			golden_run(e->d_name, &nlines);
-			n++;
-		}
-	}
-	if (d != NULL)
-		closedir(d);
+	n = golden_each(GOLDEN, ".ndjson", golden_run, &nlines);
 	CHECK(n >= 1 && nlines >= 20);
 	printf("log lines: %zu in %zu files\n", nlines, n);
 }

@@ -1,5 +1,4 @@
 /* Golden tests of the Seatbelt generator (NAME.json -> NAME.sb), each profile read back and checked. */
-#include <dirent.h>
 #include <errno.h>
 
 #include <jansson.h>
@@ -9,6 +8,7 @@
 #include "seatbelt.h"
 #include "seatbelt-rx.h"
 #include "unit.h"
+#include "golden.h"
 #include "sbpl.h"
 
 #define GOLDEN	"tests/golden/seatbelt"
@@ -38,25 +38,6 @@ struct golden {
 	struct seatbelt_input	 sin;
 };
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (f == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static int
 layer_of(const char *name)
 {
@@ -84,7 +65,7 @@ load_layer(struct golden *g, json_t *l)
 	if (layer < 0 || g->ndocs == MAXDOCS)
 		return;
 	if (file != NULL)
-		text = slurp(file, &len);
+		text = golden_slurp(file, &len);
 	else
 		text = json_dumps(json_object_get(l, "policy"), 0);
 	CHECK(text != NULL);
@@ -286,27 +267,15 @@ check_paths(struct golden *g, struct sx *top, const char *name)
 }
 
 static void
-golden_write(const char *path, const char *text, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-
-	CHECK(f != NULL);
-	if (f == NULL)
-		return;
-	fwrite(text, 1, len, f);
-	fclose(f);
-}
-
-static void
-golden_run(const char *name)
+golden_run(const char *name, void *arg)
 {
 	struct golden g = { .in = NULL };
 	struct policy_diags d = { 0 };
 	char in[512], out[512], err[160];
-	char *text = NULL, *want;
+	char *text = NULL;
 	const char *why;
 	struct sx *top;
-	size_t len, wlen, i;
+	size_t len, i;
 
 	snprintf(in, sizeof(in), "%s/%s.json", GOLDEN, name);
 	snprintf(out, sizeof(out), "%s/%s.sb", GOLDEN, name);
@@ -321,16 +290,7 @@ golden_run(const char *name)
 	}
 	if (text == NULL)
 		goto done;
-	if (getenv("SBX_GOLDEN_UPDATE") != NULL) {
-		golden_write(out, text, len);
-	} else if ((want = slurp(out, &wlen)) == NULL ||
-	    wlen != len || memcmp(want, text, len) != 0) {
-		fprintf(stderr, "%s differs; got:\n%s\n", out, text);
-		CHECK(!"golden profile matches");
-		free(want);
-	} else {
-		free(want);
-	}
+	golden_check(out, text, len);
 	if ((top = sx_parse(text, len, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: %s\n", out, err);
 		CHECK(!"profile reads back");
@@ -349,34 +309,12 @@ done:
 	golden_free(&g);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void
 test_golden(void)
 {
-	char *names[256];
-	struct dirent *e;
-	size_t n = 0, len, i;
-	DIR *dir = opendir(GOLDEN);
+	size_t n = golden_each(GOLDEN, ".json", golden_run, NULL);
 
-	CHECK(dir != NULL);
-	while (dir != NULL && (e = readdir(dir)) != NULL && n < 256) {
-		len = strlen(e->d_name);
-		if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0)
-			names[n++] = strndup(e->d_name, len - 5);
-	}
-	if (dir != NULL)
-		closedir(dir);
 	CHECK(n >= 12);
-	qsort(names, n, sizeof(names[0]), cmp_str);
-	for (i = 0; i < n; i++) {
-		golden_run(names[i]);
-		free(names[i]);
-	}
 	printf("golden: %zu profiles\n", n);
 }
 
