@@ -173,15 +173,21 @@ static int
 profile(const struct sandbox_request *req, struct seatbelt_cached *out,
     char *err, size_t errlen)
 {
-	const char *hidden[] = { mb.cfg.rundir, mb.cache_dir,
-	    mb.cfg.socket_path, NULL };
+	/* launchd's socket lives outside the run dir (svc-launchd.c). */
+	const char *state[] = { mb.cfg.rundir, mb.cache_dir,
+	    mb.cfg.socket_path, getenv("SBX_SOCKET") }, *hidden[5];
 	struct seatbelt_input in = { req->policy ? req->policy : mb.builtin,
 	    req->ignores, req->workspace, req->tmpdir, hidden,
 	    req->proxy ? SANDBOX_HTTP_PROXY_PORT : 0,
 	    req->proxy ? SANDBOX_SOCKS_PROXY_PORT : 0 };
 	struct policy_diags d = { 0 };
-	size_t i;
+	size_t i, n = 0;
 	int r;
+
+	for (i = 0; i < 4; i++)
+		if (state[i] != NULL && state[i][0] == '/')
+			hidden[n++] = state[i];
+	hidden[n] = NULL;
 
 	r = seatbelt_cache_get(mb.cache, &in, out, &d);
 	for (i = 0; i < d.n; i++)
