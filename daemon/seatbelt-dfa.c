@@ -12,7 +12,7 @@
 			    (unsigned char)(1u << ((c) & 7)))
 #define WORDS		(SEATBELT_DFA_NFA_MAX / 64)
 #define BYTES		253	/* 0x01..0xfd: what a macOS path holds */
-/* Steps of work before a hostile input is given up on. */
+/* Steps of work one call may take, however much the caller has left. */
 #define BUDGET		50000000L
 
 /* One NFA state: at most one move on a byte set, two empty moves. */
@@ -167,7 +167,7 @@ static void
 byte_classes(struct dfa *d)
 {
 	uint64_t (*sig)[WORDS] = d->sig;
-	unsigned b, c;
+	unsigned b, c, rep[BYTES];
 	size_t s;
 
 	d->ncls = 0;
@@ -176,15 +176,19 @@ byte_classes(struct dfa *d)
 		for (s = 0; s < d->nn; s++)
 			if (HAS(d->ns[s].set, b + 1))
 				SETBIT(sig[b], s);
-		for (c = 0; c < b; c++)
-			if (memcmp(sig[c], sig[b], d->words * 8) == 0)
+		/* Against one byte of each class so far, not every byte. */
+		for (c = 0; c < d->ncls; c++)
+			if (memcmp(sig[rep[c]], sig[b], d->words * 8) == 0)
 				break;
-		d->cls_of[b] = c < b ? d->cls_of[c] : (unsigned char)d->ncls++;
-		if (c == b)
-			memset(d->cls_set[d->cls_of[b]], 0, 32);
-		ADD(d->cls_set[d->cls_of[b]], b + 1);
+		if (c == d->ncls) {
+			rep[c] = b;
+			memset(d->cls_set[c], 0, 32);
+			d->ncls++;
+		}
+		d->cls_of[b] = (unsigned char)c;
+		ADD(d->cls_set[c], b + 1);
 	}
-	d->budget -= (long)BYTES * (long)d->nn;
+	d->budget -= (long)BYTES * (long)(d->nn + d->ncls * d->words);
 }
 
 /* The subset reached from subset i on class c: an index, -1 if empty. */
@@ -207,6 +211,7 @@ step(struct dfa *d, size_t i, size_t c)
 	if (!any)
 		return -1;
 	closure(d, v);
+	d->budget -= (long)(d->nn + d->nd * d->words);
 	for (j = 0; j < d->nd; j++)
 		if (memcmp(d->sub[j], v, d->words * 8) == 0)
 			return (int)j;
@@ -238,7 +243,7 @@ subsets(struct dfa *d, bool *hit, size_t n)
 				return t;
 			d->trans[i][c] = t;
 		}
-		if ((d->budget -= (long)(d->ncls * d->nn)) < 0)
+		if (d->budget < 0)
 			return -E2BIG;
 	}
 	return 0;
@@ -350,21 +355,27 @@ to_regex(const struct dfa *d, const int *blk, int nb, struct seatbelt_rx *rx)
 	return r;
 }
 
-/* The NFA of lang and minus[], and the DFA of all their subsets. */
+/*
+ * The NFA of lang and minus[], and the DFA of all their subsets. d comes
+ * from malloc: every part is written before it is read, and not zeroing
+ * its 400 KiB keeps a call cheap when most languages are a few states.
+ */
 static int
 build(struct dfa *d, const struct seatbelt_dfa_lang *lang,
-    const struct seatbelt_dfa_lang *minus, size_t n, bool *hit)
+    const struct seatbelt_dfa_lang *minus, size_t n, bool *hit, long left)
 {
 	int start[1 + 64], r = 0;
 	size_t i;
 
-	d->budget = BUDGET;
+	d->nn = d->nfinal = d->nd = 0;
+	d->budget = left < BUDGET ? left : BUDGET;
 	for (i = 0; i <= n && r >= 0; i++)
 		r = start[i] = lang_add(d, i == 0 ? lang : &minus[i - 1]);
 	if (r < 0)
 		return r;
 	d->words = (d->nn + 63) / 64;
 	byte_classes(d);
+	memset(d->sub[0], 0, sizeof(d->sub[0]));
 	for (i = 0; i <= n; i++)
 		SETBIT(d->sub[0], start[i]);
 	closure(d, d->sub[0]);
@@ -372,17 +383,29 @@ build(struct dfa *d, const struct seatbelt_dfa_lang *lang,
 	return subsets(d, hit, n);
 }
 
+/* What a call used of the caller's budget. */
+static void
+charge(const struct dfa *d, long *budget)
+{
+	long start = *budget < BUDGET ? *budget : BUDGET;
+
+	*budget -= start - (d->budget > 0 ? d->budget : 0) + 1;
+}
+
 int
 seatbelt_dfa_meets(const struct seatbelt_dfa_lang *a,
-    const struct seatbelt_dfa_lang *b)
+    const struct seatbelt_dfa_lang *b, long *budget)
 {
-	struct dfa *d = calloc(1, sizeof(*d));
+	struct dfa *d;
 	bool hit = false;
 	int r;
 
-	if (d == NULL)
+	if (*budget <= 0)
+		return -E2BIG;
+	if ((d = malloc(sizeof(*d))) == NULL)
 		return -ENOMEM;
-	r = build(d, a, b, 1, &hit);
+	r = build(d, a, b, 1, &hit, *budget);
+	charge(d, budget);
 	free(d);
 	return r < 0 ? r : hit;
 }
@@ -390,7 +413,7 @@ seatbelt_dfa_meets(const struct seatbelt_dfa_lang *a,
 int
 seatbelt_dfa_minus(const struct seatbelt_dfa_lang *lang,
     const struct seatbelt_dfa_lang *minus, size_t n, bool *hit,
-    struct seatbelt_rx *rx)
+    struct seatbelt_rx *rx, long *budget)
 {
 	bool live[SEATBELT_DFA_DFA_MAX] = { false };
 	int blk[SEATBELT_DFA_DFA_MAX], r, nb;
@@ -399,11 +422,12 @@ seatbelt_dfa_minus(const struct seatbelt_dfa_lang *lang,
 
 	if (hit != NULL)
 		memset(hit, 0, n * sizeof(*hit));
-	if (n > 64 || (d = calloc(1, sizeof(*d))) == NULL) {
-		r = n > 64 ? -E2BIG : -ENOMEM;
+	if (n > 64 || *budget <= 0 || (d = malloc(sizeof(*d))) == NULL) {
+		r = n > 64 || *budget <= 0 ? -E2BIG : -ENOMEM;
 		goto fail;
 	}
-	if ((r = build(d, lang, minus, n, hit)) < 0)
+	r = build(d, lang, minus, n, hit, *budget);
+	if (r < 0)
 		goto out;
 	if (!prune(d, live)) {
 		r = 0;
@@ -413,6 +437,7 @@ seatbelt_dfa_minus(const struct seatbelt_dfa_lang *lang,
 		goto out;
 	r = to_regex(d, blk, nb, rx);
 out:
+	charge(d, budget);
 	free(d);
 	if (r != -E2BIG && r != -ENOMEM)
 		return r;

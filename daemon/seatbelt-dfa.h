@@ -24,7 +24,12 @@ struct seatbelt_dfa_lang {
 	size_t			 ntok;
 };
 
-/* Limits that keep a hostile ignore file from costing more than this. */
+/*
+ * Limits that keep a hostile ignore file from costing more than this.
+ * Each call also spends from the caller's *budget (steps of work; one call
+ * takes at most 50 million): a caller gives a whole profile one budget,
+ * and a call finding it spent returns -E2BIG at once.
+ */
 #define SEATBELT_DFA_NFA_MAX	1024	/* states of all the token lists */
 #define SEATBELT_DFA_DFA_MAX	256	/* subsets explored */
 #define SEATBELT_DFA_ELIM_MAX	48	/* states turned back into a regex */
@@ -39,10 +44,10 @@ struct seatbelt_dfa_lang {
  */
 /* 1 when a and b share a word, 0 when not, -E2BIG, -ENOMEM. */
 int	seatbelt_dfa_meets(const struct seatbelt_dfa_lang *a,
-	    const struct seatbelt_dfa_lang *b);
+	    const struct seatbelt_dfa_lang *b, long *budget);
 
 int	seatbelt_dfa_minus(const struct seatbelt_dfa_lang *lang,
 	    const struct seatbelt_dfa_lang *minus, size_t n, bool *hit,
-	    struct seatbelt_rx *rx);
+	    struct seatbelt_rx *rx, long *budget);
 
 #endif

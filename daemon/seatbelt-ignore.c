@@ -9,11 +9,21 @@
 
 /* "!" lines weighed against one exclude line before it errs to deny. */
 #define QMAX	64
+/*
+ * What one profile may spend on re-includes: automaton work (about a
+ * second of CPU) and (require-not ...) filters written. Past either, the
+ * remaining lines deny without their re-includes.
+ */
+#define BUDGET	300000000L
+#define NOTS	4096
 
 struct ictx {
 	struct seatbelt_out		*o;
 	const struct ignore_set		*set;
 	const char			*ws;
+	long				 budget;
+	size_t				 nots;
+	bool				 spent;	/* and said so */
 };
 
 static void
@@ -190,6 +200,28 @@ emit_plain(struct ictx *c, const struct ignore_pattern *p,
 }
 
 /*
+ * A word of both languages ends with both final literals, so one of them
+ * is a suffix of the other: most pairs of lines part here, before any
+ * automaton is built.
+ */
+static bool
+may_meet(const struct seatbelt_dfa_lang *a, const struct seatbelt_dfa_lang *b)
+{
+	const struct ignore_tok *x, *y;
+	size_t n;
+
+	if (a->ntok == 0 || b->ntok == 0)
+		return true;
+	x = &a->tok[a->ntok - 1];
+	y = &b->tok[b->ntok - 1];
+	if (x->kind != IGNORE_TOK_LIT || y->kind != IGNORE_TOK_LIT)
+		return true;
+	n = x->lit.len < y->lit.len ? x->lit.len : y->lit.len;
+	return memcmp(x->lit.s + x->lit.len - n, y->lit.s + y->lit.len - n,
+	    n) == 0;
+}
+
+/*
  * Keeps the "!" lines that can be written and share a path with p, with
  * their regexes in qrx. A line over the string limit is dropped (what it
  * would re-include stays denied); one too complex to compare is kept.
@@ -216,7 +248,8 @@ meeting(struct ictx *c, const struct ignore_pattern *p,
 		}
 		if ((r = lang_of(q[i], p->file->dir, false, &lq)) < 0)
 			break;
-		r = seatbelt_dfa_meets(&lp, &lq);
+		r = may_meet(&lp, &lq) ?
+		    seatbelt_dfa_meets(&lp, &lq, &c->budget) : 0;
 		free((void *)lq.tok);
 		if (r == -ENOMEM)
 			break;
@@ -236,8 +269,8 @@ meeting(struct ictx *c, const struct ignore_pattern *p,
  * regex. Returns as seatbelt_dfa_minus() does.
  */
 static int
-difference(const struct ignore_pattern *p, const struct ignore_pattern **q,
-    size_t nq, struct seatbelt_rx *desc)
+difference(struct ictx *c, const struct ignore_pattern *p,
+    const struct ignore_pattern **q, size_t nq, struct seatbelt_rx *desc)
 {
 	struct seatbelt_dfa_lang lp = { NULL, 0 }, lq[QMAX];
 	bool last = !(p->flags & IGNORE_ANCHORED);
@@ -252,7 +285,7 @@ difference(const struct ignore_pattern *p, const struct ignore_pattern **q,
 	for (; r == 0 && n < nq; n++)
 		r = lang_of(q[n], p->file->dir, last, &lq[n]);
 	if (r == 0)
-		r = seatbelt_dfa_minus(&lp, lq, nq, NULL, desc);
+		r = seatbelt_dfa_minus(&lp, lq, nq, NULL, desc, &c->budget);
 	else
 		n--;
 	free((void *)lp.tok);
@@ -286,8 +319,17 @@ emit_line(struct ictx *c, const struct ignore_pattern *p, size_t fi,
 		    "re-include what this line excludes on macOS");
 		nq = 0;
 	}
+	if (nq > 0 && (c->budget <= 0 || c->nots > NOTS)) {
+		if (!c->spent)
+			warn(c, p, "ignore files too complex for a macOS "
+			    "profile: from this line on, '!' lines do not "
+			    "re-include what earlier lines exclude");
+		c->spent = true;
+		nq = 0;
+	}
 	if ((r = meeting(c, p, q, &nq, qrx)) < 0)
 		return r;
+	c->nots += nq;
 	if (nq == 0) {
 		emit_plain(c, p, &self);
 		return 0;
@@ -295,7 +337,7 @@ emit_line(struct ictx *c, const struct ignore_pattern *p, size_t fi,
 	seatbelt_rx_str(&self, "$");
 	emit_self(c, p, &self, qrx, q, nq);
 	rx_dir(&desc, c->ws, p->file->dir);
-	if ((r = difference(p, q, nq, &desc)) == 1) {
+	if ((r = difference(c, p, q, nq, &desc)) == 1) {
 		seatbelt_rx_str(&desc, "/.+$");
 		r = desc.over ? -E2BIG : 1;
 	}
@@ -359,7 +401,7 @@ int
 seatbelt_ignore_rules(struct seatbelt_out *o, const struct ignore_set *set,
     const char *workspace)
 {
-	struct ictx c = { o, set, workspace };
+	struct ictx c = { o, set, workspace, BUDGET, 0, false };
 	const struct ignore_file *f;
 	struct seatbelt_rx *qrx;
 	size_t i, j;

@@ -1,5 +1,6 @@
 /* Agreement of the Seatbelt ignore rules with the Linux matcher: the same table, both verdicts. */
 #include <stdint.h>
+#include <time.h>
 
 #include "ignore.h"
 #include "policy-merge.h"
@@ -185,6 +186,49 @@ test_scenarios(void)
 	}
 }
 
+/*
+ * A file made to be expensive (every exclude line meets 60 later "!"
+ * lines): the profile must come quickly, say it erred, and deny at least
+ * what the Linux matcher excludes.
+ */
+static void
+test_expensive(void)
+{
+	static const char *const pre[] = { "*.log", "build", "/out",
+	    "docs/", "**/tmp", "src/**/gen" };
+	static const char *const post[] = { "", "/", "", "/*.md", "", ".c" };
+	static const char *const paths[] = { "a.log3", "keep7.log3",
+	    "keep7x", "build4/keep1", "out2", "docs/5/keep2.md", "x/tmp7",
+	    "src/a/gen9.c", "keep59/a.log1" };
+	char *text = malloc(64 * 1100), line[64];
+	const char *files[2] = { "", text };
+	struct ignore_set *set;
+	struct sx *top;
+	size_t i, warn;
+	clock_t t0 = clock();
+
+	text[0] = '\0';
+	for (i = 0; i < 1000; i++) {
+		snprintf(line, sizeof(line), "%s%d%s", pre[i % 6],
+		    (int)(i % 10), post[i % 6]);
+		strcat(strcat(text, line), "\n");
+	}
+	for (i = 0; i < 60; i++) {
+		snprintf(line, sizeof(line), "!keep%zu*\n", i);
+		strcat(text, line);
+	}
+	set = set_from(files, 2);
+	top = profile(set, "/ws", &warn);
+	CHECK(warn > 0);
+	CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 20);
+	for (i = 0; top != NULL && i < sizeof(paths) / sizeof(paths[0]); i++)
+		CHECK(ignore_set_match(set, paths[i], false, NULL) <=
+		    mac_denies(top, "/ws", paths[i], false));
+	sx_free(top);
+	ignore_set_free(set);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -196,6 +240,7 @@ main(void)
 	policy_diag_free(&d);
 	test_table();
 	test_scenarios();
+	test_expensive();
 	printf("agreement: %zu paths (%zu denied), %zu profiles erred "
 	    "towards denying, %zu paths over-denied there\n", nagree,
 	    ndenied, nwarned, nwidened);

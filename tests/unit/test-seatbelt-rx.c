@@ -182,6 +182,7 @@ test_dfa(void)
 	unsigned k, t, ok = 0, big = 0, empty = 0;
 	size_t i, nq;
 	bool hit[4], want, any;
+	long budget;
 	int r;
 
 	for (k = 0; k < 3000; k++) {
@@ -208,7 +209,8 @@ test_dfa(void)
 			lq[i] = lang(q[i], tb[1 + i]);
 		seatbelt_rx_init(&rx);
 		seatbelt_rx_str(&rx, "^");
-		r = seatbelt_dfa_minus(&lp, lq, nq, hit, &rx);
+		budget = 50000000L;
+		r = seatbelt_dfa_minus(&lp, lq, nq, hit, &rx, &budget);
 		seatbelt_rx_str(&rx, "$");
 		CHECK(r >= 0 || r == -E2BIG);
 		big += r == -E2BIG;
