@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "seatbelt-dfa.h"
 #include "seatbelt-ignore.h"
+#include "seatbelt-reinc.h"
 
 /* "!" lines weighed against one exclude line before it errs to deny. */
 #define QMAX	64
@@ -16,14 +16,30 @@
  */
 #define BUDGET	300000000L
 #define NOTS	4096
+/*
+ * Filters one profile holds for its ignore files. Past it, what the
+ * remaining files' directories hold is denied whole, one filter for each
+ * top-level directory: a profile stays a size sandbox-exec compiles.
+ */
+#define FILTERS	10000
+
+/* A "!" line and where it stands in set order. */
+struct neg {
+	const struct ignore_pattern	*p;
+	size_t				 fi, li;
+};
 
 struct ictx {
 	struct seatbelt_out		*o;
 	const struct ignore_set		*set;
 	const char			*ws;
+	struct neg			*neg;
+	size_t				 nneg;
 	long				 budget;
 	size_t				 nots;
 	bool				 spent;	/* and said so */
+	bool				 capped; /* FILTERS reached */
+	char				 top[IGNORE_PATH_MAX + 1];
 };
 
 static void
@@ -88,63 +104,25 @@ deny_below(struct ictx *c, const char *dir)
 	seatbelt_out_regex(c->o, 1, &rx);
 }
 
-/*
- * q as a language over paths relative to base (q's dir is base or below),
- * or, with last, over the last component alone (q unanchored, in base).
- */
-static int
-lang_of(const struct ignore_pattern *q, const char *base, bool last,
-    struct seatbelt_dfa_lang *out)
-{
-	const char *rel = q->file->dir + strlen(base), *end;
-	struct ignore_tok *t;
-	size_t n = 0, cap = q->ntok + 1;
-
-	if (*rel == '/')
-		rel++;
-	if (last)
-		rel = "";
-	for (end = rel; *end != '\0'; end++)
-		cap += *end == '/' ? 2 : 0;
-	cap += *rel != '\0' ? 2 : 0;
-	if ((t = calloc(cap, sizeof(*t))) == NULL)
-		return -ENOMEM;
-	for (; *rel != '\0'; rel = *end ? end + 1 : end) {
-		end = rel + strcspn(rel, "/");
-		t[n].kind = IGNORE_TOK_LIT;
-		t[n].lit.s = rel;
-		t[n++].lit.len = (size_t)(end - rel);
-		t[n++].kind = IGNORE_TOK_SLASH;
-	}
-	if (!(q->flags & IGNORE_ANCHORED) && !last)
-		t[n++].kind = IGNORE_TOK_DIRS;
-	memcpy(t + n, q->tok, q->ntok * sizeof(*t));
-	out->tok = t;
-	out->ntok = n + q->ntok;
-	return 0;
-}
-
 /* The "!" lines that decide after line li of file fi, in set order. */
 static size_t
 negations(struct ictx *c, size_t fi, size_t li,
     const struct ignore_pattern **q)
 {
-	const struct ignore_file *f = ignore_set_file(c->set, fi), *g;
-	size_t i, j, n = 0;
-	bool same;
+	const char *dir = ignore_set_file(c->set, fi)->dir, *gdir;
+	const struct neg *g;
+	size_t k, n = 0;
 
-	for (i = 0; (g = ignore_set_file(c->set, i)) != NULL; i++) {
-		same = strcmp(g->dir, f->dir) == 0;
-		if ((same && i < fi) || !below(g->dir, f->dir))
+	c->budget -= (long)c->nneg;
+	for (k = 0; k < c->nneg; k++) {
+		g = &c->neg[k];
+		gdir = g->p->file->dir;
+		if (strcmp(gdir, dir) == 0 ? g->fi < fi ||
+		    (g->fi == fi && g->li <= li) : !below(gdir, dir))
 			continue;
-		for (j = same && i == fi ? li + 1 : 0; j < g->npat; j++) {
-			if ((g->pat[j].flags & (IGNORE_NEGATE | IGNORE_NEVER))
-			    != IGNORE_NEGATE)
-				continue;
-			if (n == QMAX)
-				return QMAX + 1;
-			q[n++] = &g->pat[j];
-		}
+		if (n == QMAX)
+			return QMAX + 1;
+		q[n++] = g->p;
 	}
 	return n;
 }
@@ -200,28 +178,6 @@ emit_plain(struct ictx *c, const struct ignore_pattern *p,
 }
 
 /*
- * A word of both languages ends with both final literals, so one of them
- * is a suffix of the other: most pairs of lines part here, before any
- * automaton is built.
- */
-static bool
-may_meet(const struct seatbelt_dfa_lang *a, const struct seatbelt_dfa_lang *b)
-{
-	const struct ignore_tok *x, *y;
-	size_t n;
-
-	if (a->ntok == 0 || b->ntok == 0)
-		return true;
-	x = &a->tok[a->ntok - 1];
-	y = &b->tok[b->ntok - 1];
-	if (x->kind != IGNORE_TOK_LIT || y->kind != IGNORE_TOK_LIT)
-		return true;
-	n = x->lit.len < y->lit.len ? x->lit.len : y->lit.len;
-	return memcmp(x->lit.s + x->lit.len - n, y->lit.s + y->lit.len - n,
-	    n) == 0;
-}
-
-/*
  * Keeps the "!" lines that can be written and share a path with p, with
  * their regexes in qrx. A line over the string limit is dropped (what it
  * would re-include stays denied); one too complex to compare is kept.
@@ -230,12 +186,9 @@ static int
 meeting(struct ictx *c, const struct ignore_pattern *p,
     const struct ignore_pattern **q, size_t *nq, struct seatbelt_rx *qrx)
 {
-	struct seatbelt_dfa_lang lp, lq;
 	size_t i, n = 0;
 	int r;
 
-	if ((r = lang_of(p, p->file->dir, false, &lp)) < 0)
-		return r;
 	for (i = 0; i < *nq; i++) {
 		rx_pat(&qrx[n], c->ws, q[i]);
 		seatbelt_rx_str(&qrx[n], "$");
@@ -246,52 +199,13 @@ meeting(struct ictx *c, const struct ignore_pattern *p,
 			    "profile; what it re-includes stays denied");
 			continue;
 		}
-		if ((r = lang_of(q[i], p->file->dir, false, &lq)) < 0)
-			break;
-		r = may_meet(&lp, &lq) ?
-		    seatbelt_dfa_meets(&lp, &lq, &c->budget) : 0;
-		free((void *)lq.tok);
-		if (r == -ENOMEM)
-			break;
+		if ((r = seatbelt_reinc_meets(p, q[i], &c->budget)) == -ENOMEM)
+			return r;
 		if (r != 0)
 			q[n++] = q[i];
-		r = 0;
 	}
-	free((void *)lp.tok);
 	*nq = n;
-	return r;
-}
-
-/*
- * Appends p minus the q to desc (after "^WORKSPACE/DIR"). When p and all
- * q are unanchored lines of one directory only the last component
- * decides, so the difference is taken over components: a far smaller
- * regex. Returns as seatbelt_dfa_minus() does.
- */
-static int
-difference(struct ictx *c, const struct ignore_pattern *p,
-    const struct ignore_pattern **q, size_t nq, struct seatbelt_rx *desc)
-{
-	struct seatbelt_dfa_lang lp = { NULL, 0 }, lq[QMAX];
-	bool last = !(p->flags & IGNORE_ANCHORED);
-	size_t j, n = 0;
-	int r;
-
-	for (j = 0; j < nq; j++)
-		last &= !(q[j]->flags & IGNORE_ANCHORED) &&
-		    strcmp(q[j]->file->dir, p->file->dir) == 0;
-	seatbelt_rx_str(desc, last ? "/(.*/)?" : "/");
-	r = lang_of(p, p->file->dir, last, &lp);
-	for (; r == 0 && n < nq; n++)
-		r = lang_of(q[n], p->file->dir, last, &lq[n]);
-	if (r == 0)
-		r = seatbelt_dfa_minus(&lp, lq, nq, NULL, desc, &c->budget);
-	else
-		n--;
-	free((void *)lp.tok);
-	for (j = 0; j < n; j++)
-		free((void *)lq[j].tok);
-	return r;
+	return 0;
 }
 
 /* The filters for exclude line li of file fi. */
@@ -314,17 +228,16 @@ emit_line(struct ictx *c, const struct ignore_pattern *p, size_t fi,
 		deny_below(c, p->file->dir);
 		return 0;
 	}
-	if ((nq = negations(c, fi, li, q)) > QMAX) {
-		warn(c, p, "more than 64 later '!' lines; they do not "
-		    "re-include what this line excludes on macOS");
-		nq = 0;
-	}
-	if (nq > 0 && (c->budget <= 0 || c->nots > NOTS)) {
+	if (c->nneg > 0 && (c->budget <= 0 || c->nots > NOTS)) {
 		if (!c->spent)
 			warn(c, p, "ignore files too complex for a macOS "
 			    "profile: from this line on, '!' lines do not "
 			    "re-include what earlier lines exclude");
 		c->spent = true;
+		nq = 0;
+	} else if ((nq = negations(c, fi, li, q)) > QMAX) {
+		warn(c, p, "more than 64 later '!' lines; they do not "
+		    "re-include what this line excludes on macOS");
 		nq = 0;
 	}
 	if ((r = meeting(c, p, q, &nq, qrx)) < 0)
@@ -337,7 +250,8 @@ emit_line(struct ictx *c, const struct ignore_pattern *p, size_t fi,
 	seatbelt_rx_str(&self, "$");
 	emit_self(c, p, &self, qrx, q, nq);
 	rx_dir(&desc, c->ws, p->file->dir);
-	if ((r = difference(c, p, q, nq, &desc)) == 1) {
+	if ((r = seatbelt_reinc_difference(p, q, nq, &desc,
+	    &c->budget)) == 1) {
 		seatbelt_rx_str(&desc, "/.+$");
 		r = desc.over ? -E2BIG : 1;
 	}
@@ -353,76 +267,156 @@ emit_line(struct ictx *c, const struct ignore_pattern *p, size_t fi,
 	return r < 0 ? r : 0;
 }
 
-/* Renaming one of these would carry excluded paths out of their rules. */
+/* The directories on the way to f's, each once (prev: the file before). */
+static void
+move_dirs(struct ictx *c, const struct ignore_file *f,
+    const struct ignore_file *prev)
+{
+	char path[SEATBELT_STR_MAX + 1];
+	size_t n;
+
+	for (n = 0; f->dir[n] != '\0'; n++) {
+		if (f->dir[n + 1] != '/' && f->dir[n + 1] != '\0')
+			continue;
+		if (prev != NULL && strncmp(prev->dir, f->dir, n + 1) == 0 &&
+		    (prev->dir[n + 1] == '/' || prev->dir[n + 1] == '\0'))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%.*s", c->ws,
+		    (int)(n + 1), f->dir) < (int)sizeof(path))
+			seatbelt_out_path(c->o, NULL, "literal", path);
+	}
+}
+
+/* The directories an anchored line names before its last component. */
+static void
+move_prefixes(struct ictx *c, const struct ignore_pattern *p,
+    struct seatbelt_rx *last)
+{
+	struct seatbelt_rx rx;
+	size_t k;
+
+	for (k = 0; k < p->ntok; k++) {
+		if (p->tok[k].kind != IGNORE_TOK_SLASH)
+			continue;
+		rx_dir(&rx, c->ws, p->file->dir);
+		seatbelt_rx_str(&rx, "/");
+		seatbelt_rx_toks(&rx, p->tok, k, false);
+		seatbelt_rx_str(&rx, "$");
+		/* Lines in a row often share their directories. */
+		if (rx.never || rx.over || strcmp(rx.s, last->s) == 0)
+			continue;
+		seatbelt_out_regex(c->o, 1, &rx);
+		*last = rx;
+	}
+}
+
+/*
+ * Renaming one of these would carry excluded paths out of their rules.
+ * Past FILTERS, every rename and delete below the workspace is denied.
+ */
 static void
 emit_moves(struct ictx *c)
 {
 	const struct ignore_file *f, *prev = NULL;
-	const struct ignore_pattern *p;
-	struct seatbelt_rx rx;
-	char path[SEATBELT_STR_MAX + 1];
-	size_t i, j, k, n;
+	struct seatbelt_rx last;
+	size_t i, j;
 
+	seatbelt_rx_init(&last);
 	seatbelt_out_begin(c->o, "deny file-write-unlink", true);
 	seatbelt_out_path(c->o, NULL, "literal", c->ws);
 	for (i = 0; (f = ignore_set_file(c->set, i)) != NULL; prev = f, i++) {
-		/* Each directory on the way to f->dir, once. */
-		for (n = 0; f->dir[n] != '\0'; n++) {
-			if (f->dir[n + 1] != '/' && f->dir[n + 1] != '\0')
-				continue;
-			if (prev != NULL && strncmp(prev->dir, f->dir, n + 1) == 0 &&
-			    (prev->dir[n + 1] == '/' || prev->dir[n + 1] == '\0'))
-				continue;
-			if (snprintf(path, sizeof(path), "%s/%.*s", c->ws,
-			    (int)(n + 1), f->dir) < (int)sizeof(path))
-				seatbelt_out_path(c->o, NULL, "literal", path);
+		if (c->o->nfilt >= FILTERS) {
+			policy_diag_add(c->o->diags, POLICY_WARNING, "%s: "
+			    "warning: too many ignore lines for a macOS "
+			    "profile: nothing in the workspace can be renamed "
+			    "or deleted", c->ws);
+			deny_below(c, "");
+			break;
 		}
-		for (j = 0; j < f->npat; j++) {
-			p = &f->pat[j];
-			if ((p->flags & (IGNORE_NEGATE | IGNORE_NEVER |
-			    IGNORE_ANCHORED)) != IGNORE_ANCHORED)
-				continue;
-			for (k = 0; k < p->ntok; k++) {
-				if (p->tok[k].kind != IGNORE_TOK_SLASH)
-					continue;
-				rx_dir(&rx, c->ws, f->dir);
-				seatbelt_rx_str(&rx, "/");
-				seatbelt_rx_toks(&rx, p->tok, k, false);
-				seatbelt_rx_str(&rx, "$");
-				if (!rx.never && !rx.over)
-					seatbelt_out_regex(c->o, 1, &rx);
-			}
-		}
+		move_dirs(c, f, prev);
+		for (j = 0; j < f->npat; j++)
+			if ((f->pat[j].flags & (IGNORE_NEGATE | IGNORE_NEVER |
+			    IGNORE_ANCHORED)) == IGNORE_ANCHORED)
+				move_prefixes(c, &f->pat[j], &last);
 	}
 	seatbelt_out_end(c->o);
+}
+
+/* Every "!" line that can match, in set order. */
+static int
+index_negations(struct ictx *c)
+{
+	const struct ignore_file *f;
+	size_t i, j, n = 0;
+
+	for (i = 0; (f = ignore_set_file(c->set, i)) != NULL; i++)
+		for (j = 0; j < f->npat; j++)
+			n += (f->pat[j].flags & (IGNORE_NEGATE |
+			    IGNORE_NEVER)) == IGNORE_NEGATE;
+	if (n > 0 && (c->neg = calloc(n, sizeof(*c->neg))) == NULL)
+		return -ENOMEM;
+	for (i = 0; (f = ignore_set_file(c->set, i)) != NULL; i++)
+		for (j = 0; j < f->npat; j++)
+			if ((f->pat[j].flags & (IGNORE_NEGATE |
+			    IGNORE_NEVER)) == IGNORE_NEGATE)
+				c->neg[c->nneg++] = (struct neg){ &f->pat[j],
+				    i, j };
+	return 0;
+}
+
+/* Past FILTERS: f's top-level directory is denied whole, once. */
+static void
+too_many(struct ictx *c, const struct ignore_file *f)
+{
+	size_t n = strcspn(f->dir, "/");
+
+	if (!c->capped)
+		policy_diag_add(c->o->diags, POLICY_WARNING, "%s%s%s: warning: "
+		    "more ignore lines than a macOS profile holds; their "
+		    "directories are denied whole", f->dir,
+		    f->dir[0] ? "/" : "", f->name);
+	if (c->capped && strlen(c->top) == n &&
+	    strncmp(c->top, f->dir, n) == 0)
+		return;
+	c->capped = true;
+	snprintf(c->top, sizeof(c->top), "%.*s", (int)n, f->dir);
+	deny_below(c, c->top);
 }
 
 int
 seatbelt_ignore_rules(struct seatbelt_out *o, const struct ignore_set *set,
     const char *workspace)
 {
-	struct ictx c = { o, set, workspace, BUDGET, 0, false };
+	struct ictx c = { .o = o, .set = set, .ws = workspace,
+	    .budget = BUDGET };
 	const struct ignore_file *f;
 	struct seatbelt_rx *qrx;
 	size_t i, j;
-	int r = 0;
+	int r;
 
 	if (set == NULL || ignore_set_count(set) == 0)
 		return o->err;
-	if ((qrx = calloc(QMAX, sizeof(*qrx))) == NULL) {
+	if ((qrx = calloc(QMAX, sizeof(*qrx))) == NULL ||
+	    (r = index_negations(&c)) < 0) {
 		r = -ENOMEM;
 		goto out;
 	}
 	seatbelt_out_begin(o, "deny file-read* file-write* file-link", true);
-	for (i = 0; r == 0 && (f = ignore_set_file(set, i)) != NULL; i++)
+	for (i = 0; r == 0 && (f = ignore_set_file(set, i)) != NULL; i++) {
+		if (o->nfilt >= FILTERS) {
+			too_many(&c, f);
+			continue;
+		}
 		for (j = 0; r == 0 && j < f->npat; j++)
 			if (!(f->pat[j].flags & (IGNORE_NEGATE | IGNORE_NEVER)))
 				r = emit_line(&c, &f->pat[j], i, j, qrx);
+	}
 	seatbelt_out_end(o);
 	if (r == 0)
 		emit_moves(&c);
 out:
 	free(qrx);
+	free(c.neg);
 	if (r < 0 && o->err == 0)
 		o->err = r;
 	return o->err;

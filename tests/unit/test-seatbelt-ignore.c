@@ -229,6 +229,40 @@ test_expensive(void)
 	free(text);
 }
 
+/*
+ * More lines than a profile holds: a file that starts past the cap has
+ * its top-level directory denied whole, and nothing excluded is readable.
+ */
+static void
+test_huge(void)
+{
+	char *text = malloc(16 * 9000), line[32];
+	const char *files[6] = { "", text, "b/c", text, "d", "x\n" };
+	struct ignore_set *set;
+	struct sx *top;
+	size_t i, warn;
+
+	text[0] = '\0';
+	for (i = 0; i < 9000; i++) {
+		snprintf(line, sizeof(line), "f%zu.tmp\n", i);
+		strcat(text, line);
+	}
+	set = set_from(files, 6);
+	top = profile(set, "/ws", &warn);
+	CHECK(warn > 0);
+	if (top != NULL) {
+		CHECK(mac_denies(top, "/ws", "f17.tmp", false));
+		CHECK(mac_denies(top, "/ws", "b/c/f8999.tmp", false));
+		CHECK(!mac_denies(top, "/ws", "b/other", false));
+		CHECK(mac_denies(top, "/ws", "d/x", false));
+		CHECK(mac_denies(top, "/ws", "d/y", false));
+		CHECK(!mac_denies(top, "/ws", "e/f", false));
+	}
+	sx_free(top);
+	ignore_set_free(set);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -241,6 +275,7 @@ main(void)
 	test_table();
 	test_scenarios();
 	test_expensive();
+	test_huge();
 	printf("agreement: %zu paths (%zu denied), %zu profiles erred "
 	    "towards denying, %zu paths over-denied there\n", nagree,
 	    ndenied, nwarned, nwidened);
