@@ -37,42 +37,54 @@ quote(const char *s, size_t n)
 	free(buf);
 }
 
+/* The effective policy, made once: parsing is not what is fuzzed here. */
+static const struct policy *
+policy(void)
+{
+	static struct policy *eff;
+	struct policy_ctx ctx = { POLICY_LAYER_USER, "f.json", "/Users/f",
+	    "/Users/f/ws" };
+	struct policy_diags d = { 0 };
+	struct policy *u = NULL;
+
+	if (eff == NULL && policy_parse(doc, sizeof(doc) - 1, &ctx, &u,
+	    &d) == 0)
+		policy_merge((const struct policy *const *)&u, 1, "/Users/f",
+		    &eff, &d);
+	policy_free(u);
+	policy_diag_free(&d);
+	return eff;
+}
+
 /* The profile for workspace ws and one ignore file must be well formed. */
 static void
 profile(const char *ws, const char *text, size_t len)
 {
-	struct policy_ctx ctx = { POLICY_LAYER_USER, "f.json", "/Users/f", ws };
-	struct seatbelt_input in = { NULL, NULL, ws, "/var/folders/x/T/t",
+	struct seatbelt_input in = { policy(), NULL, ws, "/var/folders/x/T/t",
 	    NULL, 3128, 1080 };
 	struct policy_diags d = { 0 };
-	struct policy *u = NULL, *eff = NULL;
+	struct ignore_set *set;
 	struct ignore_file *f;
 	struct ignore_error ierr;
 	char *out = NULL, err[128];
 	struct sx *top;
 	size_t n;
 
-	if (ignore_set_new((struct ignore_set **)&in.ignores) < 0)
+	if (in.policy == NULL || ignore_set_new(&set) < 0)
 		return;
 	if (ignore_parse("", ".sbxignore", text, len, &f, &ierr) == 0 &&
-	    ignore_set_add((struct ignore_set *)in.ignores, f) < 0)
+	    ignore_set_add(set, f) < 0)
 		ignore_file_free(f);
-	if (policy_parse(doc, sizeof(doc) - 1, &ctx, &u, &d) == 0 &&
-	    policy_merge((const struct policy *const *)&u, 1, "/Users/f",
-	    &eff, &d) == 0) {
-		in.policy = eff;
-		if (seatbelt_profile(&in, &out, &n, &d) == 0) {
-			top = sx_parse(out, n, err, sizeof(err));
-			if (top == NULL || sbpl_check(top) != NULL)
-				__builtin_trap();
-			sx_free(top);
-			free(out);
-		}
+	in.ignores = set;
+	if (seatbelt_profile(&in, &out, &n, &d) == 0) {
+		top = sx_parse(out, n, err, sizeof(err));
+		if (top == NULL || sbpl_check(top) != NULL)
+			__builtin_trap();
+		sx_free(top);
+		free(out);
 	}
-	policy_free(u);
-	policy_free(eff);
 	policy_diag_free(&d);
-	ignore_set_free((struct ignore_set *)in.ignores);
+	ignore_set_free(set);
 }
 
 /* Input: a workspace path (one line, "/" put in front), then ignore lines. */
