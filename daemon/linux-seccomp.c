@@ -195,21 +195,6 @@ seccomp_load_prog(const struct sock_fprog *prog, bool notify)
 	return r < 0 ? -errno : (int)r;
 }
 
-/* 1: a notification waits; -EAGAIN: none; -EPIPE: no process is
- * filtered any more (the listener hangs up). */
-static int
-notify_pending(int fd)
-{
-	struct pollfd p = { fd, POLLIN, 0 };
-	int n = poll(&p, 1, 0);
-
-	if (n < 0)
-		return -errno;
-	if (p.revents & POLLIN)
-		return 1;
-	return p.revents & (POLLHUP | POLLERR) ? -EPIPE : -EAGAIN;
-}
-
 /* Syscall name of (arch, nr); the last few are remembered, since a
  * looping sandbox repeats one. */
 static void
@@ -245,12 +230,16 @@ seccomp_notify_answer(int fd, struct sandbox_denial *out)
 	/* Allocated once: a looping sandbox sends a notification per try. */
 	static struct seccomp_notif *req;
 	static struct seccomp_notif_resp *resp;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	int r;
 
-	/* NOTIF_RECV ignores O_NONBLOCK: it would block the daemon until
-	 * the next denial. Receive only what poll says is pending. */
-	if ((r = notify_pending(fd)) <= 0)
-		return r;
+	/* The receive ioctl blocks when nothing is pending, whatever the
+	 * fd's flags: look first. */
+	r = poll(&pfd, 1, 0);
+	if (r <= 0)
+		return r < 0 ? -errno : -EAGAIN;
+	if (pfd.revents & (POLLHUP | POLLERR))
+		return -EPIPE;
 	if (!req && seccomp_notify_alloc(&req, &resp) < 0)
 		return -ENOMEM;
 	/* The kernel wants the request zeroed. */

@@ -34,6 +34,9 @@ struct sandbox_config {
 	const char *socket_path;   /* masked too when outside rundir */
 };
 
+struct ignore_set;
+struct policy;
+
 /* One command to run; strings are borrowed until sandbox_plan_new returns. */
 struct sandbox_request {
 	char *const *argv;
@@ -46,6 +49,9 @@ struct sandbox_request {
 	unsigned umask;            /* for the command */
 	bool proxy;                /* create proxy listeners inside */
 	const struct fsplan *fs;   /* writable, read-only and masked paths */
+	const struct policy *policy;      /* effective; NULL: built-in only */
+	const struct ignore_set *ignores; /* the workspace's, or NULL */
+	uint64_t session;          /* names the session in violation logs */
 };
 
 /* Where the sandbox's proxy listeners sit inside its network namespace. */

@@ -417,17 +417,16 @@ deny_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct session *s = arg;
 	struct sandbox_denial d;
-	int r, n = 0;
+	int r;
 
-	/* A bounded batch: a looping sandbox must not starve the others. */
-	while (n++ < 64 && (r = sandbox_denial_read(fd, &d)) == 0)
+	/* One notification per wake-up: receiving blocks when none is
+	 * pending (O_NONBLOCK does not apply to the ioctl), and the loop
+	 * must never block. */
+	r = sandbox_denial_read(fd, &d);
+	if (r == 0)
 		session_syscall_denied(s, &d);
-	if (n > 64)
-		return;
-	if (r != -EAGAIN && r != -EINTR && r != -ENOENT && r != -ENOMEM) {
-		/* Listener gone (the filtered processes exited). */
-		event_del(s->deny_ev);
-	}
+	else if (r != -EAGAIN && r != -EINTR && r != -ENOENT)
+		event_del(s->deny_ev); /* listener gone: the filtered exited */
 }
 
 static void
@@ -659,14 +658,20 @@ env_passes(const struct policy *p, const char *entry)
 
 	if (!strncmp(entry, "TMPDIR=", 7) || !strncmp(entry, "SBX_", 4))
 		return false;
-	if (!p || (!p->lists[POLICY_ENV_PASS].n && !p->lists[POLICY_ENV_DENY].n))
-		return envfilter_pass(entry);
 	if (n >= sizeof(name))
 		return false;
 	memcpy(name, entry, n);
 	name[n] = '\0';
-	return policy_explain_env(p, name, &d) == 0 &&
-	       d.verdict == POLICY_VERDICT_ALLOW;
+	/* A policy with an env.pass list decides (deny first, then pass,
+	 * else dropped); without one, the built-in secret scrub and any
+	 * env.deny rules do. */
+	if (p && p->lists[POLICY_ENV_PASS].n)
+		return policy_explain_env(p, name, &d) == 0 &&
+		       d.verdict == POLICY_VERDICT_ALLOW;
+	if (!envfilter_pass(entry))
+		return false;
+	return !p || !p->lists[POLICY_ENV_DENY].n ||
+	       (policy_explain_env(p, name, &d) == 0 && d.rule == NULL);
 }
 
 /* Environment for the command: the client's, scrubbed by policy, the

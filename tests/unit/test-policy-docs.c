@@ -10,6 +10,7 @@
 #include "policy-builtin.h"
 #include "policy-unit.h"
 #include "unit.h"
+#include "golden.h"
 
 /* The document must parse; returns it with its diagnostics in *d. */
 static struct policy *
@@ -155,28 +156,6 @@ test_rules(void)
 	policy_diag_free(&d);
 }
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (f == NULL)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
-	    fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		*len = (size_t)n;
-		buf[n] = '\0';
-	} else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* Every shipped policy must parse without errors or warnings. */
 static void
 test_shipped(void)
@@ -197,7 +176,7 @@ test_shipped(void)
 	char *buf;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		buf = slurp(files[i].path, &len);
+		buf = golden_slurp(files[i].path, &len);
 		CHECK(buf != NULL);
 		if (buf == NULL)
 			continue;
@@ -213,7 +192,7 @@ test_shipped(void)
 		free(buf);
 	}
 	/* The schema ships beside them and must at least be JSON. */
-	buf = slurp("policies/sbx-policy.schema.json", &len);
+	buf = golden_slurp("policies/sbx-policy.schema.json", &len);
 	CHECK(buf != NULL);
 	if (buf != NULL) {
 		json_t *schema = json_loadb(buf, len, JSON_REJECT_DUPLICATES,

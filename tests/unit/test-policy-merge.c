@@ -1,5 +1,5 @@
 /* Golden tests of the layer merge: NAME.in layers -> NAME.out policy. */
-#include <dirent.h>
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "policy-render.h"
 #include "policy-rule.h"
 #include "unit.h"
+#include "golden.h"
 
 #define GOLDEN "tests/golden/merge"
 #define MAX_DOCS 16
@@ -45,31 +46,6 @@ layer_of(const char *name)
 	return -1;
 }
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, r;
-
-	if (f == NULL)
-		return NULL;
-	do {
-		if (n + 4096 + 1 > cap) {
-			cap = cap * 2 + 4096 + 1;
-			buf = realloc(buf, cap);
-		}
-		r = buf ? fread(buf + n, 1, cap - n - 1, f) : 0;
-		n += r;
-	} while (buf != NULL && r > 0);
-	fclose(f);
-	if (buf != NULL) {
-		buf[n] = '\0';
-		*len = n;
-	}
-	return buf;
-}
-
 static void
 add_doc(struct golden *g, struct policy *p)
 {
@@ -90,7 +66,7 @@ section_json(struct golden *g, int layer, const char *file, const char *text,
 	if (file[0] == '<') {
 		file += strspn(file, "< ");
 		ctx.file = file;
-		text = buf = slurp(file, &len);
+		text = buf = golden_slurp(file, &len);
 		CHECK(buf != NULL);
 	}
 	if (text != NULL)
@@ -195,45 +171,24 @@ golden_render(struct golden *g)
 }
 
 static void
-golden_write(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	CHECK(f != NULL);
-	if (f == NULL)
-		return;
-	fprintf(f, "%s\n", text);
-	fclose(f);
-}
-
-static void
-golden_run(const char *name)
+golden_run(const char *name, void *arg)
 {
 	struct golden g = { .n = 0 };
-	char in[512], out[512], *text, *got, *want;
+	char in[512], out[512], *text, *got, *file = NULL;
 	size_t len, i;
 
 	snprintf(in, sizeof(in), "%s/%s.in", GOLDEN, name);
 	snprintf(out, sizeof(out), "%s/%s.out", GOLDEN, name);
-	text = slurp(in, &len);
+	text = golden_slurp(in, &len);
 	CHECK(text != NULL);
 	if (text == NULL)
 		return;
 	golden_load(&g, text);
 	got = golden_render(&g);
-	if (getenv("SBX_GOLDEN_UPDATE") != NULL && got != NULL) {
-		golden_write(out, got);
-	} else {
-		want = slurp(out, &len);
-		CHECK(want != NULL && got != NULL);
-		if (want != NULL && got != NULL &&
-		    (strlen(want) != strlen(got) + 1 ||
-		    strncmp(want, got, strlen(got)) != 0)) {
-			CHECK(!"golden output differs");
-			fprintf(stderr, "  %s: got:\n%s\n", out, got);
-		}
-		free(want);
-	}
+	CHECK(got != NULL && asprintf(&file, "%s\n", got) > 0);
+	if (file != NULL)
+		golden_check(out, file, strlen(file));
+	free(file);
 	for (i = 0; i < g.n; i++)
 		policy_free(g.docs[i]);
 	policy_diag_free(&g.diags);
@@ -241,34 +196,10 @@ golden_run(const char *name)
 	free(text);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void
 test_golden(void)
 {
-	char *names[256];
-	struct dirent *e;
-	size_t n = 0, len, i;
-	DIR *d = opendir(GOLDEN);
-
-	CHECK(d != NULL);
-	while (d != NULL && (e = readdir(d)) != NULL && n < 256) {
-		len = strlen(e->d_name);
-		if (len > 3 && strcmp(e->d_name + len - 3, ".in") == 0)
-			names[n++] = strndup(e->d_name, len - 3);
-	}
-	if (d != NULL)
-		closedir(d);
-	CHECK(n >= 8);
-	qsort(names, n, sizeof(names[0]), cmp_str);
-	for (i = 0; i < n; i++) {
-		golden_run(names[i]);
-		free(names[i]);
-	}
+	CHECK(golden_each(GOLDEN, ".in", golden_run, NULL) >= 8);
 }
 
 int
