@@ -443,7 +443,7 @@ splice_body(struct pconn *pc)
 	ssize_t n;
 	int r, i;
 
-	for (i = 0; i < SPLICE_ROUNDS; i++) {
+	for (i = 0;; i++) {
 		r = pio_splice_out(pc->c, &pc->pipe[1]);
 		if (r == -EAGAIN) {
 			pio_read(pc->u, false);
@@ -457,7 +457,10 @@ splice_body(struct pconn *pc)
 			h->rst = R_DONE;
 			return 1;
 		}
+		/* More is coming: the read event says when. */
 		pio_read(pc->u, true);
+		if (i == SPLICE_ROUNDS)
+			return 0;
 		n = pio_splice_in(pc->u, &pc->pipe[1], h->rleft);
 		if (n == -EAGAIN)
 			return 0;
@@ -465,8 +468,6 @@ splice_body(struct pconn *pc)
 			break;	/* the upstream ended mid-body, or failed */
 		h->rleft -= (uint64_t)n;
 	}
-	if (i == SPLICE_ROUNDS)
-		return 0;
 	pconn_close(pc);
 	return -1;
 }
