@@ -467,6 +467,9 @@ splice_body(struct pconn *pc)
 		if (n <= 0)
 			break;	/* the upstream ended mid-body, or failed */
 		h->rleft -= (uint64_t)n;
+		/* Short: the socket is drained; out with it, then wait. */
+		if (n < PIO_SPLICE_MAX && h->rleft > 0)
+			i = SPLICE_ROUNDS - 1;
 	}
 	pconn_close(pc);
 	return -1;
