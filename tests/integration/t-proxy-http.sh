@@ -6,8 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$HERE/proxy-lib.sh"
 command -v curl >/dev/null || skip "curl not installed"
-mkdir "$T/www"
-echo hello >"$T/www/hello.txt"
 head -c 300000 /dev/urandom >"$T/www/big.bin"
 head -c 8000000 /dev/urandom >"$T/www/huge.bin"
 start_server web http "$T/www"
