@@ -256,29 +256,26 @@ dial_asked(struct pconn *pc, int answer, const char *reason)
 {
 	char why[160];
 
-	switch (answer) {
-	case SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_ONCE:
+	if (answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_ONCE) {
 		memset(&pc->once, 0, sizeof(pc->once));
 		pc->once.nr.host = pc->host;
 		pc->once.nr.port = pc->port;
 		pc->once.o.list = "approval";
 		pc->has_once = true;
-		/* fallthrough */
-	case SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_SESSION:
+	}
+	if (answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_ONCE ||
+	    answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_SESSION) {
 		pc->by_exact = true;
 		resolve(pc);
 		return;
-	case -1:
+	}
+	if (answer == -1)
 		snprintf(why, sizeof(why), "no answer to the approval request "
 		    "within %u s", proxy_config()->ask_timeout_ms / 1000);
-		deny_unknown(pc, "not in allowedDomains, and not approved",
-		    why);
-		return;
-	default:
-		deny_unknown(pc, "not in allowedDomains, and not approved",
+	else
+		snprintf(why, sizeof(why), "%s",
 		    reason ? reason : "the user denied it");
-		return;
-	}
+	deny_unknown(pc, "not in allowedDomains, and not approved", why);
 }
 
 void

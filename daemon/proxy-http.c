@@ -443,7 +443,7 @@ splice_body(struct pconn *pc)
 	ssize_t n;
 	int r, i;
 
-	for (i = 0; i < SPLICE_ROUNDS; i++) {
+	for (i = 0;; i++) {
 		r = pio_splice_out(pc->c, &pc->pipe[1]);
 		if (r == -EAGAIN) {
 			pio_read(pc->u, false);
@@ -457,16 +457,20 @@ splice_body(struct pconn *pc)
 			h->rst = R_DONE;
 			return 1;
 		}
+		/* More is coming: the read event says when. */
 		pio_read(pc->u, true);
+		if (i == SPLICE_ROUNDS)
+			return 0;
 		n = pio_splice_in(pc->u, &pc->pipe[1], h->rleft);
 		if (n == -EAGAIN)
 			return 0;
 		if (n <= 0)
 			break;	/* the upstream ended mid-body, or failed */
 		h->rleft -= (uint64_t)n;
+		/* Short: the socket is drained; out with it, then wait. */
+		if (n < PIO_SPLICE_MAX && h->rleft > 0)
+			i = SPLICE_ROUNDS - 1;
 	}
-	if (i == SPLICE_ROUNDS)
-		return 0;
 	pconn_close(pc);
 	return -1;
 }

@@ -27,7 +27,6 @@
 
 #define READ_MIN (16u * 1024)
 #define READ_MAX (256u * 1024)
-#define PIPE_SIZE (256 * 1024)
 
 struct pio {
 	int fd;
@@ -372,7 +371,7 @@ pio_pipe_open(struct pio_pipe *pp)
 		return -errno;
 	}
 	/* Best effort: fewer, larger splices. */
-	fcntl(pp->fd[1], F_SETPIPE_SZ, PIPE_SIZE);
+	fcntl(pp->fd[1], F_SETPIPE_SZ, PIO_SPLICE_MAX);
 	return 0;
 }
 
@@ -391,8 +390,8 @@ pio_splice_in(struct pio *src, struct pio_pipe *pp, size_t max)
 {
 	ssize_t n;
 
-	if (max > PIPE_SIZE)
-		max = PIPE_SIZE;
+	if (max > PIO_SPLICE_MAX)
+		max = PIO_SPLICE_MAX;
 	do
 		n = splice(src->fd, NULL, pp->fd[1], NULL, max,
 		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);

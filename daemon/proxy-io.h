@@ -73,6 +73,9 @@ struct pio_pipe {
 	size_t held;
 };
 
+/* Most one pio_splice_in moves; less means the socket had no more. */
+#define PIO_SPLICE_MAX (256 * 1024)
+
 void pio_pipe_init(struct pio_pipe *pp);
 /* 0, or -errno (no pipe: stay on the buffered path). */
 int pio_pipe_open(struct pio_pipe *pp);

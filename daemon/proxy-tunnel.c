@@ -179,6 +179,8 @@ splice_in(struct pconn *pc, int d)
 			pconn_close(pc);
 			return;
 		}
+		if (n < PIO_SPLICE_MAX)
+			return;	/* drained: no need to find EAGAIN */
 	}
 }
 

@@ -154,6 +154,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
+def read_head(sock):
+    """Bytes up to the end of a request head, or to EOF."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        b = sock.recv(4096)
+        if not b:
+            break
+        data += b
+    return data
+
+
 def serve_raw(listener, logpath):
     while True:
         conn, peer = listener.accept()
@@ -178,12 +189,7 @@ def serve_reset(listener, logpath):
     while True:
         conn, peer = listener.accept()
         log(logpath, "conn %s" % (peer[0],))
-        data = b""
-        while b"\r\n\r\n" not in data:
-            b = conn.recv(4096)
-            if not b:
-                break
-            data += b
+        read_head(conn)
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
                         struct.pack("ii", 1, 0))
         conn.close()
@@ -205,12 +211,8 @@ def serve_tls(listener, logpath, cert, key):
         def run(c):
             try:
                 s = ctx.wrap_socket(c, server_side=True)
-                req = b""
-                while b"\r\n\r\n" not in req:
-                    b = s.recv(4096)
-                    if not b:
-                        return
-                    req += b
+                if b"\r\n\r\n" not in read_head(s):
+                    return
                 body = ("tls ok %s\n" % names.get(id(s), "-")).encode()
                 log(logpath, "served %s" % names.get(id(s), "-"))
                 s.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n"

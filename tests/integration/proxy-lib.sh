@@ -2,6 +2,9 @@
 # readiness read from a fifo, a policy for the daemon, counts of what
 # reached a server.
 SRV_PIDS=()
+# Every proxy test serves at least this file.
+mkdir "$T/www"
+echo hello >"$T/www/hello.txt"
 proxy_cleanup() {
 	local p
 	for p in "${SRV_PIDS[@]}"; do kill "$p" 2>/dev/null; done

@@ -26,18 +26,10 @@ import struct
 import sys
 import time
 
+from netserver import read_head as recv_head
+
 PROXY = ("127.0.0.1", 3128)
 SOCKS = ("127.0.0.1", 1080)
-
-
-def recv_head(s):
-    data = b""
-    while b"\r\n\r\n" not in data:
-        b = s.recv(4096)
-        if not b:
-            break
-        data += b
-    return data
 
 
 def http(req):

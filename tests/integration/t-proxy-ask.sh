@@ -6,8 +6,6 @@
 . "$HERE/proxy-lib.sh"
 command -v curl >/dev/null || skip "curl not installed"
 command -v setsid >/dev/null || skip "setsid not installed"
-mkdir "$T/www"
-echo hello >"$T/www/hello.txt"
 start_server web http "$T/www"
 WEB=$SRV_PORT
 start_proxy_daemon '{"network": {"allowedDomains": ["registry.test"],

@@ -6,9 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$HERE/proxy-lib.sh"
 command -v curl >/dev/null || skip "curl not installed"
-mkdir "$T/www"
-echo hello >"$T/www/hello.txt"
 head -c 300000 /dev/urandom >"$T/www/big.bin"
+head -c 8000000 /dev/urandom >"$T/www/huge.bin"
 start_server web http "$T/www"
 WEB=$SRV_PORT
 start_server other http "$T/www"
@@ -32,6 +31,13 @@ hello"
 expect_eq "keep-alive reused the upstream" "$(conns web)" 2
 sum=$(sbx run -- sh -c "curl -sS http://127.0.0.1:$WEB/big.bin | md5sum")
 expect_eq "300 KB body intact" "$sum" "$(md5sum <"$T/www/big.bin")"
+# Long bodies go by splice; each must end where its length says, and the
+# connection must carry the next one.
+u="http://127.0.0.1:$WEB/huge.bin"
+sums=$(sbx run -- sh -c "curl -sS -m 60 $u $u $u $u $u | md5sum")
+want=$(cat "$T/www/huge.bin" "$T/www/huge.bin" "$T/www/huge.bin" \
+	"$T/www/huge.bin" "$T/www/huge.bin" | md5sum)
+expect_eq "5 x 8 MB on one connection, intact" "$sums" "$want"
 out=$(sbx run -- curl -sS -I "http://127.0.0.1:$WEB/big.bin" \
 	"http://127.0.0.1:$WEB/hello.txt" | tr -d '\r' | grep -c '^HTTP/1.[01] 200')
 expect_eq "HEAD answers frame the next exchange" "$out" 2

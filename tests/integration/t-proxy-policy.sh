@@ -6,8 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$HERE/proxy-lib.sh"
 command -v curl >/dev/null || skip "curl not installed"
-mkdir "$T/www"
-echo hello >"$T/www/hello.txt"
 start_server web http "$T/www"
 WEB=$SRV_PORT
 start_server two http "$T/www"
