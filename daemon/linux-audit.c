@@ -361,6 +361,12 @@ sandbox_audit_cancel(void *arg)
 		}
 }
 
+bool
+sandbox_audit_watched(const struct sandbox_proc *p)
+{
+	return au.ev != NULL && p->cmd_pid > 0;
+}
+
 void
 sandbox_audit_stop(void)
 {

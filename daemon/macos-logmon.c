@@ -1,4 +1,4 @@
-/* Violation reports on macOS: one `log stream` per daemon, its lines parsed and logged per session. */
+/* Violation reports on macOS: one `log stream` per daemon, its lines parsed and reported per session as violations (the sandbox_audit_* side of sandbox.h). */
 /*
  * Compiled on macOS only. What only a Mac can check:
  *  - `log stream --style ndjson --predicate 'processID == 0 AND
@@ -26,7 +26,9 @@
 #include "daemon/daemon.h"
 #include "daemon/log.h"
 #include "daemon/macos.h"
+#include "daemon/sandbox.h"
 #include "daemon/seatbelt-log.h"
+#include "daemon/violation.h"
 
 #define BUF_MAX		65536	/* longer lines are dropped whole */
 #define WATCH_MAX	1024
@@ -45,6 +47,8 @@ static struct {
 		char		 hash[65];
 	}		 watch[WATCH_MAX];
 	size_t		 nwatch;
+	sandbox_audit_fn fn;		/* where denials go, once set */
+	void		*arg;
 } lm;
 
 void
@@ -69,19 +73,46 @@ macos_logmon_forget(uint64_t session)
 		}
 }
 
+static int
+violation_kind(enum seatbelt_kind k)
+{
+	switch (k) {
+	case SEATBELT_FS_READ:
+		return VIOLATION_FS_READ;
+	case SEATBELT_FS_WRITE:
+		return VIOLATION_FS_WRITE;
+	case SEATBELT_NETWORK:
+		return VIOLATION_NETWORK;
+	case SEATBELT_IPC:
+		return VIOLATION_IPC;
+	default:
+		return VIOLATION_SYSCALL;
+	}
+}
+
 /*
- * Where a ViolationEvent for the session will be raised once events
- * exist; until then the daemon's log carries it with every field.
+ * A denial becomes the session's violation (the report's count is a lower
+ * bound: one event stands for a line of duplicates); "allow with report"
+ * lines, and everything before sandbox_audit_start(), only reach the log.
  */
 static void
 report(const struct seatbelt_violation *v)
 {
+	struct sandbox_audit_denial d = { 0 };
 	const char *hash = "-";
 	uint64_t session;
 	size_t i;
 
 	if (seatbelt_log_tag_session(v->tag, lm.prefix, &session) < 0)
 		return;
+	if (v->denied && lm.fn != NULL) {
+		d.session = session;
+		d.kind = violation_kind(v->kind);
+		d.access = v->op;
+		d.target = v->target;
+		lm.fn(&d, lm.arg);
+		return;
+	}
 	for (i = 0; i < lm.nwatch; i++)
 		if (lm.watch[i].session == session)
 			hash = lm.watch[i].hash;
@@ -130,6 +161,41 @@ read_cb(evutil_socket_t fd, short what, void *arg)
 		lm.skipping = true;
 		lm.len = 0;
 	}
+}
+
+int
+sandbox_audit_start(struct event_base *base, sandbox_audit_fn fn, void *arg)
+{
+	if (lm.ev == NULL)
+		return -ENOTSUP; /* sandbox_init said why */
+	lm.fn = fn;
+	lm.arg = arg;
+	return 0;
+}
+
+/* log(1) has no way to say "everything before this": nothing to wait for. */
+int
+sandbox_audit_barrier(void (*done)(void *arg), void *arg)
+{
+	return -ENOTSUP;
+}
+
+void
+sandbox_audit_cancel(void *arg)
+{
+}
+
+bool
+sandbox_audit_watched(const struct sandbox_proc *p)
+{
+	return lm.ev != NULL && lm.fn != NULL;
+}
+
+void
+sandbox_audit_stop(void)
+{
+	lm.fn = NULL;
+	lm.arg = NULL;
 }
 
 int

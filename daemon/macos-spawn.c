@@ -194,6 +194,23 @@ sandbox_reap_helper(struct sandbox_proc *p)
 {
 }
 
+/* No seccomp here: no DENIALS records, nothing to read from. */
+int
+sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds)
+{
+	int i;
+
+	for (i = 0; i < nfds; i++)
+		close(fds[i]);
+	return -1;
+}
+
+int
+sandbox_denial_read(int fd, struct sandbox_denial *out)
+{
+	return -ENOTSUP;
+}
+
 void
 sandbox_reap(struct sandbox_proc *p)
 {

@@ -137,12 +137,15 @@ int sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds);
 int sandbox_denial_read(int fd, struct sandbox_denial *out);
 /*
  * Denials the kernel reports for sandboxes (Linux: Landlock audit records,
- * kernel >= 6.15 with audit enabled, a daemon allowed to read them):
- * filesystem writes and creations with their path, abstract Unix sockets,
- * signals. creator is the sandbox_proc.cmd_pid of the sandbox it came from.
- * Strings are valid during the callback only.
+ * kernel >= 6.15 with audit enabled, a daemon allowed to read them;
+ * macOS: Seatbelt reports from `log stream`): filesystem writes and
+ * creations with their path, abstract Unix sockets, signals. The sandbox is
+ * named by session id, or else by creator, the sandbox_proc.cmd_pid of the
+ * command that made its Landlock domain. Strings are valid during the
+ * callback only.
  */
 struct sandbox_audit_denial {
+	uint64_t session;          /* 0: see creator */
 	pid_t creator;
 	int kind;                  /* enum violation_kind */
 	const char *access;        /* "fs.write_file", "scope.signal", ... */
@@ -161,6 +164,8 @@ int sandbox_audit_start(struct event_base *base, sandbox_audit_fn fn,
 int sandbox_audit_barrier(void (*done)(void *arg), void *arg);
 /* Forgets a barrier whose arg is going away. */
 void sandbox_audit_cancel(void *arg);
+/* Do this sandbox's kernel-reported denials reach the daemon? */
+bool sandbox_audit_watched(const struct sandbox_proc *p);
 void sandbox_audit_stop(void);
 /* Number of held templates (status). */
 unsigned sandbox_templates(void);

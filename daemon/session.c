@@ -403,7 +403,8 @@ session_audit_denied(const struct sandbox_audit_denial *d, void *arg)
 	struct violation v;
 
 	for (s = sessions; s; s = s->next)
-		if (s->proc.cmd_pid == d->creator)
+		if (d->session ? s->id == d->session :
+				 s->proc.cmd_pid == d->creator)
 			break;
 	if (!s)
 		return;
@@ -473,7 +474,8 @@ mark_exited(struct session *s)
 	s->end_ms = sbxd_now_ms();
 	/* The kernel queued the command's Landlock denials before it
 	 * exited; they are delivered asynchronously. */
-	if (s->proc.cmd_pid && sandbox_audit_barrier(audit_done, s) == 0)
+	if (sandbox_audit_watched(&s->proc) &&
+	    sandbox_audit_barrier(audit_done, s) == 0)
 		s->audit_wait = true;
 	read_status(s);
 	if (s->status_ev)
@@ -553,6 +555,7 @@ send_exit(struct session *s)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__ExitStatus es = SBX__EXIT_STATUS__INIT;
+	const struct policy_rules *w;
 	char msg[256] = "", **writable = NULL;
 	size_t i, n = 0;
 
@@ -580,16 +583,17 @@ send_exit(struct session *s)
 	es.sys_us = s->exit.stime_us;
 	es.max_rss_kb = s->exit.maxrss_kb;
 	violation_log_summary(s->vlog, &es);
-	es.fs_unobserved = !(s->proc.cmd_pid && sandbox_caps()->landlock_audit);
-	if (s->policy) {
-		const struct policy_rules *w =
-			&s->policy->lists[POLICY_ALLOW_WRITE];
-
-		writable = calloc(w->n + 1, sizeof(*writable));
-		for (i = 0; writable && i < w->n; i++)
-			writable[n++] = w->v[i].value;
-		if (writable)
-			writable[n++] = (char *)"/tmp";
+	es.fs_unobserved = !sandbox_audit_watched(&s->proc);
+	/* As the filesystem plan has them: the workspace, allowWrite, the
+	 * private /tmp. */
+	w = s->policy ? &s->policy->lists[POLICY_ALLOW_WRITE] : NULL;
+	writable = calloc((w ? w->n : 0) + 2, sizeof(*writable));
+	if (writable) {
+		writable[n++] = s->workspace;
+		for (i = 0; w && i < w->n; i++)
+			if (strcmp(w->v[i].value, s->workspace))
+				writable[n++] = w->v[i].value;
+		writable[n++] = (char *)"/tmp";
 		es.writable = writable;
 		es.n_writable = n;
 	}
