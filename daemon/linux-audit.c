@@ -203,18 +203,26 @@ record(int type, const char *text, size_t len)
 static void
 read_cb(evutil_socket_t fd, short what, void *arg)
 {
-	static char buf[9216]; /* MAX_AUDIT_MESSAGE_LENGTH and a header */
+	/* MAX_AUDIT_MESSAGE_LENGTH and a header */
+	static char buf[9216] __attribute__((aligned(NLMSG_ALIGNTO)));
 	struct nlmsghdr *h;
-	int batch, n;
+	size_t off;
+	ssize_t n;
+	int batch;
 
 	for (batch = 0; batch < 64; batch++) {
-		n = (int)recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
 		if (n <= 0)
 			return; /* EAGAIN; ENOBUFS: records lost, go on */
-		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, n);
-		     h = NLMSG_NEXT(h, n))
+		for (off = 0; off + NLMSG_HDRLEN <= (size_t)n;
+		     off += NLMSG_ALIGN(h->nlmsg_len)) {
+			h = (struct nlmsghdr *)(buf + off);
+			if (h->nlmsg_len < NLMSG_HDRLEN ||
+			    h->nlmsg_len > (size_t)n - off)
+				break;
 			record(h->nlmsg_type, NLMSG_DATA(h),
 			       h->nlmsg_len - NLMSG_HDRLEN);
+		}
 	}
 }
 
@@ -237,16 +245,17 @@ audit_enabled(void)
 		struct nlmsghdr h;
 		struct audit_status st;
 	} req = { { sizeof(req.h), AUDIT_GET, NLM_F_REQUEST, 1, 0 }, { 0 } };
-	char buf[512];
+	char buf[512] __attribute__((aligned(NLMSG_ALIGNTO)));
 	struct nlmsghdr *h = (struct nlmsghdr *)buf;
-	int n;
+	ssize_t n;
 
 	if (send(au.ctl, &req.h, sizeof(req.h), 0) < 0)
 		return -errno;
-	n = (int)recv(au.ctl, buf, sizeof(buf), 0);
+	n = recv(au.ctl, buf, sizeof(buf), 0);
 	if (n < 0)
 		return -errno;
-	if (!NLMSG_OK(h, n) || h->nlmsg_type != AUDIT_GET)
+	if ((size_t)n < NLMSG_LENGTH(sizeof(struct audit_status)) ||
+	    h->nlmsg_len > (size_t)n || h->nlmsg_type != AUDIT_GET)
 		return -EPROTO;
 	return ((struct audit_status *)NLMSG_DATA(h))->enabled ? 1 : 0;
 }

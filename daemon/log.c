@@ -22,7 +22,7 @@ log_init(void)
 		max_priority = LOG_DEBUG;
 }
 
-static void
+static void __attribute__((format(printf, 3, 0)))
 log_v(int priority, const char *const *fields, const char *fmt, va_list ap)
 {
 	static const char *const names[] = { "emerg", "alert", "crit", "error",
