@@ -685,10 +685,22 @@ static char **
 build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 	  struct proxy_env *pe)
 {
-	char **env;
+	char **env, **all;
 	size_t i, n = 0;
+	int r;
 
-	if (proxy_env_build(req->env, req->n_env, pe) < 0)
+	/* The proxy's variables continue or replace the client's, whether
+	 * they come from its environment or from -e (set_env, later). */
+	all = calloc(req->n_env + req->n_set_env + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	for (i = 0; i < req->n_env; i++)
+		all[i] = req->env[i];
+	for (i = 0; i < req->n_set_env; i++)
+		all[req->n_env + i] = req->set_env[i];
+	r = proxy_env_build(all, req->n_env + req->n_set_env, pe);
+	free(all);
+	if (r < 0)
 		return NULL;
 	env = calloc(req->n_env + req->n_set_env + pe->n + 4, sizeof(*env));
 	if (!env) {
@@ -702,7 +714,8 @@ build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 	/* Asked for by name on this run's command line: the user's call. */
 	for (i = 0; i < req->n_set_env; i++)
 		if (strncmp(req->set_env[i], "TMPDIR=", 7) &&
-		    strncmp(req->set_env[i], "SBX_", 4))
+		    strncmp(req->set_env[i], "SBX_", 4) &&
+		    !proxy_env_replaces(pe, req->set_env[i]))
 			env[n++] = req->set_env[i];
 	for (i = 0; i < pe->n; i++)
 		env[n++] = (char *)pe->v[i];
