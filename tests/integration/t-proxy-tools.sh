@@ -52,11 +52,13 @@ start_proxy_daemon '{"network": {"allowedDomains": ['"$allow"'"example.test"]}}'
 cd "$WS"
 
 if [ $have_git = 1 ]; then
-	sbx run -- git clone -q "http://127.0.0.1:$GIT/repo.git" clone \
+	# Into the sandbox's /tmp: in the workspace a new .git/config is a
+	# protected path (sbx-policy(5)), which git clone cannot write.
+	sbx run -- sh -c "git clone -q http://127.0.0.1:$GIT/repo.git \
+		/tmp/clone-$$ && git -C /tmp/clone-$$ log --format=%s" \
 		>"$T/out" 2>&1
-	check "git clone through the proxy ($(tail -1 "$T/out"))" test -d "$WS/clone/.git"
-	expect_eq "the commit came along" \
-		"$(git -C "$WS/clone" log --format=%s 2>/dev/null)" "through the proxy"
+	expect_eq "git clone through the proxy: the commit came along" \
+		"$(cat "$T/out")" "through the proxy"
 	check "git went through the proxy (server saw it)" test "$(conns git)" -ge 1
 else
 	echo "note: git not installed; git clone not run"

@@ -17,7 +17,7 @@ expect_eq "raw IPv6 socket refused" "$(sbx run -- "$P" socket 10 3 58)" EPERM
 expect_eq "packet socket refused" "$(sbx run -- "$P" socket 17 3 0)" EPERM
 expect_eq "vsock refused" "$(sbx run -- "$P" socket 40 1 0)" EPERM
 expect_eq "AF_UNIX refused by default" "$(sbx run -- "$P" unix-socket)" EPERM
-out=$(python3 "$HERE/ptydrive.py" -- sbx run -t -- "$P" tiocsti | tr -d '\r')
+out=$(python3 "$HERE/ptydrive.py" -- sbx run -q -t -- "$P" tiocsti | tr -d '\r')
 expect_eq "TIOCSTI on the terminal refused" "$out" EPERM
 # The refusals reached the daemon (seccomp user notification), which
 # answered them and logged them as violations (t-violations-seccomp
