@@ -7,23 +7,7 @@ import socket
 import struct
 import sys
 
-
-def varint(n):
-    out = b""
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out += bytes([b | (0x80 if n else 0)])
-        if not n:
-            return out
-
-
-def field(num, payload):  # length-delimited field
-    return varint(num << 3 | 2) + varint(len(payload)) + payload
-
-
-def frame(body):
-    return struct.pack(">I", len(body)) + body
+from pbwire import field, frame, varint
 
 
 HELLO = frame(field(1, b"\x08\x01" + field(2, b"raw")))

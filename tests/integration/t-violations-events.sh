@@ -3,26 +3,11 @@
 # run at the same time, each attributed to its own session; --session
 # filters; the text form; events arrive while the command still runs.
 . "$(dirname "$0")/lib.sh"
+. "$HERE/violations-lib.sh"
 start_daemon
-sbx --json status | grep -q '"seccomp_notify": true' ||
-	skip "no seccomp user notification on this kernel"
+need_notify
 cd "$WS"
-P=$BIN/sbx-probe
-v() { "$PY" "$HERE/vjson.py" "$@"; }
 
-# subscribe NAME ARGS...: `sbxctl events ARGS` into $T/NAME, returning
-# once it is subscribed; its pid in $SUB.
-subscribe() {
-	local name=$1 line; shift
-	mkfifo "$T/$name.ready"
-	exec 5<>"$T/$name.ready"
-	sbx events "$@" >"$T/$name" 2>&5 &
-	SUB=$!
-	read -r line <&5
-	exec 5>&-
-	expect_eq "$name subscribed" "$line" \
-		"sbxctl: streaming violation events (Ctrl-C to stop)"
-}
 subscribe all --json --count 2
 ALL=$SUB
 

@@ -7,6 +7,7 @@
 # read-only mounts refuse (EROFS) are seen by no source, and the summary
 # says so.
 . "$(dirname "$0")/lib.sh"
+. "$HERE/violations-lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "Landlock audit records need a root daemon (privileged mode)"
 user=${SBX_TEST_USER:-sbxtest}
 id "$user" >/dev/null 2>&1 || skip "no user $user"
@@ -28,27 +29,22 @@ s --json status >"$T/status"
 grep -q '"landlock_audit": true' "$T/status" ||
 	skip "the daemon reads no Landlock records here: $(grep -o 'Landlock audit: [^"]*' "$T/status")"
 cd "$WS"
-P=$BIN/sbx-probe
 
 s run --json -- sh -c "$P write /dev/shm/f; $P mkdir /dev/shm/d; $P kill 1; $P write /etc/sbx-ll-$$" >"$T/out" 2>"$T/err"
 expect_eq "Landlock refused, the mount refused" "$(cat "$T/out")" "EACCES
 EACCES
 EPERM
 EROFS"
-groups() { "$PY" -c '
-import json, sys
-d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
-for g in d["groups"]:
-    print("|".join(str(g[f]) for f in sys.argv[2:]))' "$T/err" "$@"; }
 expect_eq "three Landlock denials, each with its right and rule" \
-	"$(groups kind target operation rule rule_id layer | sed 's/(pid [0-9]*)/(pid N)/')" \
+	"$(v "$T/err" groups kind target operation rule rule_id layer |
+	   sed 's/(pid [0-9]*)/(pid N)/')" \
 	"fs-create|/dev/shm|make_reg|filesystem.allowWrite||
 fs-create|/dev/shm|make_dir|filesystem.allowWrite||
 signal|process sbx-init (pid N)|signal|builtin Landlock scope|landlock.scope.signal|builtin"
 check "... the paths named outside the writable ones" \
 	grep -q '"detail":"outside every allowWrite path"' "$T/err"
 expect_eq "the EROFS write is not among them" \
-	"$("$PY" "$HERE/vjson.py" "$T/err" violations fs_unobserved)" "3
+	"$(v "$T/err" violations fs_unobserved)" "3
 false"
 
 s run -- sh -c "$P write /dev/shm/f >/dev/null; $P write /etc/sbx-ll-$$ >/dev/null" 2>"$T/err"

@@ -5,6 +5,7 @@
 # subscriber stream, and counted once per connection.
 . "$(dirname "$0")/lib.sh"
 . "$HERE/proxy-lib.sh"
+. "$HERE/violations-lib.sh"
 command -v curl >/dev/null || skip "curl not installed"
 mkdir "$T/www"
 echo hello >"$T/www/hello.txt"
@@ -17,36 +18,18 @@ start_proxy_daemon '{"filesystem": {"allowWrite": ["."]},
   "deniedDomains": [{"domain": "127.0.0.1:'"$OTHER"'", "id": "no-other",
     "reason": "the other server is off limits"}]}}'
 cd "$WS"
-v() { "$PY" "$HERE/vjson.py" "$@"; }
-mkfifo "$T/ready"
-exec 5<>"$T/ready"
-sbx events --json >"$T/events" 2>&5 &
-SUB=$!
-read -r line <&5
+subscribe events --json
 
 URL=http://127.0.0.1:$OTHER/hello.txt
 sbx run --json -- sh -c "curl -s -o /dev/null -w '%{http_code} ' $URL; curl -s -o /dev/null -w '%{http_code}' $URL" >"$T/out" 2>"$T/err"
 expect_eq "both requests refused" "$(cat "$T/out")" "403 403"
 # (curl's libc also tries nscd over a Unix socket: seccomp events of their
 # own, left out here.)
-net() { "$PY" -c '
-import json, sys
-d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
-for g in d["groups"]:
-    if g["kind"] == "network":
-        for f in sys.argv[2:]:
-            print(g[f])' "$@"; }
+net() { v "$1" groups kind=network "${@:2}"; }
 expect_eq "two denials, one group" "$(net "$T/err" count)" 2
 expect_eq "the event's fields" "$(net "$T/err" kind target \
-	operation rule rule_id layer file remediation detail)" "network
-127.0.0.1:$OTHER
-http
-network.deniedDomains \"127.0.0.1:$OTHER\"
-no-other
-user
-$T/policy.json
-the other server is off limits
-matches deniedDomains"
+	operation rule rule_id layer file remediation detail)" \
+	"network|127.0.0.1:$OTHER|http|network.deniedDomains \"127.0.0.1:$OTHER\"|no-other|user|$T/policy.json|the other server is off limits|matches deniedDomains"
 
 
 # The text summary: one line for the group.

@@ -4,25 +4,18 @@
 # then a trickle, the rest arrives as "N more suppressed" events whose
 # counts add up exactly, and the daemon's memory stays where it was.
 . "$(dirname "$0")/lib.sh"
+. "$HERE/violations-lib.sh"
 start_daemon
-sbx --json status | grep -q '"seccomp_notify": true' ||
-	skip "no seccomp user notification on this kernel"
+need_notify
 cd "$WS"
-P=$BIN/sbx-probe
 N=100000
-v() { "$PY" "$HERE/vjson.py" "$@"; }
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$DPID/status"; }
 
 # Warm up (the template, the filter's buffers), then measure.
 sbx run -q -- "$P" repeat 1000 io_uring >/dev/null
 before=$(rss)
-# The subscriber says on stderr when it is subscribed.
-mkfifo "$T/evready"
-exec 5<>"$T/evready"
-sbx events --json >"$T/events" 2>&5 &
-EPID=$!
-read -r line <&5
-expect_eq "subscribed" "$line" "sbxctl: streaming violation events (Ctrl-C to stop)"
+subscribe events --json
+EPID=$SUB
 
 t0=$(date +%s%N)
 sbx run --json -- "$P" repeat $N io_uring >"$T/out" 2>"$T/err"

@@ -4,12 +4,10 @@
 # it (kind syscall; AF_UNIX socket creation is kind ipc) to the session's
 # client as it happens and in the run's summary.
 . "$(dirname "$0")/lib.sh"
+. "$HERE/violations-lib.sh"
 start_daemon
-sbx --json status | grep -q '"seccomp_notify": true' ||
-	skip "no seccomp user notification on this kernel"
+need_notify
 cd "$WS"
-P=$BIN/sbx-probe
-v() { "$PY" "$HERE/vjson.py" "$@"; }
 
 # run OP... : the summary of one refused call, as data.
 run() { sbx run --json -- "$P" "$@" >"$T/out" 2>"$T/err"; }
@@ -32,7 +30,7 @@ check "... with a remediation" grep -q '"remediation":"io_uring is refused' "$T/
 # kind, target (with the arguments that were refused) and rule id.
 while IFS=';' read -r op want; do
 	run $op
-	got=$(v "$T/err" groups.0.kind groups.0.target groups.0.rule_id | paste -sd'|')
+	got=$(v "$T/err" groups kind target rule_id)
 	expect_eq "$op" "$got" "$want"
 done <<'CASES'
 unix-socket;ipc|socket(AF_UNIX, SOCK_STREAM)|seccomp.unix-socket

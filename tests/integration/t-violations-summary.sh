@@ -4,12 +4,10 @@
 # honest note about filesystem denials no source can see when the command
 # failed; the same as data with --json; nothing with --quiet.
 . "$(dirname "$0")/lib.sh"
+. "$HERE/violations-lib.sh"
 start_daemon
-sbx --json status | grep -q '"seccomp_notify": true' ||
-	skip "no seccomp user notification on this kernel"
+need_notify
 cd "$WS"
-P=$BIN/sbx-probe
-v() { "$PY" "$HERE/vjson.py" "$@"; }
 not_grep() { ! grep -q "$@"; }
 # What the daemon cannot see: in user mode (or without audit), nothing of
 # the filesystem; with Landlock audit, still no EROFS.
@@ -41,14 +39,8 @@ expect_eq "--quiet: only the command's stderr" "$(cat "$T/err")" \
 	"bash: line 2: /etc/sbx-sum-$$: Read-only file system"
 
 sbx run --json --on-ask=deny -- bash -c "$CMD" >/dev/null 2>"$T/err"
-groups() { "$PY" -c '
-import json, sys
-d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
-for g in d["groups"]:
-    if g["kind"] != "ipc":
-        print("|".join(str(g[f]) for f in sys.argv[2:]))' "$T/err" "$@"; }
-expect_eq "--json: the same as data" "$(groups kind target operation layer \
-	rule_id count remediation)" \
+expect_eq "--json: the same as data" "$(v "$T/err" groups 'kind!=ipc' kind \
+	target operation layer rule_id count remediation)" \
 "syscall|bpf|bpf|builtin|seccomp.bpf|1|eBPF is refused in the sandbox; run BPF tools outside it
 network|127.0.0.1:9|http|user||1|ask the user to add it to network.allowedDomains"
 expect_eq "... with the counts and writable paths" "$(v "$T/err" suppressed \

@@ -11,67 +11,7 @@ import socket
 import struct
 import sys
 
-
-def varint(n):
-    out = b""
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out += bytes([b | (0x80 if n else 0)])
-        if not n:
-            return out
-
-
-def ld(num, payload):  # length-delimited field
-    return varint(num << 3 | 2) + varint(len(payload)) + payload
-
-
-def vi(num, value):  # varint field
-    return varint(num << 3) + varint(value)
-
-
-def frame(body):
-    return struct.pack(">I", len(body)) + body
-
-
-def decode(buf):
-    """{field: [values]}: ints for varints, bytes for the rest."""
-    out, i = {}, 0
-    while i < len(buf):
-        key, shift = 0, 0
-        while True:
-            b = buf[i]
-            i += 1
-            key |= (b & 0x7F) << shift
-            shift += 7
-            if not b & 0x80:
-                break
-        num, wt = key >> 3, key & 7
-        if wt == 0:
-            v, shift = 0, 0
-            while True:
-                b = buf[i]
-                i += 1
-                v |= (b & 0x7F) << shift
-                shift += 7
-                if not b & 0x80:
-                    break
-        elif wt == 2:
-            n, shift = 0, 0
-            while True:
-                b = buf[i]
-                i += 1
-                n |= (b & 0x7F) << shift
-                shift += 7
-                if not b & 0x80:
-                    break
-            v, i = buf[i:i + n], i + n
-        elif wt == 1:
-            v, i = buf[i:i + 8], i + 8
-        else:
-            v, i = buf[i:i + 4], i + 4
-        out.setdefault(num, []).append(v)
-    return out
+from pbwire import decode, field as ld, frame, vfield as vi
 
 
 def text(d, num):
