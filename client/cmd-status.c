@@ -66,7 +66,8 @@ print_text(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 	       h->caps->backend, h->caps->landlock_abi,
 	       h->caps->seccomp ? "yes" : "no",
 	       h->caps->seccomp_notify ? " (user notification)" : "");
-	printf("violations: proxy, seccomp%s\n", h->caps->landlock_audit ?
+	printf("violations: proxy%s%s\n", h->caps->seccomp_notify ?
+	       ", seccomp" : "", h->caps->landlock_audit ?
 	       ", Landlock audit (filesystem, signals)" : "");
 	printf("namespaces:");
 	for (i = 0; i < h->caps->n_namespaces; i++)
