@@ -122,14 +122,9 @@ read_file(const char *path, struct stat *st, char **buf)
 static void
 diag_text(const struct policy_diags *d, char *out, size_t len)
 {
-	size_t i;
+	const char *e = policy_diag_first_error(d);
 
-	snprintf(out, len, "invalid policy");
-	for (i = 0; i < d->n; i++)
-		if (d->v[i].severity == POLICY_ERROR) {
-			snprintf(out, len, "%s", d->v[i].msg);
-			return;
-		}
+	snprintf(out, len, "%s", e ? e : "invalid policy");
 }
 
 /* The parsed file at path for layer: cached when unchanged; on a parse

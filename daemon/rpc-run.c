@@ -7,6 +7,8 @@
 
 #include "daemon/conn.h"
 #include "daemon/envfilter.h"
+#include "daemon/policy-request.h"
+#include "daemon/policy-store.h"
 #include "daemon/rpc.h"
 #include "daemon/session.h"
 #include "daemon/workspace.h"
@@ -51,18 +53,12 @@ check_request(const Sbx__RunRequest *r)
 	return NULL;
 }
 
-static bool
-has_overrides(const Sbx__PolicyOverrides *o)
-{
-	return o && (o->n_allow_domains || o->n_deny_read ||
-		     o->n_allow_write || (o->policy_json && o->policy_json[0]));
-}
-
 static void
 rpc_run(struct conn *c, const Sbx__Envelope *env)
 {
 	Sbx__RunRequest req = *env->run;
 	char ws[PATH_MAX], cwd[PATH_MAX], err[512] = "";
+	struct policy *request = NULL;
 	Sbx__ErrorCode code;
 	const char *bad;
 	int fds[FDPASS_MAX], r, nfds;
@@ -82,14 +78,6 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 			  "expected %d file descriptors with the request", nfds);
 		return;
 	}
-	/* Refuse rather than run with less policy than was asked for. */
-	if (has_overrides(req.overrides)) {
-		for (r = 0; r < nfds; r++)
-			close(fds[r]);
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_UNSUPPORTED,
-			  "policy overrides are not supported by this daemon");
-		return;
-	}
 	r = workspace_resolve(req.cwd, cwd, sizeof(cwd));
 	if (r == 0)
 		r = workspace_resolve(req.workspace[0] ? req.workspace :
@@ -106,8 +94,20 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 	}
 	req.cwd = cwd;
 	req.workspace = ws;
-	if (session_start(c, &req, fds, nfds, &code, err, sizeof(err)) < 0)
+	/* The request layer: refused when it does not parse, rather than run
+	 * with less policy than was asked for. */
+	r = policy_request_from_overrides(req.overrides, policy_store_home(),
+					  ws, &request, err, sizeof(err));
+	if (r < 0) {
+		for (nfds--; nfds >= 0; nfds--)
+			close(fds[nfds]);
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
+		return;
+	}
+	if (session_start(c, &req, request, fds, nfds, &code, err,
+			  sizeof(err)) < 0)
 		conn_fail(c, code, "%s", err);
+	policy_free(request);
 }
 
 const struct rpc_entry rpc_run_entry = {

@@ -757,8 +757,8 @@ fail:
 }
 
 static int
-spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
-      char *err, size_t errlen)
+spawn(struct session *s, const Sbx__RunRequest *req,
+      const struct policy *request, int child[3], char *err, size_t errlen)
 {
 	struct sandbox_request sr = { 0 };
 	struct sandbox_plan *plan = NULL;
@@ -772,7 +772,7 @@ spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
 		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
 		return r;
 	}
-	r = policy_store_effective(req->workspace, NULL, &s->policy, err,
+	r = policy_store_effective(req->workspace, request, &s->policy, err,
 				   errlen);
 	if (r < 0)
 		return r;
@@ -812,7 +812,8 @@ spawn(struct session *s, const Sbx__RunRequest *req, int child[3],
 }
 
 int
-session_start(struct conn *c, const Sbx__RunRequest *req, int *fds, int nfds,
+session_start(struct conn *c, const Sbx__RunRequest *req,
+	      const struct policy *request, int *fds, int nfds,
 	      Sbx__ErrorCode *code, char *err, size_t errlen)
 {
 	struct session *s = session_alloc(req);
@@ -836,7 +837,7 @@ session_start(struct conn *c, const Sbx__RunRequest *req, int *fds, int nfds,
 		snprintf(err, errlen, "stdio: %s", strerror(-r));
 		goto fail;
 	}
-	r = spawn(s, req, child, err, errlen);
+	r = spawn(s, req, request, child, err, errlen);
 	close_child_fds(child);
 	if (r < 0)
 		goto fail;

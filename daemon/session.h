@@ -14,11 +14,13 @@ struct conn;
 struct session;
 struct policy;
 
-/* Validated request -> running sandbox. fds are the client's stdio (fd
- * passing) and are consumed either way. On failure returns -errno with
- * *code and err set for the client. */
-int session_start(struct conn *c, const Sbx__RunRequest *req, int *fds,
-		  int nfds, Sbx__ErrorCode *code, char *err, size_t errlen);
+/* Validated request -> running sandbox. request is the request policy
+ * layer (borrowed; NULL: none). fds are the client's stdio (fd passing)
+ * and are consumed either way. On failure returns -errno with *code and
+ * err set for the client. */
+int session_start(struct conn *c, const Sbx__RunRequest *req,
+		  const struct policy *request, int *fds, int nfds,
+		  Sbx__ErrorCode *code, char *err, size_t errlen);
 
 void session_client_gone(struct session *s);
 void session_output_drained(struct session *s, size_t pending);
