@@ -64,7 +64,9 @@ usage(FILE *f)
 		"  --ready-fd N   write READY to fd N once listening\n"
 		"  --policy FILE  user-layer policy (instead of "
 		"~/.config/sbx/policy.json)\n"
-		"  --org-dir DIR  org policies (default /etc/sbx/policy.d)\n");
+		"  --org-dir DIR  org policies (default /etc/sbx/policy.d)\n"
+		"  --home DIR     look for the user policy files in DIR "
+		"(tests)\n");
 }
 
 static void
@@ -135,6 +137,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "log-stderr-after-ready", no_argument, NULL, 'L' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "org-dir", required_argument, NULL, 'o' },
+		{ "home", required_argument, NULL, 'H' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -163,6 +166,9 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		case 'o':
 			store_opts.org_dir = optarg;
 			store_opts.org_dir_explicit = true;
+			break;
+		case 'H':
+			store_opts.lookup_home = optarg;
 			break;
 		case 'V':
 			printf("sbxd %s\n", SBX_VERSION);

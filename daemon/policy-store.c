@@ -32,12 +32,14 @@ struct cached {
 	struct timespec mtime;
 	struct policy *good;
 	char *problem;     /* last failure, NULL when the file parses */
+	bool seen;         /* loaded (or failed) during this refresh */
 };
 
 static struct policy_store_opts opts;
 static struct cached cache[STORE_MAX_FILES];
 static size_t ncache;
 static const char *problems[STORE_MAX_FILES];
+static struct policy *pushed;   /* the org policy pushed to this daemon */
 
 void
 policy_store_init(const struct policy_store_opts *o)
@@ -45,6 +47,14 @@ policy_store_init(const struct policy_store_opts *o)
 	opts = *o;
 	if (!opts.org_dir)
 		opts.org_dir = POLICY_STORE_ORG_DIR;
+	if (!opts.lookup_home)
+		opts.lookup_home = opts.home;
+}
+
+const struct policy_store_opts *
+policy_store_opts(void)
+{
+	return &opts;
 }
 
 const char *
@@ -54,17 +64,32 @@ policy_store_home(void)
 }
 
 /* Relative paths in a policy resolve against the workspace, so a parse is
- * cached per (file, workspace). The oldest entry makes room. */
+ * cached per (file, workspace). */
 static struct cached *
-slot(const char *path, const char *workspace)
+find_slot(const char *path, const char *workspace)
 {
 	char key[8400];
 	size_t i;
 
 	snprintf(key, sizeof(key), "%s\n%s", path, workspace ? workspace : "");
 	for (i = 0; i < ncache; i++)
-		if (!strcmp(cache[i].path, key))
+		if (!strcmp(cache[i].path, key)) {
+			cache[i].seen = true;
 			return &cache[i];
+		}
+	return NULL;
+}
+
+/* The entry for (path, workspace), made if new: the oldest makes room. */
+static struct cached *
+slot(const char *path, const char *workspace)
+{
+	char key[8400];
+	struct cached *c;
+
+	if ((c = find_slot(path, workspace)))
+		return c;
+	snprintf(key, sizeof(key), "%s\n%s", path, workspace ? workspace : "");
 	if (ncache == STORE_MAX_FILES) {
 		free(cache[0].path);
 		policy_free(cache[0].good);
@@ -74,6 +99,7 @@ slot(const char *path, const char *workspace)
 	}
 	memset(&cache[ncache], 0, sizeof(cache[0]));
 	cache[ncache].path = strdup(key);
+	cache[ncache].seen = true;
 	return cache[ncache].path ? &cache[ncache++] : NULL;
 }
 
@@ -143,8 +169,12 @@ load(const char *path, enum policy_layer layer, const char *workspace,
 	int r;
 
 	r = read_file(path, &st, &buf);
-	if (r == -ENOENT || r == -ENOTDIR)
+	if (r == -ENOENT || r == -ENOTDIR) {
+		/* Gone: whatever was wrong with it no longer matters. */
+		if ((c = find_slot(path, workspace)))
+			set_problem(c, NULL);
 		return -ENOENT;
+	}
 	if (!(c = slot(path, workspace))) {
 		free(buf);
 		snprintf(err, errlen, "%s: too many policy files", path);
@@ -200,7 +230,8 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Org layer: every *.json of the org dir, in name order. */
+/* Org layer: every *.json of the org dir, in name order, then the policy
+ * pushed to this daemon. */
 static int
 load_org(const struct policy **docs, size_t *n, char *err, size_t errlen)
 {
@@ -210,6 +241,8 @@ load_org(const struct policy **docs, size_t *n, char *err, size_t errlen)
 	DIR *d = opendir(opts.org_dir);
 	int r = 0;
 
+	if (pushed)
+		docs[(*n)++] = pushed;
 	if (!d)
 		return 0;
 	while ((de = readdir(d)) && k < STORE_MAX_ORG) {
@@ -254,11 +287,12 @@ load_user(const char *ws, const struct policy **doc, struct policy **own,
 			snprintf(err, errlen, "%s: no such file", opts.user_file);
 		return r;
 	}
-	snprintf(path, sizeof(path), "%s/.config/sbx/policy.json", opts.home);
+	snprintf(path, sizeof(path), "%s/.config/sbx/policy.json",
+		 opts.lookup_home);
 	r = load(path, POLICY_LAYER_USER, ws, false, doc, err, errlen);
 	if (r != -ENOENT)
 		return r;
-	snprintf(path, sizeof(path), "%s/.srt-settings.json", opts.home);
+	snprintf(path, sizeof(path), "%s/.srt-settings.json", opts.lookup_home);
 	r = load(path, POLICY_LAYER_USER, ws, false, doc, err, errlen);
 	if (r != -ENOENT)
 		return r;
@@ -273,6 +307,44 @@ load_user(const char *ws, const struct policy **doc, struct policy **own,
 	return r;
 }
 
+/* Workspace layer: WS/.sbx/policy.json, when there is one. */
+static int
+load_workspace(const char *ws, const struct policy **docs, size_t *n,
+	       char *err, size_t errlen)
+{
+	char path[4200];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/.sbx/policy.json", ws);
+	r = load(path, POLICY_LAYER_WORKSPACE, ws, false, &docs[*n], err,
+		 errlen);
+	if (r == 0)
+		(*n)++;
+	return r == -ENOENT ? 0 : r;
+}
+
+/* The documents of every layer above below_layer, most authoritative
+ * first; *defaults is the parse of the shipped defaults when they stand in
+ * for the user layer (the caller frees it). */
+static int
+collect(const char *ws, enum policy_layer below_layer,
+	const struct policy **docs, size_t *n, struct policy **defaults,
+	char *err, size_t errlen)
+{
+	int r = 0;
+
+	*n = 0;
+	*defaults = NULL;
+	if (below_layer > POLICY_LAYER_ORG)
+		r = load_org(docs, n, err, errlen);
+	if (r == 0 && below_layer > POLICY_LAYER_USER &&
+	    (r = load_user(ws, &docs[*n], defaults, err, errlen)) == 0)
+		(*n)++;
+	if (r == 0 && below_layer > POLICY_LAYER_WORKSPACE)
+		r = load_workspace(ws, docs, n, err, errlen);
+	return r;
+}
+
 int
 policy_store_effective(const char *workspace, const struct policy *request,
 		       struct policy **out, char *err, size_t errlen)
@@ -280,20 +352,13 @@ policy_store_effective(const char *workspace, const struct policy *request,
 	const struct policy *docs[STORE_MAX_ORG + 4];
 	struct policy_diags diags = { 0 };
 	struct policy *defaults = NULL;
-	char path[4200];
 	size_t n = 0;
 	int r;
 
 	/* policy_merge puts the built-in layer (protected paths) first. */
-	if ((r = load_org(docs, &n, err, errlen)) < 0 ||
-	    (r = load_user(workspace, &docs[n++], &defaults, err, errlen)) < 0)
-		goto out;
-	snprintf(path, sizeof(path), "%s/.sbx/policy.json", workspace);
-	r = load(path, POLICY_LAYER_WORKSPACE, workspace, false, &docs[n],
-		 err, errlen);
-	if (r == 0)
-		n++;
-	else if (r != -ENOENT)
+	r = collect(workspace, POLICY_NLAYERS, docs, &n, &defaults, err,
+		    errlen);
+	if (r < 0)
 		goto out;
 	if (request)
 		docs[n++] = request;
@@ -306,14 +371,105 @@ out:
 	return r < 0 ? r : 0;
 }
 
+int
+policy_store_lint(const struct policy *doc, const char *workspace,
+		  struct policy_diags *diags, char *err, size_t errlen)
+{
+	const struct policy *docs[STORE_MAX_ORG + 4];
+	struct policy *defaults = NULL, *eff = NULL;
+	size_t n = 0;
+	int r;
+
+	r = collect(workspace, doc->layer, docs, &n, &defaults, err, errlen);
+	if (r == 0) {
+		docs[n++] = doc;
+		r = policy_merge(docs, n, opts.home, &eff, diags);
+		if (r < 0)
+			snprintf(err, errlen, "merge: %s", strerror(-r));
+	}
+	policy_free(eff);
+	policy_free(defaults);
+	return r;
+}
+
+int
+policy_store_org_serial(long long *serial, char *err, size_t errlen)
+{
+	const struct policy *docs[STORE_MAX_ORG + 1];
+	long long max = 0;
+	size_t n = 0, i;
+	int r;
+
+	if ((r = load_org(docs, &n, err, errlen)) < 0)
+		return r;
+	for (i = 0; i < n; i++)
+		if (docs[i]->serial > max)
+			max = docs[i]->serial;
+	*serial = max;
+	return 0;
+}
+
+void
+policy_store_set_pushed(struct policy *doc)
+{
+	policy_free(pushed);
+	pushed = doc;
+}
+
+void
+policy_store_refresh(const char *const *ws, size_t n)
+{
+	const struct policy *docs[STORE_MAX_ORG + 4];
+	struct policy *defaults;
+	char err[512];
+	size_t i, k;
+
+	for (i = 0; i < ncache; i++)
+		cache[i].seen = false;
+	k = 0;
+	load_org(docs, &k, err, sizeof(err));
+	/* Each layer on its own, so one failing does not hide another. With
+	 * no workspace yet, the user layer is still checked. */
+	for (i = 0; i < (n ? n : 1); i++) {
+		defaults = NULL;
+		load_user(n ? ws[i] : opts.home, &docs[0], &defaults, err,
+			  sizeof(err));
+		policy_free(defaults);
+		k = 0;
+		if (n)
+			load_workspace(ws[i], docs, &k, err, sizeof(err));
+	}
+	/* Files not read now (gone from the org dir, workspaces no longer
+	 * watched) have nothing to report. */
+	for (i = 0; i < ncache; i++)
+		if (!cache[i].seen)
+			set_problem(&cache[i], NULL);
+}
+
+void
+policy_store_changed(const char *what)
+{
+	log_info("%s changed: new runs use the new policy", what);
+	/* TODO(issue 6): also a policy-changed event to `sbxctl events`
+	 * subscribers, once that stream exists (it is the violations
+	 * issue's). */
+}
+
 size_t
 policy_store_problems(const char *const **out)
 {
-	size_t i, n = 0;
+	size_t i, k, n = 0;
 
-	for (i = 0; i < ncache; i++)
-		if (cache[i].problem)
+	/* One line per problem, though a file is cached per workspace. */
+	for (i = 0; i < ncache; i++) {
+		if (!cache[i].problem)
+			continue;
+		for (k = 0; k < n; k++)
+			if (!strcmp(problems[k], cache[i].problem))
+				break;
+		if (k == n)
 			problems[n++] = cache[i].problem;
+	}
 	*out = problems;
 	return n;
 }
@@ -329,4 +485,6 @@ policy_store_cleanup(void)
 		free(cache[i].problem);
 	}
 	ncache = 0;
+	policy_free(pushed);
+	pushed = NULL;
 }
