@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,21 +54,14 @@ file_read(const char *path, size_t max, char **buf, size_t *len)
 	return 0;
 }
 
-int
-file_write_new(const char *path, mode_t mode, const void *buf, size_t len)
+static int
+write_close(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
 	size_t off = 0;
 	ssize_t k;
-	int fd, r = 0;
+	int r = 0;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  mode);
-	if (fd < 0) {
-		r = -errno;
-		client_err("%s: %s", path, strerror(-r));
-		return r;
-	}
 	while (off < len) {
 		k = write(fd, p + off, len - off);
 		if (k < 0 && errno == EINTR)
@@ -80,9 +74,52 @@ file_write_new(const char *path, mode_t mode, const void *buf, size_t len)
 	}
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
-	if (r < 0) {
+	return r;
+}
+
+int
+file_write_new(const char *path, mode_t mode, const void *buf, size_t len)
+{
+	int fd, r;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  mode);
+	if (fd < 0) {
+		r = -errno;
+		client_err("%s: %s", path, strerror(-r));
+		return r;
+	}
+	if ((r = write_close(fd, buf, len)) < 0) {
 		client_err("%s: %s", path, strerror(-r));
 		unlink(path);
+	}
+	return r;
+}
+
+int
+file_replace(const char *path, mode_t mode, const void *buf, size_t len)
+{
+	char tmp[4200];
+	int fd, r;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0 || fchmod(fd, mode) < 0) {
+		r = -errno;
+		client_err("%s: %s", path, strerror(-r));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return r;
+	}
+	r = write_close(fd, buf, len);
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		client_err("%s: %s", path, strerror(-r));
+		unlink(tmp);
 	}
 	return r;
 }

@@ -15,4 +15,7 @@ int file_read(const char *path, size_t max, char **buf, size_t *len);
 int file_write_new(const char *path, mode_t mode, const void *buf,
 		   size_t len);
 
+/* Writes buf to a temp file beside path and renames it over path. */
+int file_replace(const char *path, mode_t mode, const void *buf, size_t len);
+
 #endif

@@ -18,6 +18,7 @@
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/policy-org.h"
 #include "daemon/policy-store.h"
 #include "daemon/sandbox.h"
 #include "daemon/server.h"
@@ -35,6 +36,7 @@ static char socket_buf[PATH_MAX];
 /* Autostarted by sbxctl: stderr is its pipe until READY, a log after. */
 static bool log_after_ready;
 static struct policy_store_opts store_opts;
+static struct policy_org_opts org_opts;
 
 uint64_t
 sbxd_now_ms(void)
@@ -65,6 +67,11 @@ usage(FILE *f)
 		"  --policy FILE  user-layer policy (instead of "
 		"~/.config/sbx/policy.json)\n"
 		"  --org-dir DIR  org policies (default /etc/sbx/policy.d)\n"
+		"  --trusted-keys DIR  keys for signed org pushes (default "
+		"/etc/sbx/trusted-keys)\n"
+		"  --state-dir DIR  pushed org policies go in DIR/org (default "
+		"/var/lib/sbx as root,\n"
+		"                 else $XDG_STATE_HOME/sbx)\n"
 		"  --home DIR     look for the user policy files in DIR "
 		"(tests)\n");
 }
@@ -137,6 +144,8 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "log-stderr-after-ready", no_argument, NULL, 'L' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "org-dir", required_argument, NULL, 'o' },
+		{ "trusted-keys", required_argument, NULL, 'k' },
+		{ "state-dir", required_argument, NULL, 'S' },
 		{ "home", required_argument, NULL, 'H' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -166,6 +175,13 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		case 'o':
 			store_opts.org_dir = optarg;
 			store_opts.org_dir_explicit = true;
+			break;
+		case 'k':
+			org_opts.keys_dir = optarg;
+			org_opts.keys_dir_explicit = true;
+			break;
+		case 'S':
+			org_opts.state_dir = optarg;
 			break;
 		case 'H':
 			store_opts.lookup_home = optarg;
@@ -263,6 +279,11 @@ setup(int ready_fd)
 		log_error("sandbox backend: %s", err);
 		return r;
 	}
+	/* Policy problems are reported, never fatal: the last good policy
+	 * (or the defaults) stays in force, and pushes say why they fail. */
+	org_opts.home = store_opts.home;
+	if (policy_org_init(&org_opts, err, sizeof(err)) < 0)
+		log_warn("%s: org policies cannot be pushed", err);
 	if ((r = server_start(svc_listen_fd(), err, sizeof(err))) < 0) {
 		log_error("%s", err);
 		return r;
@@ -321,6 +342,7 @@ main(int argc, char **argv)
 	server_stop();
 	conn_close_all();
 	session_cleanup();
+	policy_org_cleanup();
 	policy_store_cleanup();
 	free((char *)store_opts.home);
 	event_free(sigterm);

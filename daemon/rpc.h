@@ -29,5 +29,6 @@ extern const struct rpc_entry rpc_resize_entry;
 extern const struct rpc_entry rpc_ps_entry;
 extern const struct rpc_entry rpc_kill_entry;
 extern const struct rpc_entry rpc_status_entry;
+extern const struct rpc_entry rpc_policy_push_entry;
 
 #endif
