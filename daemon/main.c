@@ -20,6 +20,7 @@
 #include "daemon/log.h"
 #include "daemon/policy-org.h"
 #include "daemon/policy-store.h"
+#include "daemon/policy-watch.h"
 #include "daemon/sandbox.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
@@ -284,6 +285,9 @@ setup(int ready_fd)
 	org_opts.home = store_opts.home;
 	if (policy_org_init(&org_opts, err, sizeof(err)) < 0)
 		log_warn("%s: org policies cannot be pushed", err);
+	if ((r = policy_watch_start()) < 0)
+		log_warn("inotify: %s: policy edits show at the next run",
+			 strerror(-r));
 	if ((r = server_start(svc_listen_fd(), err, sizeof(err))) < 0) {
 		log_error("%s", err);
 		return r;
@@ -342,6 +346,7 @@ main(int argc, char **argv)
 	server_stop();
 	conn_close_all();
 	session_cleanup();
+	policy_watch_stop();
 	policy_org_cleanup();
 	policy_store_cleanup();
 	free((char *)store_opts.home);

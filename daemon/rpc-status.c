@@ -5,6 +5,7 @@
 #include "daemon/daemon.h"
 #include "daemon/policy-org.h"
 #include "daemon/policy-store.h"
+#include "daemon/policy-watch.h"
 #include "daemon/rpc.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
@@ -18,6 +19,8 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 	char *problems[64];
 	size_t ns, no, i;
 
+	/* Edits made before this request show now, not at the next run. */
+	policy_watch_sync();
 	ns = policy_store_problems(&store);
 	no = policy_org_problems(&org);
 	for (i = 0; i < ns + no && i < 64; i++)

@@ -24,6 +24,7 @@
 #include "daemon/fsplan.h"
 #include "daemon/policy-explain.h"
 #include "daemon/policy-store.h"
+#include "daemon/policy-watch.h"
 #include "daemon/log.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
@@ -764,6 +765,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	struct sandbox_plan *plan = NULL;
 	struct fsplan *fs = NULL;
 	char tmpdir[PATH_MAX];
+	uint64_t epoch;
 	char **env;
 	int r;
 
@@ -772,11 +774,13 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
 		return r;
 	}
+	/* Edits made before this request are seen (and watched from now). */
+	policy_watch_workspace(req->workspace, &epoch);
 	r = policy_store_effective(req->workspace, request, &s->policy, err,
 				   errlen);
 	if (r < 0)
 		return r;
-	if ((r = fsplan_build(s->policy, req->workspace, &fs)) < 0) {
+	if ((r = fsplan_build(s->policy, req->workspace, epoch, &fs)) < 0) {
 		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
 		return r;
 	}
