@@ -8,6 +8,8 @@
 #include "client/cmd-policy.h"
 
 static const struct cmd_entry *const policy_table[] = {
+	&cmd_policy_show_entry,   &cmd_policy_explain_entry,
+	&cmd_policy_lint_entry,   &cmd_policy_check_entry,
 	&cmd_policy_push_entry,   &cmd_policy_keygen_entry,
 	&cmd_policy_sign_entry,
 };
@@ -68,7 +70,7 @@ cmd_policy(const struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_policy_entry = {
 	"policy",
-	"policy push|keygen|sign ... "
+	"policy show|explain|check|lint|push|keygen|sign ... "
 	"(sbxctl policy --help)",
 	cmd_policy,
 };

@@ -30,5 +30,8 @@ extern const struct rpc_entry rpc_ps_entry;
 extern const struct rpc_entry rpc_kill_entry;
 extern const struct rpc_entry rpc_status_entry;
 extern const struct rpc_entry rpc_policy_push_entry;
+extern const struct rpc_entry rpc_policy_explain_entry;
+extern const struct rpc_entry rpc_policy_lint_entry;
+extern const struct rpc_entry rpc_policy_show_entry;
 
 #endif
