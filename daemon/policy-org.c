@@ -188,7 +188,24 @@ cmp_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* Serials stored in dfd, newest first; leftover temp files go. */
+/* A signature whose policy never landed (a push cut short). */
+static bool
+orphan_sig(int dfd, const char *name)
+{
+	char json[64];
+	size_t n = strlen(name);
+
+	if (n >= sizeof(json) || n < 5 || strcmp(name + n - 4, ".sig"))
+		return false;
+	memcpy(json, name, n - 4);
+	json[n - 4] = '\0';
+	return name_serial(json) > 0 &&
+	       faccessat(dfd, json, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
+	       errno == ENOENT;
+}
+
+/* Serials stored in dfd, newest first; what a crash left half done goes
+ * (temp files, a signature without its policy). */
 static size_t
 list_stored(int dfd, long long *serials, size_t max)
 {
@@ -204,7 +221,8 @@ list_stored(int dfd, long long *serials, size_t max)
 		return 0;
 	}
 	while ((de = readdir(d))) {
-		if (!strncmp(de->d_name, ".tmp-", 5))
+		if (!strncmp(de->d_name, ".tmp-", 5) || orphan_sig(dfd,
+								 de->d_name))
 			unlinkat(dfd, de->d_name, 0);
 		else if ((s = name_serial(de->d_name)) > 0 && n < max)
 			serials[n++] = s;
