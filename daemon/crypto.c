@@ -106,22 +106,25 @@ crypto_ed25519_keygen(char **priv_pem, char **pub_pem)
 	return 0;
 }
 
-int
-crypto_ed25519_sign(const char *priv_pem, size_t priv_len, const void *msg,
-		    size_t len, uint8_t sig[CRYPTO_SIG_LEN])
+/* One Ed25519 signing or verification with k, which it frees. Ed25519
+ * works on the message itself (no separate digest). */
+static int
+one_shot(EVP_PKEY *k, bool sign, const void *msg, size_t len, uint8_t *sig)
 {
-	EVP_PKEY *k = load_key(priv_pem, priv_len, true);
-	EVP_MD_CTX *md;
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
 	size_t n = CRYPTO_SIG_LEN;
-	int r = -EIO;
+	int r;
 
-	if (!k)
-		return -EINVAL;
-	md = EVP_MD_CTX_new();
-	/* Ed25519 signs the message itself (no separate digest). */
-	if (md && EVP_DigestSignInit(md, NULL, NULL, NULL, k) > 0 &&
-	    EVP_DigestSign(md, sig, &n, msg, len) > 0 && n == CRYPTO_SIG_LEN)
-		r = 0;
+	if (!md)
+		r = -ENOMEM;
+	else if (sign)
+		r = EVP_DigestSignInit(md, NULL, NULL, NULL, k) > 0 &&
+		    EVP_DigestSign(md, sig, &n, msg, len) > 0 &&
+		    n == CRYPTO_SIG_LEN ? 0 : -EIO;
+	else
+		r = EVP_DigestVerifyInit(md, NULL, NULL, NULL, k) > 0 &&
+		    EVP_DigestVerify(md, sig, CRYPTO_SIG_LEN, msg, len) == 1 ?
+		    0 : -EBADMSG;
 	EVP_MD_CTX_free(md);
 	EVP_PKEY_free(k);
 	ERR_clear_error();
@@ -129,25 +132,21 @@ crypto_ed25519_sign(const char *priv_pem, size_t priv_len, const void *msg,
 }
 
 int
+crypto_ed25519_sign(const char *priv_pem, size_t priv_len, const void *msg,
+		    size_t len, uint8_t sig[CRYPTO_SIG_LEN])
+{
+	EVP_PKEY *k = load_key(priv_pem, priv_len, true);
+
+	return k ? one_shot(k, true, msg, len, sig) : -EINVAL;
+}
+
+int
 crypto_ed25519_verify(const char *pub_pem, size_t pub_len, const void *msg,
 		      size_t len, const uint8_t sig[CRYPTO_SIG_LEN])
 {
 	EVP_PKEY *k = load_key(pub_pem, pub_len, false);
-	EVP_MD_CTX *md;
-	int r = -EBADMSG;
 
-	if (!k)
-		return -EINVAL;
-	md = EVP_MD_CTX_new();
-	if (!md)
-		r = -ENOMEM;
-	else if (EVP_DigestVerifyInit(md, NULL, NULL, NULL, k) > 0 &&
-		 EVP_DigestVerify(md, sig, CRYPTO_SIG_LEN, msg, len) == 1)
-		r = 0;
-	EVP_MD_CTX_free(md);
-	EVP_PKEY_free(k);
-	ERR_clear_error();
-	return r;
+	return k ? one_shot(k, false, msg, len, (uint8_t *)sig) : -EINVAL;
 }
 
 int
