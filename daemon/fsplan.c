@@ -3,7 +3,6 @@
  * the workspace walk consume, and the plan gets its identity key. */
 #include <errno.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,9 +59,9 @@ sort_paths(const struct policy_rules *r, struct fsplan_list *plain,
 }
 
 static int
-make_key(struct fsplan *p, const char *workspace, uint64_t epoch)
+make_key(struct fsplan *p, const char *workspace)
 {
-	size_t cap = strlen(workspace) + 24, len, k, i;
+	size_t cap = strlen(workspace) + 2, len, k, i;
 	char *buf, *w;
 	int r;
 
@@ -76,7 +75,6 @@ make_key(struct fsplan *p, const char *workspace, uint64_t epoch)
 	len = strlen(workspace);
 	memcpy(w, workspace, len + 1);
 	w += len + 1;
-	w += sprintf(w, "%llu", (unsigned long long)epoch) + 1;
 	for (k = 0; k < FSPLAN_NKINDS; k++) {
 		*w++ = (char)('A' + k);
 		for (i = 0; i < p->l[k].n; i++) {
@@ -91,7 +89,7 @@ make_key(struct fsplan *p, const char *workspace, uint64_t epoch)
 }
 
 int
-fsplan_build(const struct policy *eff, const char *workspace, uint64_t epoch,
+fsplan_build(const struct policy *eff, const char *workspace,
 	     struct fsplan **out)
 {
 	static const char *const ignore_default[] = FSPLAN_DEFAULT_IGNORE_FILES;
@@ -122,7 +120,7 @@ fsplan_build(const struct policy *eff, const char *workspace, uint64_t epoch,
 		if (p->l[k].n > 1)
 			qsort(p->l[k].v, p->l[k].n, sizeof(char *), cmp);
 	if (r == 0)
-		r = make_key(p, workspace, epoch);
+		r = make_key(p, workspace);
 	if (r < 0) {
 		fsplan_free(p);
 		return r;

@@ -6,7 +6,6 @@
 #define SBX_FSPLAN_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 #include "daemon/policy.h"
 
@@ -33,10 +32,8 @@ struct fsplan {
 /* Always honoured, whatever the policy says (DESIGN.md §4). */
 #define FSPLAN_DEFAULT_IGNORE_FILES { ".sbxignore", ".cursorignore" }
 
-/* epoch names the state of the workspace's ignore files (policy-watch.h):
- * it is part of the key, so an edit to them gets a new template. */
 int fsplan_build(const struct policy *eff, const char *workspace,
-		 uint64_t epoch, struct fsplan **out);
+		 struct fsplan **out);
 void fsplan_free(struct fsplan *p);
 /* Appends a copy of s unless already there. */
 int fsplan_push(struct fsplan_list *l, const char *s);

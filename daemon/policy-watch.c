@@ -4,9 +4,10 @@
  * ~/.config/sbx/policy.json) must be noticed when it appears. A change
  * re-reads the layers (policy_store_refresh), so `sbxctl status` shows a
  * bad edit with its position at once while the last good version stays in
- * force; a change to a workspace's ignore files or .sbx/ moves its epoch,
- * so the next run gets a fresh template. Deeper ignore files are the
- * Linux backend's to watch (it walks the tree).
+ * force. A workspace's ignore files are not watched here: its template
+ * watches them and the tree they cover (linux-watch.c), and a policy
+ * change that alters the filesystem plan gives the next run a new template
+ * (the plan's key) anyway.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,7 +36,7 @@ enum role {
 	ROLE_CONFIG_SBX,   /* ~/.config/sbx: policy.json */
 	ROLE_ORG,          /* org dir: *.json */
 	ROLE_STORE,        /* pushed policies */
-	ROLE_WS,           /* workspace: .sbx, ignore files */
+	ROLE_WS,           /* workspace: .sbx */
 	ROLE_WS_SBX,       /* workspace/.sbx: anything */
 };
 
@@ -48,7 +49,6 @@ struct watch {
 
 struct workspace {
 	char *path;
-	uint64_t epoch;
 	uint64_t used;
 };
 
@@ -112,9 +112,7 @@ relevant(enum role role, const char *name)
 	case ROLE_ORG:
 		return ends_with(name, ".json");
 	case ROLE_WS:
-		/* .sbxignore, .cursorignore, and names a policy adds */
-		return !strcmp(name, ".sbx") ||
-		       (name[0] == '.' && ends_with(name, "ignore"));
+		return !strcmp(name, ".sbx");
 	case ROLE_STORE:
 	case ROLE_WS_SBX:
 		return true;
@@ -124,7 +122,6 @@ relevant(enum role role, const char *name)
 
 struct changes {
 	bool any, store;
-	bool ws[POLICY_WATCH_WORKSPACES];
 };
 
 static void
@@ -133,8 +130,6 @@ note(struct changes *ch, const struct watch *w)
 	ch->any = true;
 	if (w->role == ROLE_STORE)
 		ch->store = true;
-	if (w->ws >= 0)
-		ch->ws[w->ws] = true;
 }
 
 static void
@@ -167,12 +162,9 @@ apply(const struct changes *ch)
 	const char *ws[POLICY_WATCH_WORKSPACES];
 	size_t i, n = 0;
 
-	for (i = 0; i < POLICY_WATCH_WORKSPACES; i++) {
-		if (ch->ws[i])
-			workspaces[i].epoch++;
+	for (i = 0; i < POLICY_WATCH_WORKSPACES; i++)
 		if (workspaces[i].path)
 			ws[n++] = workspaces[i].path;
-	}
 	if (ch->store)
 		policy_org_rescan();
 	arm();
@@ -228,19 +220,17 @@ forget_workspace(int k)
 }
 
 void
-policy_watch_workspace(const char *ws, uint64_t *epoch)
+policy_watch_workspace(const char *ws)
 {
 	char sub[PATH_MAX + 8];
 	int i, k = -1;
 
 	policy_watch_sync();
-	*epoch = 0;
 	if (ifd < 0)
 		return;
 	for (i = 0; i < POLICY_WATCH_WORKSPACES; i++) {
 		if (workspaces[i].path && !strcmp(workspaces[i].path, ws)) {
 			workspaces[i].used = ++clock_;
-			*epoch = workspaces[i].epoch;
 			return;
 		}
 		if (k < 0 || !workspaces[i].path ||

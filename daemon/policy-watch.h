@@ -3,8 +3,6 @@
 #ifndef SBX_POLICY_WATCH_H
 #define SBX_POLICY_WATCH_H
 
-#include <stdint.h>
-
 /* Most workspaces watched at once; the least recently used one goes. */
 #define POLICY_WATCH_WORKSPACES 16
 
@@ -19,11 +17,10 @@ int policy_watch_start(void);
 
 /*
  * Reads every change already queued (so a request sees edits made before
- * it was sent), and watches ws and ws/.sbx from now on. *epoch counts the
- * changes seen to ws's ignore files and .sbx/: a template built at another
- * epoch is stale (fsplan key).
+ * it was sent), and watches ws/.sbx (and ws, for .sbx appearing) from now
+ * on. Ignore files are the templates' to watch (linux-watch.c).
  */
-void policy_watch_workspace(const char *ws, uint64_t *epoch);
+void policy_watch_workspace(const char *ws);
 
 /* Reads every change already queued (`sbxctl status`). */
 void policy_watch_sync(void);

@@ -12,7 +12,6 @@
 int
 rpc_policy_workspace(struct conn *c, const char *in, char ws[PATH_MAX])
 {
-	uint64_t epoch;
 	int r;
 
 	if (in[0] != '/')
@@ -27,7 +26,7 @@ rpc_policy_workspace(struct conn *c, const char *in, char ws[PATH_MAX])
 			  "/ cannot be the workspace" : strerror(-r));
 		return r;
 	}
-	policy_watch_workspace(ws, &epoch);
+	policy_watch_workspace(ws);
 	return 0;
 }
 

@@ -765,7 +765,6 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	struct sandbox_plan *plan = NULL;
 	struct fsplan *fs = NULL;
 	char tmpdir[PATH_MAX];
-	uint64_t epoch;
 	char **env;
 	int r;
 
@@ -775,12 +774,12 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 		return r;
 	}
 	/* Edits made before this request are seen (and watched from now). */
-	policy_watch_workspace(req->workspace, &epoch);
+	policy_watch_workspace(req->workspace);
 	r = policy_store_effective(req->workspace, request, &s->policy, err,
 				   errlen);
 	if (r < 0)
 		return r;
-	if ((r = fsplan_build(s->policy, req->workspace, epoch, &fs)) < 0) {
+	if ((r = fsplan_build(s->policy, req->workspace, &fs)) < 0) {
 		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
 		return r;
 	}
