@@ -110,10 +110,8 @@ set_problem(struct cached *c, const char *msg)
 	c->problem = msg ? strdup(msg) : NULL;
 }
 
-/* Reads a whole policy file as the served user (a root daemon must not
- * read for a user what the user could not). */
-static int
-read_file(const char *path, struct stat *st, char **buf)
+int
+policy_store_read(const char *path, size_t max, struct stat *st, char **buf)
 {
 	int fd, r = 0;
 	ssize_t n;
@@ -133,7 +131,7 @@ read_file(const char *path, struct stat *st, char **buf)
 		return r;
 	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode))
 		r = -EINVAL;
-	else if (st->st_size > POLICY_MAX_BYTES)
+	else if ((size_t)st->st_size > max)
 		r = -EFBIG;
 	else if (!(*buf = malloc((size_t)st->st_size + 1)))
 		r = -ENOMEM;
@@ -168,7 +166,7 @@ load(const char *path, enum policy_layer layer, const char *workspace,
 	char *buf = NULL;
 	int r;
 
-	r = read_file(path, &st, &buf);
+	r = policy_store_read(path, POLICY_MAX_BYTES, &st, &buf);
 	if (r == -ENOENT || r == -ENOTDIR) {
 		/* Gone: whatever was wrong with it no longer matters. */
 		if ((c = find_slot(path, workspace)))

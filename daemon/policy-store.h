@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "daemon/policy.h"
 
@@ -60,6 +61,11 @@ void policy_store_changed(const char *what);
 
 /* Problems of the last loads, one line each, for `sbxctl status`. */
 size_t policy_store_problems(const char *const **out);
+
+/* Reads all of a regular file (at most max bytes) as the served user: a
+ * root daemon must not read for a user what the user could not. */
+int policy_store_read(const char *path, size_t max, struct stat *st,
+		      char **buf);
 
 const char *policy_store_home(void);
 void policy_store_cleanup(void);

@@ -6,6 +6,7 @@
 
 #include "daemon/conn.h"
 #include "daemon/envfilter.h"
+#include "daemon/explain-ignore.h"
 #include "daemon/policy-explain.h"
 #include "daemon/policy-rule.h"
 #include "daemon/policy-store.h"
@@ -78,7 +79,9 @@ reply(struct conn *c, const struct policy_decision *d, const char *text)
 	rep.why = (char *)d->why;
 	rep.text = (char *)text;
 	if (d->rule) {
-		rep.list = (char *)policy_list_info(d->list)->name;
+		rep.list = d->list == POLICY_IGNORE_FILES ?
+			   (char *)"ignore file" :
+			   (char *)policy_list_info(d->list)->name;
 		rep.value = d->rule->value;
 		origin(&o, &d->rule->origin);
 		rep.origin = &o;
@@ -98,14 +101,42 @@ reply(struct conn *c, const struct policy_decision *d, const char *text)
 	conn_send(c, &out);
 }
 
+/* The policy allows the path but an ignore file masks it: the sandbox
+ * denies it (reads, and so writes), and the ignore line is the rule. */
+static void
+reply_ignore(struct conn *c, struct policy_decision *d,
+	     const struct explain_ignore_hit *hit)
+{
+	struct policy_rule r = { 0 };
+	char text[POLICY_TARGET_MAX + sizeof(hit->file) + sizeof(hit->pattern) +
+		  128];
+
+	r.value = (char *)hit->pattern;
+	r.origin.layer = POLICY_LAYER_WORKSPACE;
+	r.origin.file = (char *)hit->file;
+	r.origin.line = (int)hit->line;
+	d->verdict = POLICY_VERDICT_DENY;
+	d->rule = &r;
+	d->list = POLICY_IGNORE_FILES;
+	d->why = d->access == POLICY_ACCESS_WRITE ?
+		 "masked by an ignore file, so not writable either" :
+		 "masked by an ignore file";
+	snprintf(text, sizeof(text), "deny %s %s: %s\n  rule: ignore pattern "
+		 "\"%s\"\n  from: workspace %s:%u", accesses[d->access],
+		 d->target, d->why, hit->pattern, hit->file, hit->line);
+	reply(c, d, text);
+}
+
 static void
 rpc_policy_explain(struct conn *c, const Sbx__Envelope *env)
 {
 	const Sbx__PolicyExplain *q = env->policy_explain;
 	const char *t = q->path[0] ? q->path : q->host[0] ? q->host : q->env;
+	struct explain_ignore_hit hit;
 	struct policy_decision d;
 	struct policy *eff = NULL;
 	char ws[PATH_MAX], text[8192];
+	int r = 0;
 
 	if (!!q->path[0] + !!q->host[0] + !!q->env[0] != 1 ||
 	    policy_rule_check_string(t, POLICY_PATH_MAX)) {
@@ -115,14 +146,26 @@ rpc_policy_explain(struct conn *c, const Sbx__Envelope *env)
 	}
 	if (rpc_policy_effective(c, q->workspace, ws, &eff) < 0)
 		return;
-	if (decide(eff, q, ws, &d) < 0)
+	if (decide(eff, q, ws, &d) < 0) {
 		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
 			  "not a valid %s: %s", q->path[0] ? "path" :
 			  q->host[0] ? "host" : "variable name", t);
+		goto out;
+	}
+	if (q->path[0] && d.verdict == POLICY_VERDICT_ALLOW &&
+	    (r = explain_ignore(eff, ws, d.target, &hit)) == 1) {
+		reply_ignore(c, &d, &hit);
+		goto out;
+	}
+	if (r < 0)
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			  "ignore files: %s", r == -EINVAL ? hit.file :
+			  strerror(-r));
 	else {
 		policy_explain_format(&d, text, sizeof(text));
 		reply(c, &d, text);
 	}
+out:
 	policy_free(eff);
 }
 

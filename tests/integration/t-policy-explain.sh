@@ -1,7 +1,8 @@
 #!/bin/bash
 # policy explain names the decision, the rule (and its id and reason), the
-# layer, and file:line:col, for a path (read and write), a host, an env
-# variable, as text and as JSON; --workspace picks the workspace layer.
+# layer, and file:line:col, for a path (read and write, ignore files
+# included), a host, an env variable, as text and as JSON; --workspace
+# picks the workspace layer.
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$T/other/.sbx"
 cat >"$T/policy.json" <<JSON
@@ -55,6 +56,19 @@ assert (o["line"], o["col"], o["id"]) == (4, 7, "keys"), o
 out=$(sbx policy explain --workspace "$T/other" api.example.com)
 check "--workspace: that workspace's rule ($out)" grep -q "(id no-api)" <<<"$out"
 check "--workspace: its file" grep -q "from: workspace $T/other/.sbx/policy.json:1:" <<<"$out"
+printf '# secrets\n.env\n' >"$WS/.sbxignore"
+mkdir -p "$WS/sub/deep"
+printf '*.pem\n!keep.pem\n' >"$WS/sub/.cursorignore"
+out=$(sbx policy explain .env)
+check "ignore file: masked ($out)" grep -q "^deny read $WS/.env: masked by an ignore file" <<<"$out"
+check "ignore file: the line" grep -q "rule: ignore pattern \".env\"" <<<"$out"
+check "ignore file: file and line" grep -q "from: workspace $WS/.sbxignore:2" <<<"$out"
+out=$(sbx policy explain --write sub/deep/k.pem)
+check "nested ignore file, for writing ($out)" \
+	grep -q "^deny write $WS/sub/deep/k.pem: masked" <<<"$out"
+check "nested: its file" grep -q "from: workspace $WS/sub/.cursorignore:1" <<<"$out"
+out=$(sbx policy explain sub/deep/keep.pem)
+check "a negated line re-allows ($out)" grep -q "^allow read" <<<"$out"
 out=$(sbx policy explain 'bad host!' 2>&1); rc=$?
 expect_eq "a malformed host is an error" "$rc" 125
 out=$(sbx policy show --json)
