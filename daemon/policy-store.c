@@ -18,8 +18,11 @@
 #include "daemon/policy-merge.h"
 #include "daemon/policy-store.h"
 
-#define STORE_MAX_FILES 64
 #define STORE_MAX_ORG 32
+/* Parses are cached per (file, workspace): the org files, and the user and
+ * workspace files of every workspace policy-watch.c keeps (16), with room
+ * to spare, so a refresh never evicts a last good version in force. */
+#define STORE_MAX_FILES 96
 
 extern const char policy_default_json[];
 extern const size_t policy_default_json_len;
