@@ -75,16 +75,45 @@ add(const char *path, enum role role, int ws)
 		}
 }
 
-/* Watches what exists now; what does not is retried at the next change. */
+/* Is wd watched for an entry other than skip? */
+static bool
+wd_shared(int wd, size_t skip)
+{
+	size_t j;
+
+	for (j = 0; j < WATCH_MAX; j++)
+		if (j != skip && watches[j].path && watches[j].wd == wd)
+			return true;
+	return false;
+}
+
+static void
+unwatch(size_t i)
+{
+	if (watches[i].wd >= 0 && !wd_shared(watches[i].wd, i))
+		inotify_rm_watch(ifd, watches[i].wd);
+	watches[i].wd = -1;
+}
+
+/*
+ * Watches each path as it is now: what does not exist is retried at the
+ * next change, and a path that names another directory than before (it
+ * was moved away and made again) gets the new one.
+ */
 static void
 arm(void)
 {
 	size_t i;
+	int wd;
 
-	for (i = 0; i < WATCH_MAX; i++)
-		if (watches[i].path && watches[i].wd < 0)
-			watches[i].wd = inotify_add_watch(ifd, watches[i].path,
-							  WATCH_MASK);
+	for (i = 0; i < WATCH_MAX; i++) {
+		if (!watches[i].path)
+			continue;
+		wd = inotify_add_watch(ifd, watches[i].path, WATCH_MASK);
+		if (wd != watches[i].wd)
+			unwatch(i);
+		watches[i].wd = wd < 0 ? -1 : wd;
+	}
 }
 
 static bool
@@ -200,18 +229,13 @@ watch_cb(evutil_socket_t fd, short what, void *arg)
 static void
 forget_workspace(int k)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < WATCH_MAX; i++) {
 		if (!watches[i].path || watches[i].ws != k)
 			continue;
 		/* A directory watched in two roles shares one wd. */
-		for (j = 0; j < WATCH_MAX; j++)
-			if (j != i && watches[j].path &&
-			    watches[j].wd == watches[i].wd)
-				break;
-		if (watches[i].wd >= 0 && j == WATCH_MAX)
-			inotify_rm_watch(ifd, watches[i].wd);
+		unwatch(i);
 		free(watches[i].path);
 		memset(&watches[i], 0, sizeof(watches[i]));
 	}

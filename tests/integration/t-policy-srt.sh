@@ -1,7 +1,8 @@
 #!/bin/bash
 # With no sbx user policy, ~/.srt-settings.json (the peer's settings file,
 # keys unchanged) is the user layer; once ~/.config/sbx/policy.json
-# appears, it takes over, without a restart. sbxd --home points the lookup
+# appears, it takes over, without a restart (also when its directory is
+# replaced). sbxd --home points the lookup
 # at a test home (the served user's real home is left alone).
 . "$(dirname "$0")/lib.sh"
 P=$BIN/sbx-probe
@@ -27,5 +28,12 @@ mkdir -p "$H/.config/sbx"
 echo '{ "filesystem": { "allowWrite": ["."] } }' >"$H/.config/sbx/policy.json"
 expect_eq "an sbx user policy takes over" "$(sbx run -- cat "$T/secret.txt")" top-secret
 check "explain follows" grep -q "^allow read" < <(sbx policy explain "$T/secret.txt")
+# The directory moved away and made again is watched anew.
+mv "$H/.config/sbx" "$H/.config/sbx.old"
+mkdir "$H/.config/sbx"
+check "no problem while there is no file" bash -c '! sbx status | grep -q "^policy:"'
+echo '{ "filesystem": ' >"$H/.config/sbx/policy.json"
+check "an edit in the new directory shows" \
+	grep -q "^policy: .*$H/.config/sbx/policy.json:2:" < <(sbx status)
 stop_daemon
 done_test
