@@ -1,6 +1,7 @@
 /* sbxctl run: run a command in the sandbox, behaving like the command. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,6 +17,9 @@
 extern char **environ;
 
 #define RUN_MAX_SETENV 256
+#define RUN_MAX_DOMAINS 256
+/* The daemon's limit for one policy document (policy.h). */
+#define RUN_POLICY_MAX (256 * 1024)
 
 struct run_opts {
 	bool tty, stream;
@@ -23,6 +27,10 @@ struct run_opts {
 	const char *setenv[RUN_MAX_SETENV];
 	int nsetenv;
 	unsigned timeout_ms;
+	char *allow_domains[RUN_MAX_DOMAINS];
+	size_t ndomains;
+	const char *policy;
+	enum ask_mode on_ask;
 };
 
 static int
@@ -35,6 +43,9 @@ parse(int argc, char **argv, struct run_opts *o)
 		{ "cwd", required_argument, NULL, 'C' },
 		{ "workspace", required_argument, NULL, 'w' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "allow-domain", required_argument, NULL, 'D' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "on-ask", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -70,6 +81,26 @@ parse(int argc, char **argv, struct run_opts *o)
 				return -EINVAL;
 			}
 			o->timeout_ms = (unsigned)(secs * 1000);
+			break;
+		case 'D':
+			if (o->ndomains >= RUN_MAX_DOMAINS) {
+				client_err("too many --allow-domain");
+				return -EINVAL;
+			}
+			o->allow_domains[o->ndomains++] = optarg;
+			break;
+		case 'P':
+			o->policy = optarg;
+			break;
+		case 'A':
+			if (!strcmp(optarg, "prompt"))
+				o->on_ask = ASK_PROMPT;
+			else if (!strcmp(optarg, "deny"))
+				o->on_ask = ASK_DENY;
+			else {
+				client_err("--on-ask is prompt or deny");
+				return -EINVAL;
+			}
 			break;
 		default:
 			return -EINVAL;
@@ -119,6 +150,45 @@ resolve(const char *in, char *out)
 	return 0;
 }
 
+/* The --policy file, whole, for the daemon to parse as a request layer. */
+static int
+read_policy(const char *path, char **out)
+{
+	char *buf = malloc(RUN_POLICY_MAX + 1);
+	size_t len = 0;
+	ssize_t n;
+	int fd, r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		r = -errno;
+		client_err("--policy %s: %s", path, strerror(errno));
+		free(buf);
+		return r;
+	}
+	while ((n = read(fd, buf + len, RUN_POLICY_MAX + 1 - len)) > 0 &&
+	       (len += (size_t)n) <= RUN_POLICY_MAX)
+		;
+	if (n < 0)
+		r = -errno;
+	else if (len > RUN_POLICY_MAX)
+		r = -EFBIG;
+	else if (memchr(buf, '\0', len))
+		r = -EINVAL;
+	close(fd);
+	if (r < 0) {
+		client_err("--policy %s: %s", path, r == -EFBIG ?
+			   "larger than 256 KiB" : r == -EINVAL ?
+			   "contains a NUL byte" : strerror(-r));
+		free(buf);
+		return r;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
 static int
 send_request(struct client *c, const struct run_opts *o, char **argv,
 	     int argc, int *master)
@@ -126,7 +196,8 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__RunRequest req = SBX__RUN_REQUEST__INIT;
 	Sbx__WindowSize w = SBX__WINDOW_SIZE__INIT;
-	char cwd[PATH_MAX], ws[PATH_MAX];
+	Sbx__PolicyOverrides ov = SBX__POLICY_OVERRIDES__INIT;
+	char cwd[PATH_MAX], ws[PATH_MAX], pfile[PATH_MAX], *pjson = NULL;
 	int fds[3] = { 0, 1, 2 }, nfds = 0, slave = -1, r;
 	struct winsize size;
 	size_t nenv;
@@ -134,11 +205,23 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	if (resolve(o->cwd ? o->cwd : ".", cwd) < 0 ||
 	    resolve(o->workspace ? o->workspace : cwd, ws) < 0)
 		return -EINVAL;
+	if (o->policy && (resolve(o->policy, pfile) < 0 ||
+			  read_policy(pfile, &pjson) < 0))
+		return -EINVAL;
+	if (o->ndomains || pjson) {
+		ov.allow_domains = (char **)o->allow_domains;
+		ov.n_allow_domains = o->ndomains;
+		ov.policy_json = pjson ? pjson : (char *)"";
+		ov.policy_file = pjson ? pfile : (char *)"";
+		req.overrides = &ov;
+	}
 	req.argv = argv;
 	req.n_argv = (size_t)argc;
 	req.env = make_env(o, &nenv);
-	if (!req.env)
+	if (!req.env) {
+		free(pjson);
 		return -ENOMEM;
+	}
 	req.n_env = nenv;
 	req.set_env = (char **)o->setenv;
 	req.n_set_env = (size_t)o->nsetenv;
@@ -158,6 +241,7 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 		if ((r = tty_openpty(master, &slave)) < 0) {
 			client_err("cannot allocate a pty: %s", strerror(-r));
 			free(req.env);
+			free(pjson);
 			return r;
 		}
 		fds[0] = slave;
@@ -169,6 +253,7 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	env.run = &req;
 	r = client_send(c, &env, fds, nfds);
 	free(req.env);
+	free(pjson);
 	if (slave >= 0)
 		close(slave);
 	if (r < 0)
@@ -194,6 +279,7 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ro.tty = o.tty;
 	ro.stream = o.stream;
+	ro.on_ask = o.on_ask;
 	code = relay_run(&c, &ro);
 	if (ro.master >= 0)
 		close(ro.master);
@@ -204,6 +290,8 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 const struct cmd_entry cmd_run_entry = {
 	"run",
 	"run [-t|--tty] [--stream] [-e K=V] [-C DIR] [--workspace DIR] "
-	"[--timeout SEC] -- CMD...",
+	"[--timeout SEC]\n"
+	"             [--allow-domain D]... [--policy FILE] "
+	"[--on-ask=prompt|deny] -- CMD...",
 	cmd_run,
 };

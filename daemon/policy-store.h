@@ -27,6 +27,9 @@ void policy_store_init(const struct policy_store_opts *o);
 int policy_store_effective(const char *workspace, const struct policy *request,
 			   struct policy **out, char *err, size_t errlen);
 
+/* Parses the --policy file once (start-up check). */
+int policy_store_check(char *err, size_t errlen);
+
 /* Problems of the last loads, one line each, for `sbxctl status`. */
 size_t policy_store_problems(const char *const **out);
 

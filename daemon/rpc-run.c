@@ -7,6 +7,9 @@
 
 #include "daemon/conn.h"
 #include "daemon/envfilter.h"
+#include "daemon/policy-request.h"
+#include "daemon/policy-store.h"
+#include "daemon/policy.h"
 #include "daemon/rpc.h"
 #include "daemon/session.h"
 #include "daemon/workspace.h"
@@ -51,19 +54,13 @@ check_request(const Sbx__RunRequest *r)
 	return NULL;
 }
 
-static bool
-has_overrides(const Sbx__PolicyOverrides *o)
-{
-	return o && (o->n_allow_domains || o->n_deny_read ||
-		     o->n_allow_write || (o->policy_json && o->policy_json[0]));
-}
-
 static void
 rpc_run(struct conn *c, const Sbx__Envelope *env)
 {
 	Sbx__RunRequest req = *env->run;
 	char ws[PATH_MAX], cwd[PATH_MAX], err[512] = "";
 	Sbx__ErrorCode code;
+	struct policy *pol = NULL;
 	const char *bad;
 	int fds[FDPASS_MAX], r, nfds;
 
@@ -82,14 +79,6 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 			  "expected %d file descriptors with the request", nfds);
 		return;
 	}
-	/* Refuse rather than run with less policy than was asked for. */
-	if (has_overrides(req.overrides)) {
-		for (r = 0; r < nfds; r++)
-			close(fds[r]);
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_UNSUPPORTED,
-			  "policy overrides are not supported by this daemon");
-		return;
-	}
 	r = workspace_resolve(req.cwd, cwd, sizeof(cwd));
 	if (r == 0)
 		r = workspace_resolve(req.workspace[0] ? req.workspace :
@@ -104,9 +93,21 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 			  "/ cannot be the workspace" : strerror(-r));
 		return;
 	}
+	/* Refuse rather than run with less policy than was asked for. */
+	r = policy_request_build(req.overrides, policy_store_home(), ws, &pol,
+				 err, sizeof(err));
+	if (r < 0) {
+		for (nfds--; nfds >= 0; nfds--)
+			close(fds[nfds]);
+		conn_fail(c, r == -ENOTSUP ?
+			  SBX__ERROR_CODE__ERROR_CODE_UNSUPPORTED :
+			  SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
+		return;
+	}
 	req.cwd = cwd;
 	req.workspace = ws;
-	if (session_start(c, &req, fds, nfds, &code, err, sizeof(err)) < 0)
+	if (session_start(c, &req, pol, fds, nfds, &code, err,
+			  sizeof(err)) < 0)
 		conn_fail(c, code, "%s", err);
 }
 

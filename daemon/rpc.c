@@ -9,6 +9,7 @@ static const struct rpc_entry *const rpc_table[] = {
 	&rpc_stdin_close_entry, &rpc_signal_entry, &rpc_resize_entry,
 	&rpc_ps_entry,     &rpc_kill_entry,   &rpc_status_entry,
 	&rpc_describe_entry,
+	&rpc_approval_entry,
 };
 
 static const struct rpc_entry *

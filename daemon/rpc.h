@@ -30,5 +30,6 @@ extern const struct rpc_entry rpc_ps_entry;
 extern const struct rpc_entry rpc_kill_entry;
 extern const struct rpc_entry rpc_status_entry;
 extern const struct rpc_entry rpc_describe_entry;
+extern const struct rpc_entry rpc_approval_entry;
 
 #endif
