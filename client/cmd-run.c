@@ -36,6 +36,7 @@ struct run_opts {
 	int nsetenv;
 	unsigned timeout_ms;
 	struct run_policy policy;
+	enum ask_mode on_ask;
 };
 
 enum {
@@ -43,6 +44,7 @@ enum {
 	OPT_DENY_READ,
 	OPT_ALLOW_WRITE,
 	OPT_POLICY,
+	OPT_ON_ASK,
 };
 
 /* The policy flags of run (all of them live here, so the request layer has
@@ -98,6 +100,7 @@ parse(int argc, char **argv, struct run_opts *o)
 		{ "deny-read", required_argument, NULL, OPT_DENY_READ },
 		{ "allow-write", required_argument, NULL, OPT_ALLOW_WRITE },
 		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "on-ask", required_argument, NULL, OPT_ON_ASK },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -130,6 +133,16 @@ parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'w':
 			o->workspace = optarg;
+			break;
+		case OPT_ON_ASK:
+			if (!strcmp(optarg, "prompt"))
+				o->on_ask = ASK_PROMPT;
+			else if (!strcmp(optarg, "deny"))
+				o->on_ask = ASK_DENY;
+			else {
+				client_err("--on-ask is prompt or deny");
+				return -EINVAL;
+			}
 			break;
 		case 'T':
 			secs = strtod(optarg, &end);
@@ -348,6 +361,7 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ro.tty = o.tty;
 	ro.stream = o.stream;
+	ro.on_ask = o.on_ask;
 	code = relay_run(&c, &ro);
 	if (ro.master >= 0)
 		close(ro.master);
@@ -361,6 +375,6 @@ const struct cmd_entry cmd_run_entry = {
 	"[--timeout SEC]\n"
 	"             [--allow-domain HOST] [--deny-read PATH] "
 	"[--allow-write PATH]\n"
-	"             [--policy FILE] -- CMD...",
+	"             [--policy FILE] [--on-ask=prompt|deny] -- CMD...",
 	cmd_run,
 };

@@ -13,8 +13,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "client/ask.h"
 #include "client/relay.h"
 #include "client/tty.h"
+#include "client/violation.h"
 
 /* Stop reading stdin while this much is queued for the daemon. */
 #define SOCK_HIGH (1u << 20)
@@ -26,7 +28,8 @@ struct relay {
 	struct evbuffer *in, *out;
 	struct event *sock_rev, *sock_wev, *stdin_ev, *master_ev;
 	struct event *sigs[10];
-	bool stdin_pollable, stdin_open, stdin_paused;
+	struct ask *ask;
+	bool stdin_pollable, stdin_open, stdin_paused, stdin_held;
 	int exit_code;
 };
 
@@ -120,9 +123,40 @@ handle_frame(struct relay *r, const Sbx__Envelope *env)
 		if (env->error->code != SBX__ERROR_CODE__ERROR_CODE_SHUTDOWN)
 			finish(r, EXIT_SBX);
 		break;
+	case SBX__ENVELOPE__MSG_VIOLATION:
+		violation_print(env->violation);
+		break;
+	case SBX__ENVELOPE__MSG_APPROVAL_REQUEST:
+		ask_request(r->ask, env->approval_request);
+		break;
 	default:
-		break; /* later protocol additions: events, approvals */
+		break; /* later protocol additions */
 	}
+}
+
+static void
+ask_send(void *arg, const Sbx__Envelope *env)
+{
+	queue(arg, env);
+}
+
+/* A prompt is on our terminal: leave it the keyboard and cooked mode. */
+static void
+ask_hold(void *arg, bool hold)
+{
+	struct relay *r = arg;
+
+	r->stdin_held = hold;
+	if (hold)
+		tty_restore();
+	else if (r->o->tty)
+		tty_raw();
+	if (!r->stdin_ev || !r->stdin_pollable || !r->stdin_open)
+		return;
+	if (hold)
+		event_del(r->stdin_ev);
+	else if (!r->stdin_paused)
+		event_add(r->stdin_ev, NULL);
 }
 
 static void
@@ -180,7 +214,7 @@ sock_write_cb(evutil_socket_t fd, short what, void *arg)
 		event_del(r->sock_wev);
 	if (r->stdin_paused && evbuffer_get_length(r->out) < SOCK_HIGH / 2) {
 		r->stdin_paused = false;
-		if (r->stdin_pollable)
+		if (r->stdin_pollable && !r->stdin_held)
 			event_add(r->stdin_ev, NULL);
 		else
 			event_active(r->stdin_ev, EV_READ, 0);
@@ -385,6 +419,7 @@ teardown(struct relay *r)
 	for (i = 0; i < sizeof(r->sigs) / sizeof(r->sigs[0]); i++)
 		if (r->sigs[i])
 			event_free(r->sigs[i]);
+	ask_free(r->ask);
 	if (r->stdin_ev)
 		event_free(r->stdin_ev);
 	if (r->master_ev)
@@ -400,12 +435,14 @@ int
 relay_run(struct client *c, const struct relay_opts *o)
 {
 	struct relay r = { .c = c, .o = o, .exit_code = EXIT_SBX };
+	const struct ask_hooks hooks = { &r, ask_send, ask_hold };
 	size_t i;
 
 	r.base = event_base_new();
 	r.in = evbuffer_new();
 	r.out = evbuffer_new();
-	if (!r.base || !r.in || !r.out)
+	if (!r.base || !r.in || !r.out ||
+	    !(r.ask = ask_new(r.base, o->on_ask, &hooks)))
 		return EXIT_SBX;
 	evutil_make_socket_nonblocking(c->fd);
 	r.sock_rev = event_new(r.base, c->fd, EV_READ | EV_PERSIST,

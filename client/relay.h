@@ -5,11 +5,13 @@
 
 #include <stdbool.h>
 
+#include "client/ask.h"
 #include "client/client.h"
 
 struct relay_opts {
 	bool tty;
 	bool stream;
+	enum ask_mode on_ask; /* approval requests: prompt or deny */
 	int master; /* fd-passing tty: our end of the pty, else -1 */
 };
 

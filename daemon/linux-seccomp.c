@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -210,9 +211,17 @@ seccomp_notify_answer(int fd, struct sandbox_denial *out)
 {
 	struct seccomp_notif *req = NULL;
 	struct seccomp_notif_resp *resp = NULL;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	const char *name;
 	int r;
 
+	/* The receive ioctl blocks when nothing is pending, whatever the
+	 * fd's flags: look first. */
+	r = poll(&pfd, 1, 0);
+	if (r <= 0)
+		return r < 0 ? -errno : -EAGAIN;
+	if (pfd.revents & (POLLHUP | POLLERR))
+		return -EPIPE;
 	if (seccomp_notify_alloc(&req, &resp) < 0)
 		return -ENOMEM;
 	r = seccomp_notify_receive(fd, req);

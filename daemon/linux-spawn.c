@@ -215,6 +215,29 @@ linux_write_id_maps(pid_t pid, uid_t uid, gid_t gid)
 	return r;
 }
 
+void
+linux_kill_reap(int pidfd)
+{
+	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){ 0 }, WEXITED);
+	close(pidfd);
+}
+
+int
+linux_release(pid_t pid, int pidfd, int sync_w, const struct sandbox_plan *p)
+{
+	int r = 0;
+
+	if (p->userns)
+		r = linux_write_id_maps(pid, p->uid, p->gid);
+	if (r == 0 && write(sync_w, "g", 1) != 1)
+		r = -EPIPE;
+	close(sync_w);
+	if (r < 0)
+		linux_kill_reap(pidfd); /* rare: leave nothing behind */
+	return r;
+}
+
 /* A -tty sandbox is built directly (its own namespaces, its own mounts):
  * the pty slave must be bound from the daemon's view of /dev/pts, which
  * only a fresh copy of that mount namespace has. */
@@ -237,23 +260,10 @@ spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
 		close(st[0]);
 		linux_session_main(p, sync[0], st[1]);
 	}
-	if (pid < 0)
-		r = -errno;
 	close(sync[0]);
-	if (r == 0 && p->userns)
-		r = linux_write_id_maps(pid, p->uid, p->gid);
-	if (r == 0 && write(sync[1], "g", 1) != 1)
-		r = -EPIPE;
-	close(sync[1]);
-	if (r < 0) {
-		if (pid > 0) {
-			/* Rare: reap here so nothing is left behind. */
-			syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-			waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){ 0 }, WEXITED);
-			close(pidfd);
-		}
+	r = pid < 0 ? -errno : linux_release(pid, pidfd, sync[1], p);
+	if (r < 0)
 		return r;
-	}
 	out->pid = pid;
 	out->pidfd = pidfd;
 	out->own_child = true;
@@ -470,10 +480,7 @@ sandbox_proc_release(struct sandbox_proc *p)
 {
 	if (p->helper_pidfd >= 0) {
 		/* Still starting: make sure it does not finish later. */
-		syscall(SYS_pidfd_send_signal, p->helper_pidfd, SIGKILL, NULL, 0);
-		waitid(P_PIDFD, (id_t)p->helper_pidfd, &(siginfo_t){ 0 },
-		       WEXITED);
-		close(p->helper_pidfd);
+		linux_kill_reap(p->helper_pidfd);
 	}
 	if (p->pidfd >= 0)
 		close(p->pidfd);

@@ -47,9 +47,7 @@ template_free(struct ltemplate *t)
 	if (t->exit_ev)
 		event_free(t->exit_ev);
 	t->exit_ev = NULL;
-	syscall(SYS_pidfd_send_signal, t->pidfd, SIGKILL, NULL, 0);
-	waitid(P_PIDFD, (id_t)t->pidfd, &(siginfo_t){ 0 }, WEXITED);
-	close(t->pidfd);
+	linux_kill_reap(t->pidfd);
 	close(t->ready_fd);
 	close(t->state_fd);
 	close(t->ctl_fd);
@@ -184,19 +182,12 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 	close(sync[0]);
 	close(ready[1]);
 	close(ctl[1]);
-	if (pid < 0)
+	if (pid < 0) {
 		r = -errno;
-	if (r == 0 && p->userns)
-		r = linux_write_id_maps(pid, p->uid, p->gid);
-	if (r == 0 && write(sync[1], "g", 1) != 1)
-		r = -EPIPE;
-	close(sync[1]);
+		close(sync[1]);
+	} else
+		r = linux_release(pid, pidfd, sync[1], p);
 	if (r < 0) {
-		if (pid > 0) {
-			syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-			waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){ 0 }, WEXITED);
-			close(pidfd);
-		}
 		close(ready[0]);
 		close(ctl[0]);
 		return r;

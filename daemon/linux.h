@@ -101,6 +101,12 @@ void linux_session_main(const struct sandbox_plan *plan, int sync_fd,
 
 /* Closes every fd but keep[] (which it sorts). */
 void linux_close_fds_except(int *keep, int n);
+/* Releases a just-cloned child waiting on sync_w: writes its id maps
+ * (user namespace) first. On failure the child is killed and reaped. */
+int linux_release(pid_t pid, int pidfd, int sync_w,
+		  const struct sandbox_plan *p);
+/* SIGKILL and reap a child by pidfd, and close the pidfd. */
+void linux_kill_reap(int pidfd);
 /* Maps uid and gid to themselves in pid's fresh user namespace. */
 int linux_write_id_maps(pid_t pid, uid_t uid, gid_t gid);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "daemon/policy-org.h"
 #include "daemon/policy-store.h"
 #include "daemon/policy-watch.h"
+#include "daemon/proxy.h"
 #include "daemon/sandbox.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
@@ -29,11 +31,17 @@
 
 /* Grace between SIGTERM and SIGKILL for sandboxes at shutdown. */
 #define SHUTDOWN_GRACE_MS 3000
+/* How long a held connection waits for the client's approval. */
+#define ASK_TIMEOUT_MS 60000
+/* A proxy client must send a request head or first bytes within this. */
+#define PROXY_HEAD_TIMEOUT_MS 30000
 
 struct sbxd sbxd;
 
 static char rundir_buf[PATH_MAX];
 static char socket_buf[PATH_MAX];
+static struct proxy_config proxy_cfg = { ASK_TIMEOUT_MS,
+					 PROXY_HEAD_TIMEOUT_MS, NULL };
 /* Autostarted by sbxctl: stderr is its pipe until READY, a log after. */
 static bool log_after_ready;
 static struct policy_store_opts store_opts;
@@ -60,6 +68,8 @@ usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sbxd [--socket PATH] [--user NAME] [--ready-fd N]\n"
+		"            [--policy FILE] [--hosts-file FILE]\n"
+		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
 		"            [--foreground] [--version]\n"
 		"  --socket PATH  listen here (default $XDG_RUNTIME_DIR/sbx/"
 		"sbxd.sock)\n"
@@ -74,7 +84,13 @@ usage(FILE *f)
 		"/var/lib/sbx as root,\n"
 		"                 else $XDG_STATE_HOME/sbx)\n"
 		"  --home DIR     look for the user policy files in DIR "
-		"(tests)\n");
+		"(tests)\n"
+		"  --hosts-file FILE  extra host entries for the proxy's "
+		"resolver\n"
+		"  --ask-timeout SEC  deny an unanswered approval after SEC "
+		"(60)\n"
+		"  --proxy-timeout SEC  a proxy client's time to send a "
+		"request (30)\n");
 }
 
 static void
@@ -134,6 +150,19 @@ redirect_log(void)
 	}
 }
 
+/* Seconds (fractions allowed) as milliseconds; 0 when not a positive
+ * number of at most a day. */
+static unsigned
+seconds_ms(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*s == '\0' || *end || !(v > 0) || v > 86400)
+		return 0;
+	return (unsigned)(v * 1000) ? (unsigned)(v * 1000) : 1;
+}
+
 static int
 parse_args(int argc, char **argv, const char **user, int *ready_fd)
 {
@@ -147,7 +176,10 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "org-dir", required_argument, NULL, 'o' },
 		{ "trusted-keys", required_argument, NULL, 'k' },
 		{ "state-dir", required_argument, NULL, 'S' },
-		{ "home", required_argument, NULL, 'H' },
+		{ "home", required_argument, NULL, 'O' },
+		{ "hosts-file", required_argument, NULL, 'H' },
+		{ "ask-timeout", required_argument, NULL, 'A' },
+		{ "proxy-timeout", required_argument, NULL, 'T' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -184,8 +216,23 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		case 'S':
 			org_opts.state_dir = optarg;
 			break;
-		case 'H':
+		case 'O':
 			store_opts.lookup_home = optarg;
+			break;
+		case 'H':
+			proxy_cfg.hosts_file = optarg;
+			break;
+		case 'A':
+		case 'T':
+			if (!seconds_ms(optarg)) {
+				fprintf(stderr, "sbxd: bad number of seconds: "
+					"%s\n", optarg);
+				return -EINVAL;
+			}
+			if (c == 'A')
+				proxy_cfg.ask_timeout_ms = seconds_ms(optarg);
+			else
+				proxy_cfg.head_timeout_ms = seconds_ms(optarg);
 			break;
 		case 'V':
 			printf("sbxd %s\n", SBX_VERSION);
@@ -250,6 +297,26 @@ set_home(void)
 	return 0;
 }
 
+/* The proxy holds two sockets per connection: use the whole fd limit. */
+static void
+raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* The proxy's resolver. */
+static int
+setup_network(char *err, size_t errlen)
+{
+	raise_nofile();
+	return proxy_init(&proxy_cfg, err, errlen);
+}
+
 static int
 setup(int ready_fd)
 {
@@ -288,6 +355,11 @@ setup(int ready_fd)
 	if ((r = policy_watch_start()) < 0)
 		log_warn("inotify: %s: policy edits show at the next run",
 			 strerror(-r));
+	if ((r = policy_store_check(err, sizeof(err))) < 0 ||
+	    (r = setup_network(err, sizeof(err))) < 0) {
+		log_error("%s", err);
+		return r;
+	}
 	if ((r = server_start(svc_listen_fd(), err, sizeof(err))) < 0) {
 		log_error("%s", err);
 		return r;
@@ -350,6 +422,7 @@ main(int argc, char **argv)
 	policy_org_cleanup();
 	policy_store_cleanup();
 	free((char *)store_opts.home);
+	proxy_cleanup();
 	event_free(sigterm);
 	event_free(sigint);
 	if (wd)

@@ -456,6 +456,25 @@ policy_store_changed(const char *what)
 	 * issue's). */
 }
 
+
+int
+policy_store_check(char *err, size_t errlen)
+{
+	const struct policy *doc;
+
+	/* --policy is an admin's or a test's explicit choice: a file that
+	 * does not parse stops sbxd at once instead of failing each run. */
+	int r;
+
+	if (!opts.user_file)
+		return 0;
+	r = load(opts.user_file, POLICY_LAYER_USER, "/", false, &doc, err,
+		 errlen);
+	if (r == -ENOENT)
+		snprintf(err, errlen, "%s: no such file", opts.user_file);
+	return r;
+}
+
 size_t
 policy_store_problems(const char *const **out)
 {

@@ -58,6 +58,8 @@ void policy_store_refresh(const char *const *ws, size_t n);
 
 /* A layer changed (what: "org policy", a file name): says so once. */
 void policy_store_changed(const char *what);
+/* Parses the --policy file once (start-up check). */
+int policy_store_check(char *err, size_t errlen);
 
 /* Problems of the last loads, one line each, for `sbxctl status`. */
 size_t policy_store_problems(const char *const **out);

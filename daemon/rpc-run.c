@@ -107,7 +107,6 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 	if (session_start(c, &req, request, fds, nfds, &code, err,
 			  sizeof(err)) < 0)
 		conn_fail(c, code, "%s", err);
-	policy_free(request);
 }
 
 const struct rpc_entry rpc_run_entry = {

@@ -33,5 +33,7 @@ extern const struct rpc_entry rpc_policy_push_entry;
 extern const struct rpc_entry rpc_policy_explain_entry;
 extern const struct rpc_entry rpc_policy_lint_entry;
 extern const struct rpc_entry rpc_policy_show_entry;
+extern const struct rpc_entry rpc_describe_entry;
+extern const struct rpc_entry rpc_approval_entry;
 
 #endif

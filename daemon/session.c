@@ -26,6 +26,9 @@
 #include "daemon/policy-store.h"
 #include "daemon/policy-watch.h"
 #include "daemon/log.h"
+#include "daemon/policy.h"
+#include "daemon/proxy-env.h"
+#include "daemon/proxy.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
 #include "daemon/workspace.h"
@@ -64,6 +67,8 @@ struct session {
 	char *workspace;
 	struct policy *policy;     /* effective policy of this run */
 	uint64_t start_ms, start_unix_ms, end_ms;
+	struct policy *request;    /* request layer (rpc-run.c), or NULL */
+	struct proxy *proxy;   /* serves the sandbox's listeners */
 	struct session *next;
 };
 
@@ -73,16 +78,29 @@ static uint64_t next_id = 1;
 
 static void session_maybe_finish(struct session *s);
 
+static int
+session_send_hook(void *arg, const Sbx__Envelope *env)
+{
+	struct session *s = arg;
+
+	return s->conn ? conn_send(s->conn, env) : -ENOTCONN;
+}
+
 /* The sandbox made its proxy listeners (HTTP, SOCKS5) inside its network
- * namespace. Until the proxy serves them, connections are refused by
- * closing them: the sandbox has no network. */
+ * namespace: the proxy serves them, for this session only. */
 static void
 session_proxy_listeners(struct session *s, int *fds, int nfds)
 {
+	const struct proxy_hooks hooks = { s, session_send_hook };
 	int i;
 
-	for (i = 0; i < nfds; i++)
-		close(fds[i]);
+	if (s->proxy) {
+		for (i = 0; i < nfds; i++)
+			close(fds[i]);
+		return;
+	}
+	s->proxy = proxy_attach(s->id, s->policy, &hooks, fds,
+				nfds);
 }
 static void session_started(struct session *s, int pidfd);
 static void session_denials(struct session *s, int *fds, int nfds);
@@ -123,6 +141,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 			break;
 		}
 	nsessions--;
+	proxy_free(s->proxy);
 	for (i = 0; i < s->nout; i++)
 		stream_close(s, &s->out[i]);
 	stdin_close_fd(s);
@@ -149,6 +168,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	free(s->argv);
 	free(s->workspace);
 	policy_free(s->policy);
+	policy_free(s->request);
 	free(s);
 	if (sbxd.stopping && nsessions == 0)
 		sbxd_sessions_drained();
@@ -365,12 +385,14 @@ deny_cb(evutil_socket_t fd, short what, void *arg)
 	struct sandbox_denial d;
 	int r;
 
-	while ((r = sandbox_denial_read(fd, &d)) == 0)
+	/* One notification per wake-up: receiving blocks when none is
+	 * pending (O_NONBLOCK does not apply to the ioctl), and the loop
+	 * must never block. */
+	r = sandbox_denial_read(fd, &d);
+	if (r == 0)
 		session_syscall_denied(s, &d);
-	if (r != -EAGAIN && r != -EINTR && r != -ENOENT) {
-		/* Listener gone (the filtered processes exited). */
-		event_del(s->deny_ev);
-	}
+	else if (r != -EAGAIN && r != -EINTR && r != -ENOENT)
+		event_del(s->deny_ev); /* listener gone: the filtered exited */
 }
 
 static void
@@ -545,8 +567,17 @@ session_client_gone(struct session *s)
 	/* The whole sandbox goes with its client: SIGKILL to init kills
 	 * every process of the pid namespace. */
 	s->conn = NULL;
+	if (s->proxy)
+		proxy_client_gone(s->proxy);
 	if (!s->exited)
 		session_signal(s, SIGKILL);
+}
+
+void
+session_approval(struct session *s, const Sbx__ApprovalDecision *d)
+{
+	if (s->proxy)
+		proxy_approval(s->proxy, d);
 }
 
 /* Does the policy let this client variable through? With env lists in the
@@ -572,28 +603,39 @@ env_passes(const struct policy *p, const char *entry)
 }
 
 /* Environment for the command: the client's, scrubbed by policy, the
- * variables set explicitly for this run (-e), and what tells a tool it
- * runs sandboxed. */
+ * variables set explicitly for this run (-e), what tells a tool it runs
+ * sandboxed and where its proxy is (pe holds those). */
 static char **
-build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id)
+build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
+	  struct proxy_env *pe)
 {
-	char **env = calloc(req->n_env + req->n_set_env + 4, sizeof(*env));
+	char **env;
 	size_t i, n = 0;
 
-	if (!env)
+	if (proxy_env_build(req->env, req->n_env, pe) < 0)
 		return NULL;
+	env = calloc(req->n_env + req->n_set_env + pe->n + 4, sizeof(*env));
+	if (!env) {
+		proxy_env_free(pe);
+		return NULL;
+	}
 	for (i = 0; i < req->n_env; i++)
-		if (env_passes(p, req->env[i]))
+		if (env_passes(p, req->env[i]) &&
+		    !proxy_env_replaces(pe, req->env[i]))
 			env[n++] = req->env[i];
 	/* Asked for by name on this run's command line: the user's call. */
 	for (i = 0; i < req->n_set_env; i++)
 		if (strncmp(req->set_env[i], "TMPDIR=", 7) &&
-		    strncmp(req->set_env[i], "SBX_", 4))
+		    strncmp(req->set_env[i], "SBX_", 4) &&
+		    !proxy_env_replaces(pe, req->set_env[i]))
 			env[n++] = req->set_env[i];
+	for (i = 0; i < pe->n; i++)
+		env[n++] = (char *)pe->v[i];
 	env[n++] = (char *)"TMPDIR=/tmp";
 	env[n++] = (char *)"SBX_SANDBOX=1";
 	if (asprintf(&env[n], "SBX_SESSION=%llu", (unsigned long long)id) < 0) {
 		free(env);
+		proxy_env_free(pe);
 		return NULL;
 	}
 	return env;
@@ -764,6 +806,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	struct sandbox_request sr = { 0 };
 	struct sandbox_plan *plan = NULL;
 	struct fsplan *fs = NULL;
+	struct proxy_env pe;
 	char tmpdir[PATH_MAX];
 	char **env;
 	int r;
@@ -775,15 +818,15 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	}
 	/* Edits made before this request are seen (and watched from now). */
 	policy_watch_workspace(req->workspace);
-	r = policy_store_effective(req->workspace, request, &s->policy, err,
-				   errlen);
+	r = policy_store_effective(req->workspace, s->request, &s->policy,
+				   err, errlen);
 	if (r < 0)
 		return r;
 	if ((r = fsplan_build(s->policy, req->workspace, &fs)) < 0) {
 		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
 		return r;
 	}
-	env = build_env(req, s->policy, s->id);
+	env = build_env(req, s->policy, s->id, &pe);
 	if (!env) {
 		fsplan_free(fs);
 		return -ENOMEM;
@@ -796,9 +839,11 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.tmpdir = tmpdir;
 	sr.tty = req->tty;
 	sr.umask = req->umask;
+	sr.proxy = true;
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
 	free_env(env, req);
+	proxy_env_free(&pe);
 	if (r < 0) {
 		fsplan_free(fs);
 		return r;
@@ -816,19 +861,21 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 
 int
 session_start(struct conn *c, const Sbx__RunRequest *req,
-	      const struct policy *request, int *fds, int nfds,
-	      Sbx__ErrorCode *code, char *err, size_t errlen)
+	      struct policy *request, int *fds, int nfds, Sbx__ErrorCode *code,
+	      char *err, size_t errlen)
 {
 	struct session *s = session_alloc(req);
 	int child[3], r, i;
 
 	*code = SBX__ERROR_CODE__ERROR_CODE_SANDBOX;
 	if (!s) {
+		policy_free(request);
 		for (i = 0; i < nfds; i++)
 			close(fds[i]);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	s->request = request;
 	if (s->streaming)
 		r = make_streams(s, req, child);
 	else {

@@ -11,18 +11,22 @@
 #include "proto/wire.h"
 
 struct conn;
+struct policy;
 struct session;
 struct policy;
 
-/* Validated request -> running sandbox. request is the request policy
- * layer (borrowed; NULL: none). fds are the client's stdio (fd passing)
- * and are consumed either way. On failure returns -errno with *code and
- * err set for the client. */
+/* Validated request -> running sandbox. request is the run's request-layer
+ * policy (may be NULL); it and fds (the client's stdio with fd passing)
+ * are consumed either way. On failure returns -errno with
+ * *code and err set for the client. */
 int session_start(struct conn *c, const Sbx__RunRequest *req,
-		  const struct policy *request, int *fds, int nfds,
+		  struct policy *request, int *fds, int nfds,
 		  Sbx__ErrorCode *code, char *err, size_t errlen);
 
 void session_client_gone(struct session *s);
+/* The effective policy built for this run (rpc-run.c); s takes it. */
+/* The client answered an approval request of this session's proxy. */
+void session_approval(struct session *s, const Sbx__ApprovalDecision *d);
 void session_output_drained(struct session *s, size_t pending);
 int session_stdin(struct session *s, const uint8_t *data, size_t len);
 int session_stdin_close(struct session *s);

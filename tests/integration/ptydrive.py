@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs a command on a fresh pty, as a terminal user would, for the tty
 tests. Steps run in order: `expect TEXT` waits (select, no sleeps) until TEXT
-has appeared in the output, `send TEXT` types it (\\r, \\x03 escapes work),
+has appeared in the output, `wait TEXT` waits until TEXT has appeared anywhere
+(in any order with other waits), `send TEXT` types it (\\r, \\x03 escapes work),
 `resize ROWS COLS` changes the window. Prints everything the command wrote
 and exits with its exit status (128+N on signal N).
 usage: ptydrive.py [--rows R --cols C] [STEP ARG...]... -- CMD..."""
@@ -53,6 +54,10 @@ def main():
                     sys.stdout.write(out.decode(errors="replace"))
                     sys.exit(99)
             seen = out.index(want, seen) + len(want)
+            i += 2
+        elif op == "wait":
+            while arg.encode() not in out:
+                read_some(TIMEOUT)
             i += 2
         elif op == "send":
             os.write(fd, arg.encode().decode("unicode_escape").encode("latin1"))

@@ -1,0 +1,32 @@
+/* Answering the daemon's approval requests: a prompt on our terminal, or deny. */
+#ifndef SBX_ASK_H
+#define SBX_ASK_H
+
+#include <stdbool.h>
+
+#include "proto/wire.h"
+
+struct event_base;
+struct ask;
+
+enum ask_mode {
+	ASK_PROMPT,	/* ask on /dev/tty; deny when there is none */
+	ASK_DENY,	/* deny at once */
+};
+
+struct ask_hooks {
+	void *arg;
+	/* Queues a frame for sbxd. */
+	void (*send)(void *arg, const Sbx__Envelope *env);
+	/* hold: stop using the terminal (stdin relay, raw mode) while we
+	 * ask on it; !hold: take it back. */
+	void (*hold)(void *arg, bool hold);
+};
+
+struct ask *ask_new(struct event_base *base, enum ask_mode mode,
+		    const struct ask_hooks *hooks);
+/* One request; answered now or queued behind the prompt on screen. */
+void ask_request(struct ask *a, const Sbx__ApprovalRequest *req);
+void ask_free(struct ask *a);
+
+#endif

@@ -1,0 +1,55 @@
+/* sbxctl describe: the sandbox's constraints, for an agent's tool text. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "client/cmd.h"
+
+static int
+cmd_describe(const struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workspace", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
+	};
+	Sbx__Envelope env = SBX__ENVELOPE__INIT, *rep = NULL;
+	Sbx__DescribeRequest req = SBX__DESCRIBE_REQUEST__INIT;
+	char ws[PATH_MAX];
+	const char *dir = ".";
+	struct client c;
+	int o;
+
+	while ((o = getopt_long(argc, argv, "+w:", opts, NULL)) != -1) {
+		if (o != 'w') {
+			client_err("usage: sbxctl describe [--workspace DIR]");
+			return EXIT_SBX;
+		}
+		dir = optarg;
+	}
+	if (!realpath(dir, ws)) {
+		client_err("%s: cannot resolve", dir);
+		return EXIT_SBX;
+	}
+	if (client_open(ctx, &c) < 0)
+		return EXIT_SBX;
+	req.workspace = ws;
+	env.msg_case = SBX__ENVELOPE__MSG_DESCRIBE;
+	env.describe = &req;
+	if (client_call(&c, &env, SBX__ENVELOPE__MSG_DESCRIBE_REPLY, &rep) < 0) {
+		client_close(&c);
+		return EXIT_SBX;
+	}
+	fputs(ctx->json ? rep->describe_reply->json : rep->describe_reply->text,
+	      stdout);
+	if (ctx->json)
+		putchar('\n');
+	wire_envelope_free(rep);
+	client_close(&c);
+	return 0;
+}
+
+const struct cmd_entry cmd_describe_entry = {
+	"describe", "describe [--workspace DIR]", cmd_describe,
+};

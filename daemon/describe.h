@@ -1,0 +1,22 @@
+/* The sandbox's constraints in words an agent harness can put into its
+ * shell tool's description, and as JSON. Pure. */
+#ifndef SBX_DESCRIBE_H
+#define SBX_DESCRIBE_H
+
+#include <jansson.h>
+
+#include "daemon/fsplan.h"
+#include "daemon/policy.h"
+
+struct describe_ctx {
+	const char *workspace;
+	const char *backend;       /* "linux" */
+	int landlock_abi;
+	bool seccomp;
+};
+
+/* Builds the description; *text is malloc'd, *json a new reference. */
+int describe_build(const struct policy *eff, const struct fsplan *fs,
+		   const struct describe_ctx *ctx, char **text, json_t **json);
+
+#endif

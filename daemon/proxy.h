@@ -1,0 +1,50 @@
+/* The filtering proxy: serves each sandbox's HTTP and SOCKS5 listeners from the daemon's loop. */
+#ifndef SBX_PROXY_H
+#define SBX_PROXY_H
+
+#include <stdint.h>
+
+#include "proto/wire.h"
+
+struct policy;
+struct proxy;
+
+/* Daemon-wide settings (sbxd options). */
+struct proxy_config {
+	unsigned ask_timeout_ms;	/* an unanswered approval denies */
+	unsigned head_timeout_ms;	/* for a request head, a SOCKS5
+					   handshake, a tunnel's first bytes */
+	const char *hosts_file;		/* extra resolver entries, or NULL */
+};
+
+/*
+ * The resolver (evdns on sbxd.base: /etc/resolv.conf, /etc/hosts, then
+ * cfg->hosts_file). 0, or -errno with err set.
+ */
+int proxy_init(const struct proxy_config *cfg, char *err, size_t errlen);
+void proxy_cleanup(void);
+
+/* What a proxy needs from its session. */
+struct proxy_hooks {
+	void *arg;
+	/* Sends env to the session's client; < 0 when it has none. */
+	int (*send)(void *arg, const Sbx__Envelope *env);
+};
+
+/*
+ * Serves fds[0] (HTTP) and fds[1] (SOCKS5), listening sockets made inside
+ * session_id's network namespace, with that session's effective policy
+ * (read during this call only; NULL: every destination is denied). The fds
+ * are consumed. NULL if it cannot (logged).
+ */
+struct proxy *proxy_attach(uint64_t session_id, const struct policy *policy,
+    const struct proxy_hooks *hooks, int *fds, int nfds);
+/* Stops serving and frees every connection. Not from a proxy callback. */
+void proxy_free(struct proxy *px);
+
+/* The session's client answered an ApprovalRequest. */
+void proxy_approval(struct proxy *px, const Sbx__ApprovalDecision *d);
+/* The session's client left: nobody can answer now, pending asks deny. */
+void proxy_client_gone(struct proxy *px);
+
+#endif

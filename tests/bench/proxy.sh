@@ -1,0 +1,165 @@
+#!/bin/bash
+# Proxy cost on loopback, one run, one markdown table. A local nginx
+# (python's http.server when there is none) serves a 100 MB and a 1 KB
+# file; proxy-client.sh fetches them directly, and from inside sbx through
+# its proxy by absolute-URI forwarding (sbx-fwd) and through CONNECT
+# tunnels (sbx-connect). When srt (@anthropic-ai/sandbox-runtime) is
+# installed, ../shared/bench/peers-proxy.sh measures srt's proxy in the
+# same run (standalone: srtproxy-*, from inside srt: srt-*; its own direct
+# baseline is direct-peers). Then the daemon's RSS with 1,000 idle tunnels.
+# Not part of `make check`.
+#   tests/bench/proxy.sh [BUILD]
+#   knobs: N_BIG=10 N_SEQ=200 WRK_D=10s WRK_CONNS="1 16" PORT=18190
+#          TUNNELS=1000 PEERS=<dir of peers-proxy.sh> RESULTS=<dir to keep>
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+b=$(cd "${1:-build}" && pwd)
+PORT=${PORT:-18190}
+TUNNELS=${TUNNELS:-1000}
+PEERS=${PEERS:-$top/../shared/bench}
+export N_BIG=${N_BIG:-10} N_SEQ=${N_SEQ:-200} WRK_D=${WRK_D:-10s}
+export WRK_CONNS=${WRK_CONNS:-1 16}
+PY=$(command -v /usr/bin/python3 || command -v python3)
+t=$(mktemp -d /var/tmp/sbx-pbench.XXXXXX)
+chmod 755 "$t"	# nginx workers run as nobody
+res=$t/res
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	[ -n "${RESULTS:-}" ] && mkdir -p "$RESULTS" && cp "$res"/* "$RESULTS"/
+	rm -rf "$t"
+}
+trap cleanup EXIT
+die() { echo "proxy.sh: $*" >&2; exit 1; }
+mkdir -p "$t/www" "$t/ws" "$t/nginx/tmp" "$t/nginx/logs" "$res"
+mkdir -m 700 "$t/run"
+head -c 104857600 /dev/urandom >"$t/www/100m.bin"
+head -c 1024 /dev/urandom >"$t/www/1k.bin"
+chmod -R a+rX "$t/www"
+
+url=http://127.0.0.1:$PORT
+curl -s -o /dev/null --noproxy '*' "$url/1k.bin" &&
+	die "something already listens on 127.0.0.1:$PORT (set PORT=)"
+if command -v nginx >/dev/null; then
+	server="nginx $(nginx -v 2>&1 | sed 's/.*\///') (1 worker, sendfile)"
+	cat >"$t/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+daemon off;
+pid $t/nginx/nginx.pid;
+error_log $t/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off; sendfile on; tcp_nopush on; keepalive_requests 10000000;
+  client_body_temp_path $t/nginx/tmp; proxy_temp_path $t/nginx/tmp;
+  fastcgi_temp_path $t/nginx/tmp; uwsgi_temp_path $t/nginx/tmp;
+  scgi_temp_path $t/nginx/tmp;
+  server { listen 127.0.0.1:$PORT; root $t/www; }
+}
+NGINX
+	nginx -c "$t/nginx/nginx.conf" -p "$t/nginx" &
+else
+	server="python3 -m http.server (no nginx: the server may be the limit)"
+	(cd "$t/www" && exec "$PY" -m http.server --bind 127.0.0.1 "$PORT" \
+		>/dev/null 2>&1) &
+fi
+pids+=($!)
+# A benchmark, not a test: poll the server up for a few seconds.
+for _ in $(seq 100); do
+	curl -s -o /dev/null --noproxy '*' "$url/1k.bin" && break
+	sleep 0.05
+done
+
+printf '{"network": {"allowedDomains": ["127.0.0.1"]}}\n' >"$t/policy.json"
+mkfifo "$t/ready"
+XDG_RUNTIME_DIR=$t/run "$b/sbxd" --socket "$t/run/sbxd.sock" --ready-fd 3 \
+	--policy "$t/policy.json" 3>"$t/ready" 2>"$t/sbxd.log" &
+dpid=$!
+pids+=($dpid)
+read -r _ <"$t/ready" || die "sbxd did not start: $(cat "$t/sbxd.log")"
+sbx() { "$b/sbxctl" --no-autostart --socket "$t/run/sbxd.sock" "$@"; }
+cd "$t/ws" || exit 1
+
+echo "... direct" >&2
+bash "$here/proxy-client.sh" direct "$url" >"$res/direct.tsv"
+for m in fwd connect; do
+	echo "... through sbx: $m" >&2
+	sbx run -- bash "$here/proxy-client.sh" "$m" "$url" >"$res/sbx-$m.tsv"
+done
+
+if npm ls -g @anthropic-ai/sandbox-runtime >/dev/null 2>&1 &&
+   [ -f "$PEERS/peers-proxy.sh" ]; then
+	echo "... srt, through $PEERS/peers-proxy.sh" >&2
+	PORT=$((PORT + 1)) AS_USER=${AS_USER-} RESULTS=$t/peers \
+		bash "$PEERS/peers-proxy.sh" >"$t/peers.out" 2>"$t/peers.err" ||
+		echo "peers-proxy.sh failed: $(tail -3 "$t/peers.err")" >&2
+	for c in direct srtproxy-fwd srtproxy-connect srt-fwd srt-connect; do
+		[ -f "$t/peers/$c.tsv" ] || continue
+		[ $c = direct ] && cp "$t/peers/$c.tsv" "$res/direct-peers.tsv" ||
+			cp "$t/peers/$c.tsv" "$res/$c.tsv"
+	done
+else
+	echo "note: srt not installed (npm i -g @anthropic-ai/sandbox-runtime): no srt columns" >&2
+fi
+
+# Daemon memory with idle tunnels held open from inside a sandbox.
+mkfifo "$t/raw.ready" "$t/hold" "$t/said"
+"$PY" "$top/tests/integration/netserver.py" raw "$t/raw.log" >"$t/raw.ready" &
+pids+=($!)
+read -r _ raw <"$t/raw.ready"
+rss() { awk '/^VmRSS/ {print $2}' "/proc/$dpid/status"; }
+rss0=$(rss)
+ulimit -n $((TUNNELS * 2 + 64)) 2>/dev/null
+sbx run -- "$PY" "$top/tests/integration/proxyprobe.py" tunnels "$TUNNELS" \
+	127.0.0.1 "$raw" <"$t/hold" >"$t/said" 2>&1 &
+held=$!
+exec 7>"$t/hold"
+read -r held_line <"$t/said"
+rss1=$(rss)
+exec 7>&-
+wait $held
+printf 'idle_tunnels\t%s\nrss_before_kib\t%s\nrss_with_tunnels_kib\t%s\n' \
+	"$held_line" "$rss0" "$rss1" >"$res/tunnels.tsv"
+
+echo "## proxy throughput and request rate (loopback)"
+echo "- $(uname -r), $(nproc) cores; server: $server on 127.0.0.1:$PORT"
+echo "- N_BIG=$N_BIG N_SEQ=$N_SEQ WRK_D=$WRK_D WRK_CONNS='$WRK_CONNS'; sbx $("$b/sbxd" --version | awk '{print $2}')"
+echo
+"$PY" - "$res" "$TUNNELS" <<'PYEOF'
+import os, sys
+res, n = sys.argv[1], int(sys.argv[2])
+order = ["direct", "sbx-fwd", "sbx-connect", "direct-peers", "srtproxy-fwd",
+         "srtproxy-connect", "srt-fwd", "srt-connect"]
+cols = [c for c in order if os.path.exists(f"{res}/{c}.tsv")]
+def load(c):
+    d = {}
+    for line in open(f"{res}/{c}.tsv"):
+        if "\t" in line:
+            k, v = line.rstrip("\n").split("\t", 1)
+            d[k] = v
+    return d
+data = {c: load(c) for c in cols}
+keys = []
+for c in cols:
+    keys += [k for k in data[c] if k not in keys]
+print("| metric | " + " | ".join(cols) + " |")
+print("|---|" + "---:|" * len(cols))
+for k in keys:
+    print(f"| {k} | " + " | ".join(data[c].get(k, "-") for c in cols) + " |")
+def pct(k, c, base):
+    try:
+        return "%.0f%%" % (100 * float(data[c][k]) / float(data[base][k]))
+    except (KeyError, ValueError, ZeroDivisionError):
+        return "-"
+for k in ["big_MBps_median", "wrk_c1_rps", "wrk_c16_rps"]:
+    row = [pct(k, c, "direct-peers" if (c.startswith("srt") or
+               c == "direct-peers") and "direct-peers" in data else "direct")
+           for c in cols]
+    print(f"| {k} vs direct | " + " | ".join(row) + " |")
+t = load("tunnels")
+before, during = int(t["rss_before_kib"]), int(t["rss_with_tunnels_kib"])
+print(f"\nsbxd RSS with {n} idle tunnels ({t['idle_tunnels']}): "
+      f"{before} KiB -> {during} KiB, {(during - before) * 1024 / n:.0f} "
+      f"bytes per tunnel")
+PYEOF

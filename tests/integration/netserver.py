@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Loopback servers for the proxy tests. Prints "listening PORT" once it
+accepts connections (tests read that line; no sleeps), and appends one line
+per accepted connection to LOG ("conn PEER", then "bytes N" when it ends for
+raw), so a test can assert that nothing reached it.
+
+usage: netserver.py MODE LOG [--bind ADDR] [--port N] [ARGS...]
+  http DIR         files from DIR (GET, HEAD), POST /echo answers the body
+                   (Content-Length or chunked); HTTP/1.1 keep-alive
+  tls CERT KEY     TLS; answers one HTTP request with "tls ok SNI"
+  raw              reads until EOF and logs how many bytes came
+  reset            reads the request head, then resets the connection
+  git ROOT         git's smart HTTP: git http-backend as CGI over ROOT
+  pypi DIR         a PEP 503 simple index: /simple/NAME/ lists DIR/*.whl
+  npm              a registry answering GET /NAME with a packument
+"""
+import http.server
+import json
+import os
+import socket
+import socketserver
+import ssl
+import struct
+import subprocess
+import sys
+import threading
+
+lock = threading.Lock()
+
+
+def log(path, line):
+    with lock, open(path, "a") as f:
+        f.write(line + "\n")
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 1024
+
+    def __init__(self, addr, handler, logpath):
+        self.logpath = logpath
+        if ":" in addr[0]:
+            self.address_family = socket.AF_INET6
+        super().__init__(addr, handler)
+
+    def get_request(self):
+        sock, peer = super().get_request()
+        log(self.logpath, "conn %s" % (peer[0],))
+        return sock, peer
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    mode = "http"
+    args = []
+
+    def log_message(self, *a):
+        pass
+
+    def body(self):
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            data = b""
+            while True:
+                size = int(self.rfile.readline().split(b";")[0], 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b""):
+                        pass
+                    return data
+                data += self.rfile.read(size)
+                self.rfile.readline()
+        return self.rfile.read(int(self.headers.get("Content-Length", 0)))
+
+    def send(self, code, data, ctype="text/plain"):
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def do_POST(self):
+        if self.mode == "git":
+            return self.git()
+        data = self.body()
+        self.send(200, data)
+
+    def do_GET(self):
+        if self.mode == "git":
+            return self.git()
+        if self.mode == "pypi":
+            return self.pypi()
+        if self.mode == "npm":
+            return self.npm()
+        return super().do_GET()
+
+    def pypi(self):
+        root = self.args[0]
+        parts = [p for p in self.path.split("/") if p]
+        if len(parts) == 2 and parts[0] == "simple":
+            name = parts[1].lower().replace("_", "-")
+            links = "".join('<a href="/files/%s">%s</a>\n' % (f, f)
+                            for f in sorted(os.listdir(root))
+                            if f.lower().replace("_", "-").startswith(name))
+            page = "<html><body>\n%s</body></html>\n" % links
+            return self.send(200, page.encode(), "text/html")
+        if len(parts) == 2 and parts[0] == "files":
+            with open(os.path.join(root, os.path.basename(parts[1])), "rb") as f:
+                return self.send(200, f.read(), "application/octet-stream")
+        return self.send(404, b"not found\n")
+
+    def npm(self):
+        name = self.path.strip("/").split("/")[0]
+        if not name.startswith("sbx-"):
+            return self.send(404, b'{"error":"not found"}')
+        host = self.headers.get("Host", "")
+        doc = {"name": name, "dist-tags": {"latest": "1.2.3"},
+               "versions": {"1.2.3": {
+                   "name": name, "version": "1.2.3",
+                   "description": "a package served by the sbx test",
+                   "dist": {"tarball": "http://%s/%s/-/%s-1.2.3.tgz" % (host, name, name),
+                            "shasum": "0" * 40}}},
+               "time": {"1.2.3": "2024-01-01T00:00:00.000Z"}}
+        return self.send(200, json.dumps(doc).encode(), "application/json")
+
+    def git(self):
+        path, _, query = self.path.partition("?")
+        env = dict(os.environ, GIT_PROJECT_ROOT=self.args[0],
+                   GIT_HTTP_EXPORT_ALL="1", PATH_INFO=path,
+                   QUERY_STRING=query, REQUEST_METHOD=self.command,
+                   CONTENT_TYPE=self.headers.get("Content-Type", ""),
+                   REMOTE_ADDR="127.0.0.1", GATEWAY_INTERFACE="CGI/1.1",
+                   HTTP_GIT_PROTOCOL=self.headers.get("Git-Protocol", ""))
+        data = self.body() if self.command == "POST" else b""
+        if self.headers.get("Content-Encoding") == "gzip":
+            env["HTTP_CONTENT_ENCODING"] = "gzip"
+        env["CONTENT_LENGTH"] = str(len(data))
+        out = subprocess.run(["git", "http-backend"], input=data, env=env,
+                             stdout=subprocess.PIPE, check=False).stdout
+        head, _, body = out.partition(b"\r\n\r\n")
+        status = 200
+        hdrs = []
+        for line in head.split(b"\r\n"):
+            k, _, v = line.decode().partition(":")
+            if k.lower() == "status":
+                status = int(v.split()[0])
+            elif k:
+                hdrs.append((k, v.strip()))
+        self.send_response(status)
+        for k, v in hdrs:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def read_head(sock):
+    """Bytes up to the end of a request head, or to EOF."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        b = sock.recv(4096)
+        if not b:
+            break
+        data += b
+    return data
+
+
+def serve_raw(listener, logpath):
+    while True:
+        conn, peer = listener.accept()
+        log(logpath, "conn %s" % (peer[0],))
+
+        def run(c):
+            n = 0
+            while True:
+                try:
+                    b = c.recv(65536)
+                except OSError:
+                    break
+                if not b:
+                    break
+                n += len(b)
+            log(logpath, "bytes %d" % n)
+            c.close()
+        threading.Thread(target=run, args=(conn,), daemon=True).start()
+
+
+def serve_reset(listener, logpath):
+    while True:
+        conn, peer = listener.accept()
+        log(logpath, "conn %s" % (peer[0],))
+        read_head(conn)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                        struct.pack("ii", 1, 0))
+        conn.close()
+
+
+def serve_tls(listener, logpath, cert, key):
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    names = {}
+
+    def sni(sock, name, _ctx):
+        names[id(sock)] = name
+
+    ctx.sni_callback = sni
+    while True:
+        conn, peer = listener.accept()
+        log(logpath, "conn %s" % (peer[0],))
+
+        def run(c):
+            try:
+                s = ctx.wrap_socket(c, server_side=True)
+                if b"\r\n\r\n" not in read_head(s):
+                    return
+                body = ("tls ok %s\n" % names.get(id(s), "-")).encode()
+                log(logpath, "served %s" % names.get(id(s), "-"))
+                s.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n"
+                          b"Connection: close\r\n\r\n%s" % (len(body), body))
+                s.close()
+            except (OSError, ssl.SSLError) as e:
+                log(logpath, "tls error %s" % e)
+        threading.Thread(target=run, args=(conn,), daemon=True).start()
+
+
+def main():
+    mode, logpath = sys.argv[1], sys.argv[2]
+    rest = sys.argv[3:]
+    bind, port = "127.0.0.1", 0
+    while rest and rest[0] in ("--bind", "--port"):
+        if rest[0] == "--bind":
+            bind = rest[1]
+        else:
+            port = int(rest[1])
+        rest = rest[2:]
+    open(logpath, "a").close()
+    if mode in ("raw", "tls", "reset"):
+        fam = socket.AF_INET6 if ":" in bind else socket.AF_INET
+        listener = socket.socket(fam, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((bind, port))
+        listener.listen(1024)
+        print("listening %d" % listener.getsockname()[1], flush=True)
+        if mode == "raw":
+            serve_raw(listener, logpath)
+        elif mode == "reset":
+            serve_reset(listener, logpath)
+        else:
+            serve_tls(listener, logpath, rest[0], rest[1])
+        return
+    Handler.mode = mode
+    Handler.args = rest
+    if mode == "http":
+        os.chdir(rest[0])
+    srv = Server((bind, port), Handler, logpath)
+    print("listening %d" % srv.server_address[1], flush=True)
+    srv.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+# Shared by the proxy tests (sourced after lib.sh): loopback servers with
+# readiness read from a fifo, a policy for the daemon, counts of what
+# reached a server.
+SRV_PIDS=()
+# Every proxy test serves at least this file.
+mkdir "$T/www"
+echo hello >"$T/www/hello.txt"
+proxy_cleanup() {
+	local p
+	for p in "${SRV_PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	cleanup
+}
+trap proxy_cleanup EXIT
+
+# start_server NAME MODE [--bind ADDR] [ARGS...]: sets SRV_PORT; the
+# server logs to $T/NAME.log.
+start_server() {
+	local name=$1 line; shift
+	mkfifo "$T/$name.ready"
+	"$PY" "$HERE/netserver.py" "$1" "$T/$name.log" "${@:2}" \
+		>"$T/$name.ready" 2>>"$T/$name.err" &
+	SRV_PIDS+=($!)
+	read -r line <"$T/$name.ready" || true
+	rm -f "$T/$name.ready"
+	case $line in
+	"listening "*) SRV_PORT=${line#listening } ;;
+	*) cat "$T/$name.err" >&2; echo "FAIL: server $name did not start" >&2
+	   exit 1 ;;
+	esac
+}
+
+# Connections server NAME has accepted so far.
+conns() { grep -c '^conn' "$T/$1.log"; }
+
+# start_proxy_daemon POLICY_JSON [HOSTS_LINES] [SBXD ARGS...]: the user
+# layer is POLICY_JSON; HOSTS_LINES go to the resolver.
+start_proxy_daemon() {
+	printf '%s\n' "$1" >"$T/policy.json"
+	printf '%s\n' "${2:-}" >"$T/hosts"
+	start_daemon --policy "$T/policy.json" --hosts-file "$T/hosts" "${@:3}"
+}
+
+probe() { "$PY" "$HERE/proxyprobe.py" "$@"; }

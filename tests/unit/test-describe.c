@@ -1,0 +1,50 @@
+/* Unit tests for daemon/describe.c over a merged policy. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/describe.h"
+#include "daemon/policy-merge.h"
+#include "unit.h"
+
+static const char doc[] =
+	"{\"filesystem\": {\"denyRead\": [\"~/.ssh\"], \"allowWrite\": [\".\"]},"
+	" \"network\": {\"allowedDomains\": [\"pypi.org\"],"
+	"  \"deniedDomains\": [\"evil.example\"], \"unknownHosts\": \"deny\"}}";
+
+int
+main(void)
+{
+	struct policy_ctx ctx = { POLICY_LAYER_USER, "u.json", "/home/u",
+				  "/w" };
+	struct describe_ctx dc = { "/w", "linux", 6, true };
+	struct policy_diags d = { 0 };
+	struct policy *u = NULL, *eff = NULL;
+	const struct policy *docs[1];
+	struct fsplan *fs = NULL;
+	json_t *j = NULL;
+	char *text = NULL;
+
+	CHECK_INT(policy_parse(doc, sizeof(doc) - 1, &ctx, &u, &d), 0);
+	docs[0] = u;
+	CHECK_INT(policy_merge(docs, 1, "/home/u", &eff, &d), 0);
+	CHECK_INT(fsplan_build(eff, "/w", &fs), 0);
+	CHECK_INT(describe_build(eff, fs, &dc, &text, &j), 0);
+	CHECK(text && strstr(text, "Writable: /w\n"));
+	CHECK(text && strstr(text, "/home/u/.ssh"));
+	CHECK(text && strstr(text, "Allowed hosts: pypi.org"));
+	CHECK(text && strstr(text, "Denied hosts: evil.example"));
+	CHECK(text && strstr(text, "Other hosts: refused"));
+	CHECK(text && strstr(text, ".git/hooks"));
+	CHECK(text && strstr(text, "sbx: blocked"));
+	CHECK_STR(json_string_value(json_object_get(j, "unknown_hosts")),
+		  "deny");
+	CHECK_INT(json_array_size(json_object_get(j, "writable")), 1);
+	CHECK_INT(json_integer_value(json_object_get(j, "landlock_abi")), 6);
+	free(text);
+	json_decref(j);
+	fsplan_free(fs);
+	policy_free(eff);
+	policy_free(u);
+	policy_diag_free(&d);
+	UNIT_DONE();
+}
