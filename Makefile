@@ -109,7 +109,10 @@ $(O)/libsbxctl.a: $(CLIENT_OBJS)
 
 $(O)/sbxd: $(O)/obj/daemon/main.o $(O)/libsbxd.a $(O)/libsbxproto.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
-$(O)/sbxctl: $(O)/obj/client/main.o $(O)/libsbxctl.a $(O)/libsbxproto.a
+# sbxctl takes the pure policy parser and crypto.c (keygen, sign, local
+# lint) from the daemon's library; the linker pulls only those objects.
+$(O)/sbxctl: $(O)/obj/client/main.o $(O)/libsbxctl.a $(O)/libsbxd.a \
+		$(O)/libsbxproto.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 # The probe runs inside sandboxes in tests and reports exact errnos. Never
 # sanitized: LeakSanitizer cannot run under the sandbox's seccomp filter.

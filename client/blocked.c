@@ -232,6 +232,7 @@ void
 blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 {
 	char line[2048], note[2048];
+	bool said = false;
 	size_t i;
 
 	blocked_note(es, code, note, sizeof(note));
@@ -244,12 +245,18 @@ blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 			continue;
 		blocked_text(es->violation_groups[i], line, sizeof(line));
 		fprintf(out, "sbx: %s\n", line);
+		said = true;
 	}
-	if (es->violations_ungrouped)
+	if (es->violations_ungrouped) {
 		fprintf(out, "sbx: and %u more violation%s (not listed)\n",
 			es->violations_ungrouped,
 			es->violations_ungrouped == 1 ? "" : "s");
-	if (note[0])
+		said = true;
+	}
+	/* Alone, the note would follow every failing grep or test run and
+	 * make `run` unlike the command; with denials listed it says what
+	 * the list cannot contain. --json always carries it. */
+	if (note[0] && said)
 		fprintf(out, "sbx: %s\n", note);
 	fflush(out);
 }

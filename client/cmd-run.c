@@ -1,7 +1,6 @@
 /* sbxctl run: run a command in the sandbox, behaving like the command. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,15 +10,24 @@
 #include <unistd.h>
 
 #include "client/cmd.h"
+#include "client/file.h"
 #include "client/relay.h"
 #include "client/tty.h"
+#include "daemon/policy.h"
 
 extern char **environ;
 
 #define RUN_MAX_SETENV 256
-#define RUN_MAX_DOMAINS 256
-/* The daemon's limit for one policy document (policy.h). */
-#define RUN_POLICY_MAX (256 * 1024)
+#define RUN_MAX_POLICY_FLAGS 256
+
+/* The request policy layer: flags as given, sent as RunRequest.overrides. */
+struct run_policy {
+	const char *allow_domain[RUN_MAX_POLICY_FLAGS];
+	const char *deny_read[RUN_MAX_POLICY_FLAGS];
+	const char *allow_write[RUN_MAX_POLICY_FLAGS];
+	size_t nallow_domain, ndeny_read, nallow_write;
+	const char *file;
+};
 
 struct run_opts {
 	bool tty, stream;
@@ -27,12 +35,57 @@ struct run_opts {
 	const char *setenv[RUN_MAX_SETENV];
 	int nsetenv;
 	unsigned timeout_ms;
-	char *allow_domains[RUN_MAX_DOMAINS];
-	size_t ndomains;
-	const char *policy;
+	struct run_policy policy;
 	enum ask_mode on_ask;
 	bool quiet, json;
 };
+
+enum {
+	OPT_ALLOW_DOMAIN = 0x100,
+	OPT_DENY_READ,
+	OPT_ALLOW_WRITE,
+	OPT_POLICY,
+	OPT_ON_ASK,
+};
+
+/* The policy flags of run (all of them live here, so the request layer has
+ * one parser): 1 when c was one of them, 0 when not, -EINVAL. */
+static int
+parse_policy_flag(int c, const char *arg, struct run_policy *p)
+{
+	const char **v;
+	size_t *n;
+
+	switch (c) {
+	case OPT_ALLOW_DOMAIN:
+		v = p->allow_domain;
+		n = &p->nallow_domain;
+		break;
+	case OPT_DENY_READ:
+		v = p->deny_read;
+		n = &p->ndeny_read;
+		break;
+	case OPT_ALLOW_WRITE:
+		v = p->allow_write;
+		n = &p->nallow_write;
+		break;
+	case OPT_POLICY:
+		if (p->file) {
+			client_err("--policy may be given once");
+			return -EINVAL;
+		}
+		p->file = arg;
+		return 1;
+	default:
+		return 0;
+	}
+	if (*n >= RUN_MAX_POLICY_FLAGS || !arg[0]) {
+		client_err("too many or empty policy flags");
+		return -EINVAL;
+	}
+	v[(*n)++] = arg;
+	return 1;
+}
 
 static int
 parse(int argc, char **argv, struct run_opts *o)
@@ -44,18 +97,25 @@ parse(int argc, char **argv, struct run_opts *o)
 		{ "cwd", required_argument, NULL, 'C' },
 		{ "workspace", required_argument, NULL, 'w' },
 		{ "timeout", required_argument, NULL, 'T' },
-		{ "allow-domain", required_argument, NULL, 'D' },
-		{ "policy", required_argument, NULL, 'P' },
-		{ "on-ask", required_argument, NULL, 'A' },
+		{ "allow-domain", required_argument, NULL, OPT_ALLOW_DOMAIN },
+		{ "deny-read", required_argument, NULL, OPT_DENY_READ },
+		{ "allow-write", required_argument, NULL, OPT_ALLOW_WRITE },
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "on-ask", required_argument, NULL, OPT_ON_ASK },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
 	double secs;
-	int c;
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, "+te:C:q", opts, NULL)) != -1) {
+		if ((r = parse_policy_flag(c, optarg, &o->policy)) != 0) {
+			if (r < 0)
+				return r;
+			continue;
+		}
 		switch (c) {
 		case 'q':
 			o->quiet = true;
@@ -83,25 +143,7 @@ parse(int argc, char **argv, struct run_opts *o)
 		case 'w':
 			o->workspace = optarg;
 			break;
-		case 'T':
-			secs = strtod(optarg, &end);
-			if (*end || secs <= 0 || secs > 86400 * 7) {
-				client_err("bad --timeout: %s", optarg);
-				return -EINVAL;
-			}
-			o->timeout_ms = (unsigned)(secs * 1000);
-			break;
-		case 'D':
-			if (o->ndomains >= RUN_MAX_DOMAINS) {
-				client_err("too many --allow-domain");
-				return -EINVAL;
-			}
-			o->allow_domains[o->ndomains++] = optarg;
-			break;
-		case 'P':
-			o->policy = optarg;
-			break;
-		case 'A':
+		case OPT_ON_ASK:
 			if (!strcmp(optarg, "prompt"))
 				o->on_ask = ASK_PROMPT;
 			else if (!strcmp(optarg, "deny"))
@@ -110,6 +152,14 @@ parse(int argc, char **argv, struct run_opts *o)
 				client_err("--on-ask is prompt or deny");
 				return -EINVAL;
 			}
+			break;
+		case 'T':
+			secs = strtod(optarg, &end);
+			if (*end || secs <= 0 || secs > 86400 * 7) {
+				client_err("bad --timeout: %s", optarg);
+				return -EINVAL;
+			}
+			o->timeout_ms = (unsigned)(secs * 1000);
 			break;
 		default:
 			return -EINVAL;
@@ -159,42 +209,80 @@ resolve(const char *in, char *out)
 	return 0;
 }
 
-/* The --policy file, whole, for the daemon to parse as a request layer. */
-static int
-read_policy(const char *path, char **out)
+/* A path flag as the daemon wants it: "~..." and absolute paths as they
+ * are, relative ones against the run's cwd (lexically: they may not exist
+ * yet). */
+static char *
+flag_path(const char *arg, const char *cwd)
 {
-	char *buf = malloc(RUN_POLICY_MAX + 1);
-	size_t len = 0;
-	ssize_t n;
-	int fd, r = 0;
+	char *out;
 
-	if (!buf)
+	if (arg[0] == '/' || arg[0] == '~')
+		return strdup(arg);
+	return asprintf(&out, "%s/%s", cwd, arg) < 0 ? NULL : out;
+}
+
+static int
+paths_of(const char *const *in, size_t n, const char *cwd, char ***out)
+{
+	size_t i;
+
+	*out = calloc(n + 1, sizeof(**out));
+	if (!*out)
 		return -ENOMEM;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		r = -errno;
-		client_err("--policy %s: %s", path, strerror(errno));
-		free(buf);
+	for (i = 0; i < n; i++)
+		if (!((*out)[i] = flag_path(in[i], cwd)))
+			return -ENOMEM;
+	return 0;
+}
+
+static void
+overrides_free(Sbx__PolicyOverrides *po)
+{
+	size_t i;
+
+	for (i = 0; po->deny_read && i < po->n_deny_read; i++)
+		free(po->deny_read[i]);
+	for (i = 0; po->allow_write && i < po->n_allow_write; i++)
+		free(po->allow_write[i]);
+	free(po->deny_read);
+	free(po->allow_write);
+	/* Unset strings point at protobuf-c's static empty string. */
+	if (po->policy_json != protobuf_c_empty_string)
+		free(po->policy_json);
+	if (po->policy_file != protobuf_c_empty_string)
+		free(po->policy_file);
+}
+
+/* The request layer for the daemon (policy-request.c turns it into a
+ * policy document): NULL in *out when no policy flag was given. */
+static int
+make_overrides(const struct run_policy *p, const char *cwd,
+	       Sbx__PolicyOverrides *po, Sbx__PolicyOverrides **out)
+{
+	size_t len;
+	int r;
+
+	*out = NULL;
+	if (!p->nallow_domain && !p->ndeny_read && !p->nallow_write && !p->file)
+		return 0;
+	po->allow_domains = (char **)p->allow_domain;
+	po->n_allow_domains = p->nallow_domain;
+	po->n_deny_read = p->ndeny_read;
+	po->n_allow_write = p->nallow_write;
+	if ((r = paths_of(p->deny_read, p->ndeny_read, cwd,
+			  &po->deny_read)) < 0 ||
+	    (r = paths_of(p->allow_write, p->nallow_write, cwd,
+			  &po->allow_write)) < 0)
 		return r;
+	if (p->file) {
+		if ((r = file_read(p->file, POLICY_MAX_BYTES, &po->policy_json,
+				   &len)) < 0)
+			return r;
+		if (!(po->policy_file = flag_path(p->file, cwd)))
+			return -ENOMEM;
 	}
-	while ((n = read(fd, buf + len, RUN_POLICY_MAX + 1 - len)) > 0 &&
-	       (len += (size_t)n) <= RUN_POLICY_MAX)
-		;
-	if (n < 0)
-		r = -errno;
-	else if (len > RUN_POLICY_MAX)
-		r = -EFBIG;
-	else if (memchr(buf, '\0', len))
-		r = -EINVAL;
-	close(fd);
-	if (r < 0) {
-		client_err("--policy %s: %s", path, r == -EFBIG ?
-			   "larger than 256 KiB" : r == -EINVAL ?
-			   "contains a NUL byte" : strerror(-r));
-		free(buf);
-		return r;
-	}
-	buf[len] = '\0';
-	*out = buf;
+	*out = po;
 	return 0;
 }
 
@@ -202,11 +290,11 @@ static int
 send_request(struct client *c, const struct run_opts *o, char **argv,
 	     int argc, int *master)
 {
+	Sbx__PolicyOverrides po = SBX__POLICY_OVERRIDES__INIT;
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__RunRequest req = SBX__RUN_REQUEST__INIT;
 	Sbx__WindowSize w = SBX__WINDOW_SIZE__INIT;
-	Sbx__PolicyOverrides ov = SBX__POLICY_OVERRIDES__INIT;
-	char cwd[PATH_MAX], ws[PATH_MAX], pfile[PATH_MAX], *pjson = NULL;
+	char cwd[PATH_MAX], ws[PATH_MAX];
 	int fds[3] = { 0, 1, 2 }, nfds = 0, slave = -1, r;
 	struct winsize size;
 	size_t nenv;
@@ -214,21 +302,15 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	if (resolve(o->cwd ? o->cwd : ".", cwd) < 0 ||
 	    resolve(o->workspace ? o->workspace : cwd, ws) < 0)
 		return -EINVAL;
-	if (o->policy && (resolve(o->policy, pfile) < 0 ||
-			  read_policy(pfile, &pjson) < 0))
-		return -EINVAL;
-	if (o->ndomains || pjson) {
-		ov.allow_domains = (char **)o->allow_domains;
-		ov.n_allow_domains = o->ndomains;
-		ov.policy_json = pjson ? pjson : (char *)"";
-		ov.policy_file = pjson ? pfile : (char *)"";
-		req.overrides = &ov;
+	if ((r = make_overrides(&o->policy, cwd, &po, &req.overrides)) < 0) {
+		overrides_free(&po);
+		return r;
 	}
 	req.argv = argv;
 	req.n_argv = (size_t)argc;
 	req.env = make_env(o, &nenv);
 	if (!req.env) {
-		free(pjson);
+		overrides_free(&po);
 		return -ENOMEM;
 	}
 	req.n_env = nenv;
@@ -250,7 +332,7 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 		if ((r = tty_openpty(master, &slave)) < 0) {
 			client_err("cannot allocate a pty: %s", strerror(-r));
 			free(req.env);
-			free(pjson);
+			overrides_free(&po);
 			return r;
 		}
 		fds[0] = slave;
@@ -262,7 +344,7 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	env.run = &req;
 	r = client_send(c, &env, fds, nfds);
 	free(req.env);
-	free(pjson);
+	overrides_free(&po);
 	if (slave >= 0)
 		close(slave);
 	if (r < 0)
@@ -302,8 +384,9 @@ const struct cmd_entry cmd_run_entry = {
 	"run",
 	"run [-t|--tty] [--stream] [-e K=V] [-C DIR] [--workspace DIR] "
 	"[--timeout SEC]\n"
-	"             [--allow-domain D]... [--policy FILE] "
-	"[--on-ask=prompt|deny]\n"
-	"             [-q|--quiet] [--json] -- CMD...",
+	"             [--allow-domain HOST] [--deny-read PATH] "
+	"[--allow-write PATH]\n"
+	"             [--policy FILE] [--on-ask=prompt|deny] "
+	"[-q|--quiet] [--json] -- CMD...",
 	cmd_run,
 };

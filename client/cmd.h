@@ -15,6 +15,7 @@ extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_ps_entry;
 extern const struct cmd_entry cmd_kill_entry;
 extern const struct cmd_entry cmd_status_entry;
+extern const struct cmd_entry cmd_policy_entry;
 extern const struct cmd_entry cmd_describe_entry;
 extern const struct cmd_entry cmd_events_entry;
 

@@ -55,7 +55,26 @@ template_free(struct ltemplate *t)
 	t->dead = true;
 	if (t->users == 0) {
 		free(t->key);
+		free(t->workspace);
 		free(t);
+	}
+}
+
+/* A policy or ignore-file change gave ws a new plan: the old templates
+ * serve only the sessions already in them. */
+static void
+retire_stale(const char *ws, const struct ltemplate *fresh)
+{
+	struct ltemplate *t, *next;
+
+	for (t = templates; t; t = next) {
+		next = t->next;
+		if (t == fresh || strcmp(t->workspace, ws))
+			continue;
+		if (t->users == 0)
+			template_free(t);
+		else
+			t->stale = true;
 	}
 }
 
@@ -198,11 +217,13 @@ ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 		return -ENOMEM;
 	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = -1;
 	t->key = strdup(p->fs->key);
-	r = t->key ? start_template(p, t) : -ENOMEM;
+	t->workspace = strdup(p->workspace);
+	r = t->key && t->workspace ? start_template(p, t) : -ENOMEM;
 	if (r < 0) {
 		if (t->state_fd >= 0)
 			close(t->state_fd);
 		free(t->key);
+		free(t->workspace);
 		free(t);
 		return r;
 	}
@@ -224,8 +245,14 @@ ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 	t->next = templates;
 	templates = t;
 	ntemplates++;
+	retire_stale(t->workspace, t);
 	log_debug("template for %s started (pid %d)", t->key, (int)t->pid);
 found:
+	if (t->stale) {
+		/* Its plan is current again (a change was undone). */
+		t->stale = false;
+		retire_stale(t->workspace, t);
+	}
 	t->users++;
 	t->last_used_ms = sbxd_now_ms();
 	*out = t;
@@ -240,8 +267,10 @@ ltemplate_put(struct ltemplate *t)
 	t->last_used_ms = sbxd_now_ms();
 	if (t->dead && t->users == 0) {
 		free(t->key);
+		free(t->workspace);
 		free(t);
-	}
+	} else if (t->stale && t->users == 0)
+		template_free(t);
 }
 
 unsigned

@@ -19,6 +19,7 @@ struct ltemplate_state {
 
 struct ltemplate {
 	char *key;
+	char *workspace;
 	pid_t pid;
 	int pidfd;          /* template init */
 	int ready_fd;       /* read end; EOF once the template is done */
@@ -26,13 +27,17 @@ struct ltemplate {
 	int ctl_fd;         /* SEQPACKET: sync requests to the template */
 	unsigned users;     /* spawns in flight or running */
 	bool dead;          /* killed or exited; freed at the last put */
+	bool stale;         /* a newer plan for its workspace exists: killed
+			     * at the last put */
 	uint64_t last_used_ms;
 	struct event *exit_ev;
 	struct ltemplate *next;
 };
 
 /* The template for plan's workspace, started when there is none yet (the
- * build continues in the background; spawns wait for it themselves). */
+ * build continues in the background; spawns wait for it themselves). A new
+ * one makes the workspace's older templates stale: idle ones go at once,
+ * busy ones when their last session ends, so they do not pile up. */
 int ltemplate_get(const struct sandbox_plan *plan, struct ltemplate **out);
 void ltemplate_put(struct ltemplate *t);
 unsigned ltemplate_count(void);

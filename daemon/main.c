@@ -19,7 +19,9 @@
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/policy-org.h"
 #include "daemon/policy-store.h"
+#include "daemon/policy-watch.h"
 #include "daemon/proxy.h"
 #include "daemon/sandbox.h"
 #include "daemon/server.h"
@@ -43,6 +45,7 @@ static struct proxy_config proxy_cfg = { ASK_TIMEOUT_MS,
 /* Autostarted by sbxctl: stderr is its pipe until READY, a log after. */
 static bool log_after_ready;
 static struct policy_store_opts store_opts;
+static struct policy_org_opts org_opts;
 
 uint64_t
 sbxd_now_ms(void)
@@ -75,6 +78,13 @@ usage(FILE *f)
 		"  --policy FILE  user-layer policy (instead of "
 		"~/.config/sbx/policy.json)\n"
 		"  --org-dir DIR  org policies (default /etc/sbx/policy.d)\n"
+		"  --trusted-keys DIR  keys for signed org pushes (default "
+		"/etc/sbx/trusted-keys)\n"
+		"  --state-dir DIR  pushed org policies go in DIR/org (default "
+		"/var/lib/sbx as root,\n"
+		"                 else $XDG_STATE_HOME/sbx)\n"
+		"  --home DIR     look for the user policy files in DIR "
+		"(tests)\n"
 		"  --hosts-file FILE  extra host entries for the proxy's "
 		"resolver\n"
 		"  --ask-timeout SEC  deny an unanswered approval after SEC "
@@ -164,6 +174,9 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "log-stderr-after-ready", no_argument, NULL, 'L' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "org-dir", required_argument, NULL, 'o' },
+		{ "trusted-keys", required_argument, NULL, 'k' },
+		{ "state-dir", required_argument, NULL, 'S' },
+		{ "home", required_argument, NULL, 'O' },
 		{ "hosts-file", required_argument, NULL, 'H' },
 		{ "ask-timeout", required_argument, NULL, 'A' },
 		{ "proxy-timeout", required_argument, NULL, 'T' },
@@ -195,6 +208,16 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		case 'o':
 			store_opts.org_dir = optarg;
 			store_opts.org_dir_explicit = true;
+			break;
+		case 'k':
+			org_opts.keys_dir = optarg;
+			org_opts.keys_dir_explicit = true;
+			break;
+		case 'S':
+			org_opts.state_dir = optarg;
+			break;
+		case 'O':
+			store_opts.lookup_home = optarg;
 			break;
 		case 'H':
 			proxy_cfg.hosts_file = optarg;
@@ -318,6 +341,15 @@ setup(int ready_fd)
 	}
 	/* Optional (privileged mode): its absence is in the degraded list. */
 	sandbox_audit_start(sbxd.base, session_audit_denied, NULL);
+	/* Policy problems are reported, never fatal: the last good policy
+	 * (or the defaults) stays in force, runs fail with the reason, and
+	 * pushes say why they fail. */
+	org_opts.home = store_opts.home;
+	if (policy_org_init(&org_opts, err, sizeof(err)) < 0)
+		log_warn("%s: org policies cannot be pushed", err);
+	if ((r = policy_watch_start()) < 0)
+		log_warn("inotify: %s: policy edits show at the next run",
+			 strerror(-r));
 	raise_nofile();
 	if ((r = proxy_init(&proxy_cfg, err, sizeof(err))) < 0) {
 		log_error("%s", err);
@@ -382,6 +414,8 @@ main(int argc, char **argv)
 	conn_close_all();
 	session_cleanup();
 	sandbox_audit_stop();
+	policy_watch_stop();
+	policy_org_cleanup();
 	policy_store_cleanup();
 	free((char *)store_opts.home);
 	proxy_cleanup();

@@ -69,6 +69,17 @@ policy_diag_severity_name(enum policy_severity sev)
 	return "?";
 }
 
+const char *
+policy_diag_first_error(const struct policy_diags *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].severity == POLICY_ERROR)
+			return d->v[i].msg;
+	return NULL;
+}
+
 void
 policy_diag_free(struct policy_diags *d)
 {

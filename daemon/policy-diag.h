@@ -35,6 +35,8 @@ int policy_diag_add(struct policy_diags *d, enum policy_severity sev,
 int policy_diag_vadd(struct policy_diags *d, enum policy_severity sev,
     const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 const char *policy_diag_severity_name(enum policy_severity sev);
+/* The first error kept, or NULL (none, or only counted past the cap). */
+const char *policy_diag_first_error(const struct policy_diags *d);
 void policy_diag_free(struct policy_diags *d);
 
 #endif

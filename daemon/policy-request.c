@@ -1,78 +1,96 @@
-/* Builds a run's request layer from the overrides its client sent. */
+/* Builds the request-layer document from a run's policy flags. Pure. */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "policy-request.h"
-#include "policy-rule.h"
+#include "daemon/policy-request.h"
+#include "daemon/policy-rule.h"
 
-static void
-first_error(const struct policy_diags *d, char *err, size_t errlen)
+static bool
+empty(const Sbx__PolicyOverrides *o)
 {
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		if (d->v[i].severity == POLICY_ERROR) {
-			snprintf(err, errlen, "%s", d->v[i].msg);
-			return;
-		}
-	snprintf(err, errlen, "invalid policy");
+	return !o || (!o->n_allow_domains && !o->n_deny_read &&
+		      !o->n_allow_write &&
+		      (!o->policy_json || !o->policy_json[0]));
 }
 
-/* --allow-domain values join the request document (or make one). */
+/* One flag's values, each a rule whose origin is the flag's name. */
 static int
-add_domains(const Sbx__PolicyOverrides *o, const struct policy_ctx *ctx,
-    struct policy **doc, struct policy_diags *d)
+add_flags(struct policy *p, enum policy_list list, char **v, size_t n,
+	  const char *flag, struct policy_ctx *ctx, struct policy_diags *d)
 {
 	size_t i;
-	int r = 0;
+	int r;
 
-	if (*doc == NULL && (*doc = policy_new(POLICY_LAYER_REQUEST)) == NULL)
+	if (n > POLICY_MAX_RULES)
+		return policy_diag_add(d, POLICY_ERROR, "%s: error: more than "
+				       "%d values", flag, POLICY_MAX_RULES) < 0 ?
+			       -ENOMEM : -EINVAL;
+	ctx->file = flag;
+	for (i = 0; i < n; i++)
+		if ((r = policy_rule_add_text(p, list, v[i], ctx, d)) == -ENOMEM)
+			return r;
+	return 0;
+}
+
+static int
+build(const Sbx__PolicyOverrides *o, struct policy_ctx *ctx,
+      struct policy **out, struct policy_diags *d)
+{
+	const char *name = o->policy_file;
+	struct policy *p = NULL;
+	int r;
+
+	if (o->policy_json && o->policy_json[0]) {
+		/* The name reaches messages and terminals: only a sane one. */
+		if (!name || !name[0] ||
+		    policy_rule_check_string(name, POLICY_RULE_TEXT_MAX))
+			name = "--policy";
+		ctx->file = name;
+		r = policy_parse(o->policy_json, strlen(o->policy_json), ctx,
+				 &p, d);
+		if (r < 0)
+			return r;
+	} else if (!(p = policy_new(POLICY_LAYER_REQUEST)))
 		return -ENOMEM;
-	for (i = 0; i < o->n_allow_domains && r == 0; i++)
-		r = policy_rule_add_text(*doc, POLICY_ALLOWED_DOMAINS,
-		    o->allow_domains[i], ctx, d);
-	return r;
+	r = add_flags(p, POLICY_ALLOWED_DOMAINS, o->allow_domains,
+		      o->n_allow_domains, "--allow-domain", ctx, d);
+	if (r == 0)
+		r = add_flags(p, POLICY_DENY_READ, o->deny_read, o->n_deny_read,
+			      "--deny-read", ctx, d);
+	if (r == 0)
+		r = add_flags(p, POLICY_ALLOW_WRITE, o->allow_write,
+			      o->n_allow_write, "--allow-write", ctx, d);
+	if (r == 0 && d->errors)
+		r = -EINVAL;
+	if (r < 0) {
+		policy_free(p);
+		return r;
+	}
+	*out = p;
+	return 0;
 }
 
 int
-policy_request_build(const Sbx__PolicyOverrides *o, const char *workspace,
-    const char *home, struct policy **out, char *err, size_t errlen)
+policy_request_from_overrides(const Sbx__PolicyOverrides *o, const char *home,
+			      const char *workspace, struct policy **out,
+			      char *err, size_t errlen)
 {
+	struct policy_ctx ctx = { POLICY_LAYER_REQUEST, NULL, home, workspace };
 	struct policy_diags d = { 0 };
-	struct policy_ctx ctx = { POLICY_LAYER_REQUEST, "--policy", home,
-	    workspace };
-	struct policy *doc = NULL;
-	int r = 0;
+	const char *e;
+	int r;
 
-	*out = NULL;
-	if (o == NULL)
+	if (empty(o)) {
+		*out = NULL;
 		return 0;
-	if (o->n_deny_read || o->n_allow_write) {
-		snprintf(err, errlen, "--deny-read and --allow-write are not "
-		    "supported by this daemon yet");
-		return -ENOTSUP;
 	}
-	if (o->policy_json && o->policy_json[0]) {
-		if (o->policy_file && o->policy_file[0])
-			ctx.file = o->policy_file;
-		r = policy_parse(o->policy_json, strlen(o->policy_json), &ctx,
-		    &doc, &d);
-	}
-	if (r == 0 && o->n_allow_domains) {
-		ctx.file = "--allow-domain";
-		r = add_domains(o, &ctx, &doc, &d);
-	}
-	if (r == -EINVAL)
-		first_error(&d, err, errlen);
-	else if (r < 0)
-		snprintf(err, errlen, "policy: %s", strerror(-r));
+	r = build(o, &ctx, out, &d);
+	if (r == -EINVAL) {
+		e = policy_diag_first_error(&d);
+		snprintf(err, errlen, "%s", e ? e : "invalid request policy");
+	} else if (r < 0)
+		snprintf(err, errlen, "request policy: %s", strerror(-r));
 	policy_diag_free(&d);
-	if (r < 0) {
-		policy_free(doc);
-		return r;
-	}
-	*out = doc;
-	return 0;
+	return r;
 }

@@ -1,22 +1,24 @@
-/* The request layer of one run: the policy a client sends with a run
- * request (sbxctl run --policy FILE, --allow-domain). */
+/* The request layer: the policy flags of one run, as a policy document. */
 #ifndef SBX_POLICY_REQUEST_H
 #define SBX_POLICY_REQUEST_H
 
 #include <stddef.h>
 
-#include "policy.h"
+#include "daemon/policy.h"
 #include "proto/wire.h"
 
 /*
- * One request-layer document made of o->policy_json and o->allow_domains
- * (relative paths resolve against workspace, "~" against home). *out is
- * NULL when the request has neither. -EINVAL with err (the first error,
- * located), -ENOTSUP for overrides not supported yet (deny_read,
- * allow_write), -ENOMEM. The policy store merges it under the other
- * layers, where it can only narrow.
+ * Turns RunRequest.overrides into one document of layer REQUEST: the
+ * --policy text (parsed as o->policy_file, relative paths against
+ * workspace, "~" against home) plus each --allow-domain, --deny-read and
+ * --allow-write as a rule whose origin is the flag. Merged below the other
+ * layers, it can only narrow (policy-merge.h). *out is NULL when o sets
+ * nothing, else a new policy for the caller to free. -EINVAL with the
+ * first "file:line:col: error: ..." in err, or -ENOMEM.
  */
-int policy_request_build(const Sbx__PolicyOverrides *o, const char *workspace,
-    const char *home, struct policy **out, char *err, size_t errlen);
+int policy_request_from_overrides(const Sbx__PolicyOverrides *o,
+				  const char *home, const char *workspace,
+				  struct policy **out, char *err,
+				  size_t errlen);
 
 #endif

@@ -18,8 +18,11 @@
 #include "daemon/policy-merge.h"
 #include "daemon/policy-store.h"
 
-#define STORE_MAX_FILES 64
 #define STORE_MAX_ORG 32
+/* Parses are cached per (file, workspace): the org files, and the user and
+ * workspace files of every workspace policy-watch.c keeps (16), with room
+ * to spare, so a refresh never evicts a last good version in force. */
+#define STORE_MAX_FILES 96
 
 extern const char policy_default_json[];
 extern const size_t policy_default_json_len;
@@ -32,12 +35,14 @@ struct cached {
 	struct timespec mtime;
 	struct policy *good;
 	char *problem;     /* last failure, NULL when the file parses */
+	bool seen;         /* loaded (or failed) during this refresh */
 };
 
 static struct policy_store_opts opts;
 static struct cached cache[STORE_MAX_FILES];
 static size_t ncache;
 static const char *problems[STORE_MAX_FILES];
+static struct policy *pushed;   /* the org policy pushed to this daemon */
 
 void
 policy_store_init(const struct policy_store_opts *o)
@@ -45,6 +50,14 @@ policy_store_init(const struct policy_store_opts *o)
 	opts = *o;
 	if (!opts.org_dir)
 		opts.org_dir = POLICY_STORE_ORG_DIR;
+	if (!opts.lookup_home)
+		opts.lookup_home = opts.home;
+}
+
+const struct policy_store_opts *
+policy_store_opts(void)
+{
+	return &opts;
 }
 
 const char *
@@ -54,17 +67,32 @@ policy_store_home(void)
 }
 
 /* Relative paths in a policy resolve against the workspace, so a parse is
- * cached per (file, workspace). The oldest entry makes room. */
+ * cached per (file, workspace). */
 static struct cached *
-slot(const char *path, const char *workspace)
+find_slot(const char *path, const char *workspace)
 {
 	char key[8400];
 	size_t i;
 
 	snprintf(key, sizeof(key), "%s\n%s", path, workspace ? workspace : "");
 	for (i = 0; i < ncache; i++)
-		if (!strcmp(cache[i].path, key))
+		if (!strcmp(cache[i].path, key)) {
+			cache[i].seen = true;
 			return &cache[i];
+		}
+	return NULL;
+}
+
+/* The entry for (path, workspace), made if new: the oldest makes room. */
+static struct cached *
+slot(const char *path, const char *workspace)
+{
+	char key[8400];
+	struct cached *c;
+
+	if ((c = find_slot(path, workspace)))
+		return c;
+	snprintf(key, sizeof(key), "%s\n%s", path, workspace ? workspace : "");
 	if (ncache == STORE_MAX_FILES) {
 		free(cache[0].path);
 		policy_free(cache[0].good);
@@ -74,6 +102,7 @@ slot(const char *path, const char *workspace)
 	}
 	memset(&cache[ncache], 0, sizeof(cache[0]));
 	cache[ncache].path = strdup(key);
+	cache[ncache].seen = true;
 	return cache[ncache].path ? &cache[ncache++] : NULL;
 }
 
@@ -84,10 +113,8 @@ set_problem(struct cached *c, const char *msg)
 	c->problem = msg ? strdup(msg) : NULL;
 }
 
-/* Reads a whole policy file as the served user (a root daemon must not
- * read for a user what the user could not). */
-static int
-read_file(const char *path, struct stat *st, char **buf)
+int
+policy_store_read(const char *path, size_t max, struct stat *st, char **buf)
 {
 	int fd, r = 0;
 	ssize_t n;
@@ -107,7 +134,7 @@ read_file(const char *path, struct stat *st, char **buf)
 		return r;
 	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode))
 		r = -EINVAL;
-	else if (st->st_size > POLICY_MAX_BYTES)
+	else if ((size_t)st->st_size > max)
 		r = -EFBIG;
 	else if (!(*buf = malloc((size_t)st->st_size + 1)))
 		r = -ENOMEM;
@@ -122,14 +149,9 @@ read_file(const char *path, struct stat *st, char **buf)
 static void
 diag_text(const struct policy_diags *d, char *out, size_t len)
 {
-	size_t i;
+	const char *e = policy_diag_first_error(d);
 
-	snprintf(out, len, "invalid policy");
-	for (i = 0; i < d->n; i++)
-		if (d->v[i].severity == POLICY_ERROR) {
-			snprintf(out, len, "%s", d->v[i].msg);
-			return;
-		}
+	snprintf(out, len, "%s", e ? e : "invalid policy");
 }
 
 /* The parsed file at path for layer: cached when unchanged; on a parse
@@ -147,9 +169,13 @@ load(const char *path, enum policy_layer layer, const char *workspace,
 	char *buf = NULL;
 	int r;
 
-	r = read_file(path, &st, &buf);
-	if (r == -ENOENT || r == -ENOTDIR)
+	r = policy_store_read(path, POLICY_MAX_BYTES, &st, &buf);
+	if (r == -ENOENT || r == -ENOTDIR) {
+		/* Gone: whatever was wrong with it no longer matters. */
+		if ((c = find_slot(path, workspace)))
+			set_problem(c, NULL);
 		return -ENOENT;
+	}
 	if (!(c = slot(path, workspace))) {
 		free(buf);
 		snprintf(err, errlen, "%s: too many policy files", path);
@@ -205,7 +231,8 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Org layer: every *.json of the org dir, in name order. */
+/* Org layer: every *.json of the org dir, in name order, then the policy
+ * pushed to this daemon. */
 static int
 load_org(const struct policy **docs, size_t *n, char *err, size_t errlen)
 {
@@ -215,6 +242,8 @@ load_org(const struct policy **docs, size_t *n, char *err, size_t errlen)
 	DIR *d = opendir(opts.org_dir);
 	int r = 0;
 
+	if (pushed)
+		docs[(*n)++] = pushed;
 	if (!d)
 		return 0;
 	while ((de = readdir(d)) && k < STORE_MAX_ORG) {
@@ -259,11 +288,12 @@ load_user(const char *ws, const struct policy **doc, struct policy **own,
 			snprintf(err, errlen, "%s: no such file", opts.user_file);
 		return r;
 	}
-	snprintf(path, sizeof(path), "%s/.config/sbx/policy.json", opts.home);
+	snprintf(path, sizeof(path), "%s/.config/sbx/policy.json",
+		 opts.lookup_home);
 	r = load(path, POLICY_LAYER_USER, ws, false, doc, err, errlen);
 	if (r != -ENOENT)
 		return r;
-	snprintf(path, sizeof(path), "%s/.srt-settings.json", opts.home);
+	snprintf(path, sizeof(path), "%s/.srt-settings.json", opts.lookup_home);
 	r = load(path, POLICY_LAYER_USER, ws, false, doc, err, errlen);
 	if (r != -ENOENT)
 		return r;
@@ -278,6 +308,44 @@ load_user(const char *ws, const struct policy **doc, struct policy **own,
 	return r;
 }
 
+/* Workspace layer: WS/.sbx/policy.json, when there is one. */
+static int
+load_workspace(const char *ws, const struct policy **docs, size_t *n,
+	       char *err, size_t errlen)
+{
+	char path[4200];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/.sbx/policy.json", ws);
+	r = load(path, POLICY_LAYER_WORKSPACE, ws, false, &docs[*n], err,
+		 errlen);
+	if (r == 0)
+		(*n)++;
+	return r == -ENOENT ? 0 : r;
+}
+
+/* The documents of every layer above below_layer, most authoritative
+ * first; *defaults is the parse of the shipped defaults when they stand in
+ * for the user layer (the caller frees it). */
+static int
+collect(const char *ws, enum policy_layer below_layer,
+	const struct policy **docs, size_t *n, struct policy **defaults,
+	char *err, size_t errlen)
+{
+	int r = 0;
+
+	*n = 0;
+	*defaults = NULL;
+	if (below_layer > POLICY_LAYER_ORG)
+		r = load_org(docs, n, err, errlen);
+	if (r == 0 && below_layer > POLICY_LAYER_USER &&
+	    (r = load_user(ws, &docs[*n], defaults, err, errlen)) == 0)
+		(*n)++;
+	if (r == 0 && below_layer > POLICY_LAYER_WORKSPACE)
+		r = load_workspace(ws, docs, n, err, errlen);
+	return r;
+}
+
 int
 policy_store_effective(const char *workspace, const struct policy *request,
 		       struct policy **out, char *err, size_t errlen)
@@ -285,20 +353,13 @@ policy_store_effective(const char *workspace, const struct policy *request,
 	const struct policy *docs[STORE_MAX_ORG + 4];
 	struct policy_diags diags = { 0 };
 	struct policy *defaults = NULL;
-	char path[4200];
 	size_t n = 0;
 	int r;
 
 	/* policy_merge puts the built-in layer (protected paths) first. */
-	if ((r = load_org(docs, &n, err, errlen)) < 0 ||
-	    (r = load_user(workspace, &docs[n++], &defaults, err, errlen)) < 0)
-		goto out;
-	snprintf(path, sizeof(path), "%s/.sbx/policy.json", workspace);
-	r = load(path, POLICY_LAYER_WORKSPACE, workspace, false, &docs[n],
-		 err, errlen);
-	if (r == 0)
-		n++;
-	else if (r != -ENOENT)
+	r = collect(workspace, POLICY_NLAYERS, docs, &n, &defaults, err,
+		    errlen);
+	if (r < 0)
 		goto out;
 	if (request)
 		docs[n++] = request;
@@ -311,14 +372,106 @@ out:
 	return r < 0 ? r : 0;
 }
 
+int
+policy_store_lint(const struct policy *doc, const char *workspace,
+		  struct policy_diags *diags, char *err, size_t errlen)
+{
+	const struct policy *docs[STORE_MAX_ORG + 4];
+	struct policy *defaults = NULL, *eff = NULL;
+	size_t n = 0;
+	int r;
+
+	r = collect(workspace, doc->layer, docs, &n, &defaults, err, errlen);
+	if (r == 0) {
+		docs[n++] = doc;
+		r = policy_merge(docs, n, opts.home, &eff, diags);
+		if (r < 0)
+			snprintf(err, errlen, "merge: %s", strerror(-r));
+	}
+	policy_free(eff);
+	policy_free(defaults);
+	return r;
+}
+
+int
+policy_store_org_serial(long long *serial, char *err, size_t errlen)
+{
+	const struct policy *docs[STORE_MAX_ORG + 1];
+	long long max = 0;
+	size_t n = 0, i;
+	int r;
+
+	if ((r = load_org(docs, &n, err, errlen)) < 0)
+		return r;
+	for (i = 0; i < n; i++)
+		if (docs[i]->serial > max)
+			max = docs[i]->serial;
+	*serial = max;
+	return 0;
+}
+
+void
+policy_store_set_pushed(struct policy *doc)
+{
+	policy_free(pushed);
+	pushed = doc;
+}
+
+void
+policy_store_refresh(const char *const *ws, size_t n)
+{
+	const struct policy *docs[STORE_MAX_ORG + 4];
+	struct policy *defaults;
+	char err[512];
+	size_t i, k;
+
+	for (i = 0; i < ncache; i++)
+		cache[i].seen = false;
+	k = 0;
+	load_org(docs, &k, err, sizeof(err));
+	/* Each layer on its own, so one failing does not hide another. With
+	 * no workspace yet, the user layer is still checked. */
+	for (i = 0; i < (n ? n : 1); i++) {
+		defaults = NULL;
+		load_user(n ? ws[i] : opts.home, &docs[0], &defaults, err,
+			  sizeof(err));
+		policy_free(defaults);
+		k = 0;
+		if (n)
+			load_workspace(ws[i], docs, &k, err, sizeof(err));
+	}
+	/* Files not read now (gone from the org dir, workspaces no longer
+	 * watched) have nothing to report. */
+	for (i = 0; i < ncache; i++)
+		if (!cache[i].seen)
+			set_problem(&cache[i], NULL);
+}
+
+void
+policy_store_changed(const char *what)
+{
+	log_info("%s changed: new runs use the new policy", what);
+	/* TODO(issue 6): also a policy-changed event to `sbxctl events`
+	 * subscribers, once that stream exists (it is the violations
+	 * issue's). */
+}
+
+
 size_t
 policy_store_problems(const char *const **out)
 {
-	size_t i, n = 0;
+	size_t i, k, n = 0;
 
-	for (i = 0; i < ncache; i++)
-		if (cache[i].problem)
+	/* One line per problem, though a file is cached per workspace. */
+	for (i = 0; i < ncache; i++) {
+		if (!cache[i].problem)
+			continue;
+		for (k = 0; k < n; k++)
+			if (!strcmp(problems[k], cache[i].problem))
+				break;
+		if (k == n)
 			problems[n++] = cache[i].problem;
+	}
 	*out = problems;
 	return n;
 }
@@ -334,4 +487,6 @@ policy_store_cleanup(void)
 		free(cache[i].problem);
 	}
 	ncache = 0;
+	policy_free(pushed);
+	pushed = NULL;
 }

@@ -59,8 +59,8 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 {
 	Sbx__RunRequest req = *env->run;
 	char ws[PATH_MAX], cwd[PATH_MAX], err[512] = "";
-	Sbx__ErrorCode code;
 	struct policy *pol = NULL;
+	Sbx__ErrorCode code;
 	const char *bad;
 	int fds[FDPASS_MAX], r, nfds;
 
@@ -93,15 +93,14 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 			  "/ cannot be the workspace" : strerror(-r));
 		return;
 	}
-	/* Refuse rather than run with less policy than was asked for. */
-	r = policy_request_build(req.overrides, ws, policy_store_home(), &pol,
-				 err, sizeof(err));
+	/* The request layer: refused when it does not parse, rather than run
+	 * with less policy than was asked for. */
+	r = policy_request_from_overrides(req.overrides, policy_store_home(),
+					  ws, &pol, err, sizeof(err));
 	if (r < 0) {
 		for (nfds--; nfds >= 0; nfds--)
 			close(fds[nfds]);
-		conn_fail(c, r == -ENOTSUP ?
-			  SBX__ERROR_CODE__ERROR_CODE_UNSUPPORTED :
-			  SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
 		return;
 	}
 	req.cwd = cwd;

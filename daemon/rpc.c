@@ -8,6 +8,8 @@ static const struct rpc_entry *const rpc_table[] = {
 	&rpc_hello_entry,  &rpc_run_entry,    &rpc_stdin_entry,
 	&rpc_stdin_close_entry, &rpc_signal_entry, &rpc_resize_entry,
 	&rpc_ps_entry,     &rpc_kill_entry,   &rpc_status_entry,
+	&rpc_policy_push_entry, &rpc_policy_explain_entry,
+	&rpc_policy_lint_entry, &rpc_policy_show_entry,
 	&rpc_describe_entry, &rpc_approval_entry, &rpc_subscribe_entry,
 };
 

@@ -26,6 +26,7 @@
 #include "daemon/fsplan.h"
 #include "daemon/policy-explain.h"
 #include "daemon/policy-store.h"
+#include "daemon/policy-watch.h"
 #include "daemon/log.h"
 #include "daemon/policy.h"
 #include "daemon/proxy-env.h"
@@ -906,6 +907,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
 		return r;
 	}
+	/* Edits made before this request are seen (and watched from now). */
+	policy_watch_workspace(req->workspace);
 	r = policy_store_effective(req->workspace, request, &s->policy, err,
 				   errlen);
 	if (r < 0)

@@ -5,7 +5,7 @@
 # would start one when none is running.
 
 _sbxctl_commands='run ps kill status events describe policy doctor'
-_sbxctl_policy_commands='push show explain check keygen sign'
+_sbxctl_policy_commands='push show explain check lint keygen sign'
 
 # Signal names as `sbxctl kill ID SIG` takes them (no SIG prefix).
 _sbxctl_signals()
@@ -80,16 +80,24 @@ _sbxctl_policy()
 		return
 	fi
 	case $prev in
-	--sig) _sbxctl_files; return ;;
+	--sig | --key | --out) _sbxctl_files; return ;;
 	--workspace) _sbxctl_dirs; return ;;
+	--layer) COMPREPLY=($(compgen -W 'org user workspace request' -- "$cur"))
+		return ;;
 	esac
 	case $sub in
 	push) [[ $cur == -* ]] && COMPREPLY=($(compgen -W '--sig' -- "$cur")) ||
 		_sbxctl_files ;;
-	show) COMPREPLY=($(compgen -W '--workspace' -- "$cur")) ;;
-	explain) [[ $cur == -* ]] && COMPREPLY=($(compgen -W '--write' -- "$cur")) ||
+	show) COMPREPLY=($(compgen -W '--workspace --json' -- "$cur")) ;;
+	explain) [[ $cur == -* ]] &&
+		COMPREPLY=($(compgen -W '--write --workspace --json' -- "$cur")) ||
 		_sbxctl_files ;;
-	check | sign) _sbxctl_files ;;
+	check | lint) [[ $cur == -* ]] &&
+		COMPREPLY=($(compgen -W '--layer --workspace --local' -- "$cur")) ||
+		_sbxctl_files ;;
+	keygen) COMPREPLY=($(compgen -W '--out' -- "$cur")) ;;
+	sign) [[ $cur == -* ]] && COMPREPLY=($(compgen -W '--key --out' -- "$cur")) ||
+		_sbxctl_files ;;
 	esac
 }
 

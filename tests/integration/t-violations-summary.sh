@@ -2,7 +2,7 @@
 # What `sbxctl run` says after a command that had violations: one grouped
 # line per denial (syscall, network) with rule, layer and remedy; the
 # honest note about filesystem denials no source can see when the command
-# failed; the same as data with --json; nothing with --quiet.
+# failed (after those lines; alone it is only in the data); the same as data with --json; nothing with --quiet.
 . "$(dirname "$0")/lib.sh"
 . "$HERE/violations-lib.sh"
 start_daemon
@@ -71,8 +71,13 @@ check "... and always in the data" grep -q '"rule_id":"seccomp.unix-socket"' "$T
 sbx run -- true 2>"$T/err"
 expect_eq "no violations, no failure: silent" "$(cat "$T/err")" ""
 sbx run -- sh -c 'exit 3' 2>"$T/err"
-expect_eq "a failure without violations: only the note" "$(cat "$T/err")" \
-	"sbx: the command failed (exit 3); $unseen — if a write failed, it was probably outside the writable paths: $WS, /tmp"
+# A failure with nothing blocked leaves stderr to the command (run behaves
+# like the command); the note stays in the data.
+expect_eq "a failure without violations: stderr is the command's" \
+	"$(cat "$T/err")" ""
+sbx run --json -- sh -c 'exit 3' 2>"$T/err"
+check "... the note is in the data" \
+	grep -q "\"note\":\"the command failed (exit 3); $unseen" "$T/err"
 sbx run -- no-such-command-$$ 2>"$T/err"
 expect_eq "exec failure: no note" "$(cat "$T/err")" \
 	"sbxctl: no-such-command-$$: command not found"
