@@ -100,12 +100,10 @@ fsplan_build(const struct policy *eff, const char *workspace,
 
 	if (!p)
 		return -ENOMEM;
-	/* The workspace is where the command works: writable whatever the
-	 * allow list says (denyWrite "." makes it read-only again). */
-	r = fsplan_push(&p->l[FSPLAN_WRITE], workspace);
-	if (r == 0)
-		r = sort_paths(&eff->lists[POLICY_ALLOW_WRITE],
-			       &p->l[FSPLAN_WRITE], &p->l[FSPLAN_WRITE]);
+	/* The workspace is writable through the user layer (policy-store.c),
+	 * so a run's --allow-write can narrow it. */
+	r = sort_paths(&eff->lists[POLICY_ALLOW_WRITE], &p->l[FSPLAN_WRITE],
+		       &p->l[FSPLAN_WRITE]);
 	if (r == 0)
 		r = sort_paths(&eff->lists[POLICY_DENY_READ],
 			       &p->l[FSPLAN_DENY_READ], &p->l[FSPLAN_DENY_GLOBS]);

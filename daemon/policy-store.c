@@ -16,6 +16,7 @@
 #include "daemon/daemon.h"
 #include "daemon/log.h"
 #include "daemon/policy-merge.h"
+#include "daemon/policy-rule.h"
 #include "daemon/policy-store.h"
 
 #define STORE_MAX_ORG 32
@@ -154,6 +155,29 @@ diag_text(const struct policy_diags *d, char *out, size_t len)
 	snprintf(out, len, "%s", e ? e : "invalid policy");
 }
 
+/* As in srt's settings, a user file need not list the workspace: it is
+ * writable unless a layer says otherwise (denyWrite ".", or allowWrite
+ * narrowed by the workspace file or a run's --allow-write). Added here, in
+ * the user layer, so the layers below can narrow it and the org's allow
+ * list still bounds it. */
+static int
+implicit_workspace(struct policy *p, const char *workspace,
+		   struct policy_diags *d)
+{
+	struct policy_ctx ctx = { POLICY_LAYER_USER,
+				  "<implicit: the workspace>", opts.home,
+				  workspace };
+	const struct policy_rules *l = &p->lists[POLICY_ALLOW_WRITE];
+	size_t i;
+
+	if (!workspace)
+		return 0;
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].value, workspace))
+			return 0;
+	return policy_rule_add_text(p, POLICY_ALLOW_WRITE, ".", &ctx, d);
+}
+
 /* The parsed file at path for layer: cached when unchanged; on a parse
  * failure the last good version (and the failure is recorded). -ENOENT
  * when there is no such file. */
@@ -201,6 +225,8 @@ load(const char *path, enum policy_layer layer, const char *workspace,
 	}
 	r = policy_parse(buf, (size_t)st.st_size, &ctx, &p, &diags);
 	free(buf);
+	if (r == 0 && layer == POLICY_LAYER_USER)
+		r = implicit_workspace(p, workspace, &diags);
 	if (r < 0) {
 		diag_text(&diags, err, errlen);
 		policy_diag_free(&diags);
