@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon/landlock-abi.h"
 #include "daemon/linux-backend.h"
 #include "daemon/linux-landlock.h"
 #include "daemon/linux-probe.h"
@@ -90,6 +91,7 @@ int
 sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 {
 	struct probe_fail f;
+	char lost[sizeof(lb.caps.degraded[0])];
 	int n = 0, r;
 
 	lb.cfg = *cfg;
@@ -127,12 +129,9 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	if (lb.caps.landlock_abi == 0)
 		degrade("Landlock unavailable: writes are limited by "
 			"read-only mounts only");
-	else if (lb.caps.landlock_abi < 6)
-		degrade("Landlock ABI %d: no signal or abstract-socket "
-			"scoping (needs ABI 6)", lb.caps.landlock_abi);
-	if (lb.caps.landlock_abi > 0 && lb.caps.landlock_abi < 3)
-		degrade("Landlock ABI %d: truncate not restricted",
-			lb.caps.landlock_abi);
+	else if (landlock_abi_missing(lb.caps.landlock_abi, LANDLOCK_ABI_USED,
+				      lost, sizeof(lost)))
+		degrade("Landlock ABI %d: %s", lb.caps.landlock_abi, lost);
 	return setup_seccomp(err, errlen);
 }
 

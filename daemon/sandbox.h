@@ -21,7 +21,7 @@ struct sandbox_caps {
 	bool userns;               /* unprivileged user namespaces usable */
 	bool privileged;           /* daemon is root serving target_uid */
 	const char *namespaces[8]; /* NULL-terminated */
-	char degraded[8][128];     /* human-readable weakened points */
+	char degraded[8][192];     /* human-readable weakened points */
 	int ndegraded;
 };
 
