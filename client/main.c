@@ -52,7 +52,7 @@ main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("sbxctl 0.1.0\n");
+			printf("sbxctl %s\n", SBX_VERSION);
 			return 0;
 		default:
 			usage(stderr);

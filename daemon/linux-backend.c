@@ -151,6 +151,8 @@ void
 linux_backend_audit(bool on, const char *why)
 {
 	lb.caps.landlock_audit = on;
+	snprintf(lb.caps.landlock_audit_off,
+		 sizeof(lb.caps.landlock_audit_off), "%s", on ? "" : why);
 	if (!on)
 		degrade("Landlock audit: %s; filesystem denials are not "
 			"reported", why);
