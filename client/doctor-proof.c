@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "client/client.h"
 #include "client/doctor.h"
 
 #define PROOF_TIMEOUT_MS 30000

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "client/client.h"
+struct client;
 
 enum doctor_status { DOCTOR_OK, DOCTOR_WARN, DOCTOR_FAIL };
 
