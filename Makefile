@@ -49,15 +49,15 @@ ALL_LDFLAGS = $(LDFLAGS) $(HARDEN_LD) $(SAN_FLAGS)
 
 # Platform files: the Makefile picks the backend (STYLE.md), not #ifdefs.
 ifeq ($(UNAME_S),Darwin)
-PLATFORM_EXCLUDE := daemon/linux-%.c daemon/svc-systemd.c
+PLATFORM_EXCLUDE := daemon/linux-%.c daemon/svc-systemd.c client/linux-%.c
 else
-PLATFORM_EXCLUDE := daemon/macos-%.c daemon/svc-launchd.c
+PLATFORM_EXCLUDE := daemon/macos-%.c daemon/svc-launchd.c client/macos-%.c
 endif
 
 GEN_SRCS := $(O)/gen/proto/sbx.pb-c.c $(O)/gen/policy-default.c
 PROTO_SRCS := $(wildcard proto/*.c)
 DAEMON_SRCS := $(filter-out $(PLATFORM_EXCLUDE) daemon/main.c,$(wildcard daemon/*.c))
-CLIENT_SRCS := $(filter-out client/main.c,$(wildcard client/*.c))
+CLIENT_SRCS := $(filter-out $(PLATFORM_EXCLUDE) client/main.c,$(wildcard client/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 
@@ -110,7 +110,8 @@ $(O)/libsbxctl.a: $(CLIENT_OBJS)
 $(O)/sbxd: $(O)/obj/daemon/main.o $(O)/libsbxd.a $(O)/libsbxproto.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 # sbxctl takes the pure policy parser and crypto.c (keygen, sign, local
-# lint) from the daemon's library; the linker pulls only those objects.
+# lint) and, for doctor, sbxd's kernel probes (linux-probe.c) from the
+# daemon's library; the linker pulls only those objects.
 $(O)/sbxctl: $(O)/obj/client/main.o $(O)/libsbxctl.a $(O)/libsbxd.a \
 		$(O)/libsbxproto.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)

@@ -60,7 +60,7 @@ exec_daemon(const char *socket, int wfd)
 }
 
 int
-autostart_daemon(const char *socket)
+autostart_daemon(const char *socket, char *err, size_t errlen)
 {
 	char buf[2048];
 	size_t off = 0;
@@ -68,11 +68,11 @@ autostart_daemon(const char *socket)
 	int p[2], st;
 	pid_t pid;
 
-	if (pipe2(p, O_CLOEXEC) < 0)
+	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		snprintf(err, errlen, "could not start sbxd: %s",
+			 strerror(errno));
 		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
+	}
 	if (pid == 0) {
 		close(p[0]);
 		exec_daemon(socket, p[1]);
@@ -98,6 +98,7 @@ autostart_daemon(const char *socket)
 	 * the connection, so only report real failures. */
 	if (strstr(buf, "another sbxd is running"))
 		return 0;
-	client_err("could not start sbxd:\n%s", off ? buf : "(no output)\n");
+	snprintf(err, errlen, "could not start sbxd:\n%s",
+		 off ? buf : "(no output)\n");
 	return -ECHILD;
 }

@@ -63,7 +63,8 @@ hello(struct client *c)
 }
 
 int
-client_open(const struct cmd_ctx *ctx, struct client *c)
+client_open_err(const struct cmd_ctx *ctx, struct client *c, char *err,
+		size_t errlen)
 {
 	const char *env = getenv("SBX_SOCKET");
 	int fd, r;
@@ -74,27 +75,41 @@ client_open(const struct cmd_ctx *ctx, struct client *c)
 		snprintf(c->socket, sizeof(c->socket), "%s", ctx->socket);
 	else if (env && *env)
 		snprintf(c->socket, sizeof(c->socket), "%s", env);
-	else if (rundir_socket(getuid(), c->socket, sizeof(c->socket)) < 0)
+	else if (rundir_socket(getuid(), c->socket, sizeof(c->socket)) < 0) {
+		snprintf(err, errlen, "the socket path is too long");
 		return -ENAMETOOLONG;
+	}
 	fd = try_connect(c->socket);
 	if (fd < 0 && (fd == -ENOENT || fd == -ECONNREFUSED) &&
 	    !ctx->no_autostart) {
-		r = autostart_daemon(c->socket);
+		r = autostart_daemon(c->socket, err, errlen);
 		if (r < 0)
 			return r;
 		fd = try_connect(c->socket);
 	}
 	if (fd < 0) {
-		client_err("cannot connect to sbxd at %s: %s", c->socket,
-			   strerror(-fd));
+		snprintf(err, errlen, "cannot connect to sbxd at %s: %s",
+			 c->socket, strerror(-fd));
 		return fd;
 	}
 	c->fd = fd;
 	if ((r = hello(c)) < 0) {
+		err[0] = '\0'; /* client_call printed why */
 		client_close(c);
 		return r;
 	}
 	return 0;
+}
+
+int
+client_open(const struct cmd_ctx *ctx, struct client *c)
+{
+	char err[2300];
+	int r = client_open_err(ctx, c, err, sizeof(err));
+
+	if (r < 0 && err[0])
+		client_err("%s", err);
+	return r;
 }
 
 void

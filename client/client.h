@@ -24,6 +24,10 @@ struct cmd_ctx {
 };
 
 int client_open(const struct cmd_ctx *ctx, struct client *c);
+/* The same, but a failure to connect or to start the daemon is not printed:
+ * err says it. (Errors of the Hello itself are printed, and err is "".) */
+int client_open_err(const struct cmd_ctx *ctx, struct client *c, char *err,
+		    size_t errlen);
 void client_close(struct client *c);
 
 /* Writes one whole frame (blocking), with fds attached when nfds > 0. */

@@ -8,6 +8,7 @@
 static const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry, &cmd_ps_entry, &cmd_kill_entry, &cmd_status_entry,
 	&cmd_policy_entry, &cmd_describe_entry, &cmd_events_entry,
+	&cmd_doctor_entry,
 };
 #define NCMDS (sizeof(cmd_table) / sizeof(cmd_table[0]))
 
@@ -52,7 +53,7 @@ main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("sbxctl 0.1.0\n");
+			printf("sbxctl %s\n", SBX_VERSION);
 			return 0;
 		default:
 			usage(stderr);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SBX_VERSION "0.1.0"
+#include "proto/wire.h" /* SBX_VERSION */
 
 struct sbxd {
 	struct event_base *base;

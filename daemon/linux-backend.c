@@ -5,17 +5,16 @@
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/landlock-abi.h"
 #include "daemon/linux-backend.h"
 #include "daemon/linux-landlock.h"
+#include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
 
 static struct linux_backend lb;
@@ -31,39 +30,6 @@ degrade(const char *fmt, ...)
 	vsnprintf(lb.caps.degraded[lb.caps.ndegraded++],
 		  sizeof(lb.caps.degraded[0]), fmt, ap);
 	va_end(ap);
-}
-
-/* Can this process make the namespaces a sandbox needs? Tried in a child so
- * the daemon itself stays where it is. */
-static bool
-probe_userns(void)
-{
-	int st;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return false;
-	if (pid == 0)
-		_exit(unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID |
-			      CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) ?
-			      1 : 0);
-	if (waitpid(pid, &st, 0) < 0)
-		return false;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
-}
-
-static bool
-probe_notify(void)
-{
-	char buf[256] = "";
-	FILE *f = fopen("/proc/sys/kernel/seccomp/actions_avail", "re");
-
-	if (!f)
-		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return strstr(buf, "user_notif") != NULL;
 }
 
 static int
@@ -84,20 +50,48 @@ load_groups(void)
 	return 0;
 }
 
+/* The deny set, compiled once; denials go to the daemon as user
+ * notifications where the kernel can, else straight to EPERM. Each program
+ * is loaded in a probe first, so what the caps say was seen to work. */
 static int
-probe_mount_api(void)
+setup_seccomp(char *err, size_t errlen)
 {
-	struct mount_attr a = { 0 };
+	struct probe_fail f;
+	bool notify = true;
+	int r;
 
-	/* EBADF/EINVAL prove the syscall exists; ENOSYS means < 5.12. */
-	if (mount_setattr(-1, "", 0, &a, sizeof(a)) < 0 && errno == ENOSYS)
-		return -ENOSYS;
+	for (;;) {
+		r = seccomp_compile(false, notify, &lb.seccomp);
+		if (r < 0) {
+			snprintf(err, errlen, "compiling the seccomp filter: %s",
+				 strerror(-r));
+			return r;
+		}
+		if (probe_seccomp(&lb.seccomp, notify, &f) == 0)
+			break;
+		free(lb.seccomp.filter);
+		lb.seccomp.filter = NULL;
+		if (!notify) {
+			degrade("seccomp unavailable (%s: %s): syscall deny "
+				"set not applied", f.step, strerror(f.err));
+			return 0;
+		}
+		notify = false;
+	}
+	lb.caps.seccomp = true;
+	lb.caps.seccomp_notify = notify;
+	lb.have_seccomp = true;
+	if (!notify)
+		degrade("no seccomp user notification: refused syscalls are "
+			"not reported");
 	return 0;
 }
 
 int
 sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 {
+	struct probe_fail f;
+	char lost[sizeof(lb.caps.degraded[0])];
 	int n = 0, r;
 
 	lb.cfg = *cfg;
@@ -110,12 +104,12 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		return -ENOSYS;
 	}
 	if (!cfg->privileged) {
-		lb.caps.userns = probe_userns();
+		lb.caps.userns = probe_userns(&f) == 0;
 		if (!lb.caps.userns) {
 			snprintf(err, errlen, "cannot create user namespaces "
-				 "(unprivileged userns disabled or restricted); "
-				 "run sbxd in privileged mode: sudo sbxd --user "
-				 "NAME");
+				 "(%s: %s); `sbxctl doctor` says why, or run "
+				 "sbxd in privileged mode: sudo sbxd --user "
+				 "NAME", f.step, strerror(f.err));
 			return -EPERM;
 		}
 		lb.caps.namespaces[n++] = "user";
@@ -135,29 +129,10 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	if (lb.caps.landlock_abi == 0)
 		degrade("Landlock unavailable: writes are limited by "
 			"read-only mounts only");
-	else if (lb.caps.landlock_abi < 6)
-		degrade("Landlock ABI %d: no signal or abstract-socket "
-			"scoping (needs ABI 6)", lb.caps.landlock_abi);
-	if (lb.caps.landlock_abi > 0 && lb.caps.landlock_abi < 3)
-		degrade("Landlock ABI %d: truncate not restricted",
-			lb.caps.landlock_abi);
-	lb.caps.seccomp = prctl(PR_GET_SECCOMP) >= 0;
-	lb.caps.seccomp_notify = lb.caps.seccomp && probe_notify();
-	if (!lb.caps.seccomp) {
-		degrade("seccomp unavailable: syscall deny set not applied");
-		return 0;
-	}
-	r = seccomp_compile(false, lb.caps.seccomp_notify, &lb.seccomp);
-	if (r < 0) {
-		snprintf(err, errlen, "compiling the seccomp filter: %s",
-			 strerror(-r));
-		return r;
-	}
-	lb.have_seccomp = true;
-	if (!lb.caps.seccomp_notify)
-		degrade("no seccomp user notification: refused syscalls are "
-			"not reported");
-	return 0;
+	else if (landlock_abi_missing(lb.caps.landlock_abi, LANDLOCK_ABI_USED,
+				      lost, sizeof(lost)))
+		degrade("Landlock ABI %d: %s", lb.caps.landlock_abi, lost);
+	return setup_seccomp(err, errlen);
 }
 
 int
@@ -176,6 +151,8 @@ void
 linux_backend_audit(bool on, const char *why)
 {
 	lb.caps.landlock_audit = on;
+	snprintf(lb.caps.landlock_audit_off,
+		 sizeof(lb.caps.landlock_audit_off), "%s", on ? "" : why);
 	if (!on)
 		degrade("Landlock audit: %s; filesystem denials are not "
 			"reported", why);

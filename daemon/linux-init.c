@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <grp.h>
 #include <linux/capability.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 
 #include "daemon/fsplan.h"
 #include "daemon/linux-landlock.h"
+#include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
 #include "daemon/linux.h"
 #include "daemon/sandbox.h"
@@ -103,25 +103,6 @@ send_listeners(int sfd)
 	for (i = 0; i < 2; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
-	return r;
-}
-
-static int
-loopback_up(void)
-{
-	struct ifreq ifr;
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r = 0;
-
-	if (s < 0)
-		return -errno;
-	memset(&ifr, 0, sizeof(ifr));
-	strcpy(ifr.ifr_name, "lo");
-	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
-		r = -errno;
-	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
-	if (r == 0 && ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
-		r = -errno;
-	close(s);
 	return r;
 }
 
@@ -314,7 +295,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	}
 	if (sethostname("sbx", 3) < 0)
 		fail(sfd, STEP_HOSTNAME, errno);
-	if ((err = loopback_up()) < 0)
+	if ((err = probe_loopback_up()) < 0)
 		fail(sfd, STEP_LOOPBACK, -err);
 	if (direct && (step = linux_mount_build(p, &err, NULL)) != 0)
 		fail(sfd, step, err);

@@ -38,7 +38,8 @@ struct sbx_landlock_ruleset_attr {
 	uint64_t scoped;
 };
 
-/* Highest ABI the running kernel offers; 0 when Landlock is unavailable. */
+/* Highest ABI the running kernel offers; 0 when Landlock is unavailable
+ * (errno then says why: ENOSYS not built, EOPNOTSUPP disabled at boot). */
 int landlock_probe_abi(void);
 
 /* Write rights sbx handles at this ABI (everything that modifies files). */

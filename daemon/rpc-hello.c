@@ -27,6 +27,7 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	cap.seccomp = caps->seccomp;
 	cap.seccomp_notify = caps->seccomp_notify;
 	cap.landlock_audit = caps->landlock_audit;
+	cap.landlock_audit_off = (char *)caps->landlock_audit_off;
 	while (caps->namespaces[n])
 		n++;
 	cap.namespaces = (char **)caps->namespaces;

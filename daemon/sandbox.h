@@ -18,10 +18,11 @@ struct sandbox_caps {
 	bool seccomp;
 	bool seccomp_notify;
 	bool landlock_audit;       /* Landlock denials read from audit */
+	char landlock_audit_off[128]; /* if not, why ("": Landlock < 7) */
 	bool userns;               /* unprivileged user namespaces usable */
 	bool privileged;           /* daemon is root serving target_uid */
 	const char *namespaces[8]; /* NULL-terminated */
-	char degraded[8][128];     /* human-readable weakened points */
+	char degraded[8][192];     /* human-readable weakened points */
 	int ndegraded;
 };
 

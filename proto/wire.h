@@ -7,6 +7,8 @@
 
 #include "proto/sbx.pb-c.h"
 
+/* The release both binaries print (Hello carries the daemon's). */
+#define SBX_VERSION "0.1.0"
 #define WIRE_PROTOCOL_VERSION 1
 #define WIRE_HEADER 4
 /* Largest Envelope accepted; checked before anything is allocated. Output

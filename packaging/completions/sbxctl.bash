@@ -135,6 +135,8 @@ _sbxctl()
 	events)
 		[[ $prev == --session || $prev == --count ]] ||
 			COMPREPLY=($(compgen -W '--session --json --count' -- "$cur")) ;;
+	doctor)
+		COMPREPLY=($(compgen -W '--json' -- "$cur")) ;;
 	describe)
 		if [[ $prev == --workspace ]]; then
 			_sbxctl_dirs

@@ -19,7 +19,8 @@ sbxctl run --w => --workspace
 sbxctl run -t -- ech => echo
 sbxctl kill 7 TE => TERM
 sbxctl policy ex => explain
-sbxctl policy push --s => --sig'
+sbxctl policy push --s => --sig
+sbxctl doctor --j => --json'
 
 out=$(bash --norc --noprofile -c '
 	. "$1" || exit 1
