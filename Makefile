@@ -49,7 +49,8 @@ ALL_LDFLAGS = $(LDFLAGS) $(HARDEN_LD) $(SAN_FLAGS)
 
 # Platform files: the Makefile picks the backend (STYLE.md), not #ifdefs.
 ifeq ($(UNAME_S),Darwin)
-PLATFORM_EXCLUDE := daemon/linux-%.c daemon/svc-systemd.c
+PLATFORM_EXCLUDE := daemon/linux-%.c daemon/svc-systemd.c \
+	tests/unit/test-linux-%.c
 else
 PLATFORM_EXCLUDE := daemon/macos-%.c daemon/svc-launchd.c
 endif
@@ -58,7 +59,7 @@ GEN_SRCS := $(O)/gen/proto/sbx.pb-c.c $(O)/gen/policy-default.c
 PROTO_SRCS := $(wildcard proto/*.c)
 DAEMON_SRCS := $(filter-out $(PLATFORM_EXCLUDE) daemon/main.c,$(wildcard daemon/*.c))
 CLIENT_SRCS := $(filter-out client/main.c,$(wildcard client/*.c))
-UNIT_SRCS := $(wildcard tests/unit/test-*.c)
+UNIT_SRCS := $(filter-out $(PLATFORM_EXCLUDE),$(wildcard tests/unit/test-*.c))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 
 obj = $(patsubst %.c,$(O)/obj/%.o,$(patsubst $(O)/%,%,$(1)))
