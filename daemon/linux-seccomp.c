@@ -235,11 +235,10 @@ seccomp_load_prog(const struct sock_fprog *prog, bool notify)
 	return r < 0 ? -errno : (int)r;
 }
 
-/* Syscall name of (arch, nr); the last few are remembered, since a
- * looping sandbox repeats one. */
-static void
-syscall_name(uint32_t arch, int nr, char *buf, size_t len)
+void
+seccomp_nr_name(uint32_t arch, int nr, char *buf, size_t len)
 {
+	/* The last few are remembered, since a looping sandbox repeats one. */
 	static struct {
 		uint32_t arch;
 		int nr;
@@ -249,6 +248,10 @@ syscall_name(uint32_t arch, int nr, char *buf, size_t len)
 	const char *name;
 	unsigned i;
 
+	/* The kernel reports x32 as x86-64 with bit 30 of the number set;
+	 * libseccomp names it only under its own token. */
+	if (arch == SCMP_ARCH_X86_64 && (nr & 0x40000000))
+		arch = SCMP_ARCH_X32;
 	for (i = 0; i < 16; i++)
 		if (cache[i].name[0] && cache[i].arch == arch &&
 		    cache[i].nr == nr) {
@@ -295,8 +298,8 @@ seccomp_notify_answer(int fd, struct sandbox_denial *out)
 		r = seccomp_notify_respond(fd, resp);
 		memset(out, 0, sizeof(*out));
 		out->pid = (pid_t)req->pid;
-		syscall_name(req->data.arch, req->data.nr, out->syscall,
-			     sizeof(out->syscall));
+		seccomp_nr_name(req->data.arch, req->data.nr, out->syscall,
+				sizeof(out->syscall));
 		memcpy(out->args, req->data.args, sizeof(out->args));
 		if (r == -ENOENT)
 			r = 0; /* the caller went away meanwhile: still a denial */

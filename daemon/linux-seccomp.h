@@ -4,6 +4,7 @@
 
 #include <linux/filter.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Compiles the deny set with libseccomp into *prog (filter owned by the
@@ -22,6 +23,11 @@ int seccomp_compile_arch(uint32_t arch, bool allow_unix, bool notify,
  * not allocate (safe in the forked child). With notify, returns the
  * listener fd. */
 int seccomp_load_prog(const struct sock_fprog *prog, bool notify);
+
+/* The name of syscall nr of ABI arch as a notification reports them
+ * (seccomp_data.arch and .nr; x32's numbers under x86-64's arch), "?" when
+ * libseccomp knows none. */
+void seccomp_nr_name(uint32_t arch, int nr, char *buf, size_t len);
 
 struct sandbox_denial;
 /* Takes one notification from listener fd, answers EPERM, describes it. */

@@ -361,6 +361,28 @@ test_names_known(void)
 		}
 }
 
+/* A notification's (arch, nr) reads as the syscall's name on every ABI. */
+static void
+test_names(void)
+{
+	char buf[32];
+	size_t i;
+
+	for (abi = 0; abi < NABI; abi++)
+		for (i = 0; i < NSYS; i++) {
+			int nr = sys[i].nr[abi];
+
+			if (nr < 0)
+				continue;
+			seccomp_nr_name(abis[abi].audit,
+					(int)((uint32_t)nr | abis[abi].nr_bit),
+					buf, sizeof(buf));
+			CHECK_STR(buf, sys[i].name);
+		}
+	seccomp_nr_name(AUDIT_ARCH_AARCH64, 100000, buf, sizeof(buf));
+	CHECK_STR(buf, "?");
+}
+
 int
 main(void)
 {
@@ -380,6 +402,7 @@ main(void)
 	if (seccomp_api_get() < 5)
 		CHECK_INT(seccomp_api_set(5), 0);
 	test_names_known();
+	test_names();
 	check_program(X86_64, x86_compat, 2, x86_foreign, 2);
 	check_program(AARCH64, arm_compat, 1, arm_foreign, 2);
 	UNIT_DONE();
