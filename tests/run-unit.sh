@@ -8,5 +8,5 @@ for t in "$@"; do
 	# shellcheck disable=SC2086
 	if ! ${UNIT_RUNNER:-} "$t"; then echo "FAIL: $t"; fail=$((fail + 1)); fi
 done
-echo "unit: $n programs, $fail failed"
+echo "unit: $((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
