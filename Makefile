@@ -18,6 +18,14 @@ DESTDIR ?=
 # Seconds each fuzz target runs inside `make check` (a smoke run, not a campaign).
 FUZZ_SECONDS ?= 10
 
+# Cross build (`make cross`, `make cross-check`): the target as the GNU
+# triplet's first part; aarch64 is the one set up (Debian's arm64).
+CROSS_ARCH ?= aarch64
+# The cross compiler's prefix (Debian's gcc-aarch64-linux-gnu).
+CROSS ?= $(CROSS_ARCH)-linux-gnu-
+# pkg-config; the cross build points it at its sysroot.
+PKG_CONFIG ?= pkg-config
+
 UNAME_S := $(shell uname -s)
 PKGS := libevent libprotobuf-c libseccomp libsystemd openssl jansson
 ifeq ($(UNAME_S),Darwin)
@@ -33,8 +41,8 @@ endif
 HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
 HARDEN_LD := -pie -Wl,-z,relro -Wl,-z,now
 
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 
 O := $(BUILD)
 ifneq ($(SANITIZE),)
@@ -49,7 +57,8 @@ ALL_LDFLAGS = $(LDFLAGS) $(HARDEN_LD) $(SAN_FLAGS)
 
 # Platform files: the Makefile picks the backend (STYLE.md), not #ifdefs.
 ifeq ($(UNAME_S),Darwin)
-PLATFORM_EXCLUDE := daemon/linux-%.c daemon/svc-systemd.c client/linux-%.c
+PLATFORM_EXCLUDE := daemon/linux-%.c daemon/svc-systemd.c client/linux-%.c \
+	tests/unit/test-linux-%.c
 else
 PLATFORM_EXCLUDE := daemon/macos-%.c daemon/svc-launchd.c client/macos-%.c
 endif
@@ -58,7 +67,7 @@ GEN_SRCS := $(O)/gen/proto/sbx.pb-c.c $(O)/gen/policy-default.c
 PROTO_SRCS := $(wildcard proto/*.c)
 DAEMON_SRCS := $(filter-out $(PLATFORM_EXCLUDE) daemon/main.c,$(wildcard daemon/*.c))
 CLIENT_SRCS := $(filter-out $(PLATFORM_EXCLUDE) client/main.c,$(wildcard client/*.c))
-UNIT_SRCS := $(wildcard tests/unit/test-*.c)
+UNIT_SRCS := $(filter-out $(PLATFORM_EXCLUDE),$(wildcard tests/unit/test-*.c))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 
 obj = $(patsubst %.c,$(O)/obj/%.o,$(patsubst $(O)/%,%,$(1)))
@@ -68,7 +77,8 @@ DAEMON_OBJS := $(call obj,$(DAEMON_SRCS))
 CLIENT_OBJS := $(call obj,$(CLIENT_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/%,$(UNIT_SRCS))
 
-.PHONY: all deps check demo unit integration fuzz clean install
+.PHONY: all deps check demo unit unit-bins integration fuzz clean install \
+	cross cross-check
 # Keep object files of tests between runs (make would delete them as
 # intermediates).
 .SECONDARY:
@@ -135,6 +145,7 @@ deps:
 
 unit: all $(UNIT_BINS)
 	@tests/run-unit.sh $(O) $(UNIT_BINS)
+unit-bins: $(UNIT_BINS)
 
 # Fuzz targets: each parser's tests/fuzz/fuzz-NAME.c, built with libFuzzer.
 fuzz:
@@ -148,6 +159,34 @@ check: deps
 	$(MAKE) fuzz
 	tests/run-fuzz.sh $(BUILD)/fuzz $(FUZZ_SECONDS)
 	tests/run-integration.sh $(ASAN_BUILD)
+
+# --- cross build -------------------------------------------------------------
+# `make cross` builds everything, unit tests included, for CROSS_ARCH in
+# $(BUILD)/CROSS_ARCH against a sysroot of Debian's packages for it, which
+# tests/cross-deps.sh unpacks (installing the cross gcc and qemu-user, as
+# root, when missing). `make cross-check` runs those unit tests under
+# qemu-user, which does not apply seccomp filters: test-linux-seccomp checks
+# the program the target's libseccomp builds through its BPF interpreter.
+CROSS_DEBARCH_aarch64 := arm64
+CROSS_DEBARCH := $(CROSS_DEBARCH_$(CROSS_ARCH))
+CROSS_MULTIARCH := $(CROSS_ARCH)-linux-gnu
+CROSS_BUILD := $(BUILD)/$(CROSS_ARCH)
+CROSS_SYSROOT := $(abspath $(BUILD))/sysroot-$(CROSS_DEBARCH)
+CROSS_UNIT_BINS := $(patsubst tests/unit/%.c,$(CROSS_BUILD)/%,$(UNIT_SRCS))
+
+cross:
+	@test -n "$(CROSS_DEBARCH)" || { echo "make cross:" \
+		"CROSS_ARCH=$(CROSS_ARCH) is not set up (aarch64 is)" >&2; exit 1; }
+	tests/cross-deps.sh $(CROSS_DEBARCH) $(CROSS_MULTIARCH) \
+		$(CROSS)gcc qemu-$(CROSS_ARCH) $(CROSS_SYSROOT)
+	PKG_CONFIG_SYSROOT_DIR=$(CROSS_SYSROOT) \
+	PKG_CONFIG_LIBDIR=$(CROSS_SYSROOT)/usr/lib/$(CROSS_MULTIARCH)/pkgconfig:$(CROSS_SYSROOT)/usr/share/pkgconfig \
+		$(MAKE) BUILD=$(CROSS_BUILD) \
+		CC="$(CROSS)gcc --sysroot=$(CROSS_SYSROOT)" all unit-bins
+
+cross-check: cross
+	UNIT_RUNNER="qemu-$(CROSS_ARCH) -L $(CROSS_SYSROOT)" \
+		tests/run-unit.sh $(CROSS_BUILD) $(CROSS_UNIT_BINS)
 
 demo: deps all
 	tests/demo.sh $(O)

@@ -26,17 +26,17 @@
 /* libseccomp's SCMP_A0() leaves datum_b to zero-initialisation. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
-/* Denials go to the daemon (user notification: it answers EPERM and
- * records the event) when the kernel can, else straight to EPERM. */
-static uint32_t deny_action = SCMP_ACT_ERRNO(EPERM);
-
 /* Socket families: only Unix (see add_denies), IPv4, IPv6 and route
  * netlink (what getaddrinfo and `ip` need) are created; no raw or packet
- * sockets, no vsock (WSL's way back to Windows), nothing else. */
+ * sockets, no vsock (WSL's way back to Windows), nothing else. On 64-bit
+ * ABIs the comparisons take all 64 bits, so a family with high bits set
+ * (the kernel reads an int) is refused, not let through; on x32 and 32-bit
+ * ABIs libseccomp compares the low 32, the int the kernel reads. i386's
+ * socketcall keeps its arguments in memory: libseccomp turns these rules
+ * into a refusal of socketcall(SYS_SOCKET, ...) as a whole. */
 static int
-add_socket_rules(scmp_filter_ctx ctx)
+add_socket_rules(scmp_filter_ctx ctx, uint32_t deny)
 {
-	const uint32_t eperm = deny_action;
 	const int raw_types[] = { SOCK_RAW, SOCK_PACKET };
 	int fam, r = 0;
 	size_t i;
@@ -44,23 +44,23 @@ add_socket_rules(scmp_filter_ctx ctx)
 	for (fam = 0; r == 0 && fam < AF_NETLINK; fam++) {
 		if (fam == AF_UNIX || fam == AF_INET || fam == AF_INET6)
 			continue;
-		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 1,
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
 				     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam));
 	}
 	if (r == 0)
-		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 1,
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
 				     SCMP_A0(SCMP_CMP_GT, AF_NETLINK));
 	if (r == 0)
-		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 2,
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 2,
 				     SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
 				     SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE));
 	for (i = 0; r == 0 && i < 2; i++) {
-		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 2,
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 2,
 				     SCMP_A0(SCMP_CMP_EQ, AF_INET),
 				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf,
 					     (scmp_datum_t)raw_types[i]));
 		if (r == 0)
-			r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 2,
+			r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 2,
 					     SCMP_A0(SCMP_CMP_EQ, AF_INET6),
 					     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf,
 						     (scmp_datum_t)raw_types[i]));
@@ -69,34 +69,39 @@ add_socket_rules(scmp_filter_ctx ctx)
 }
 
 static int
-add_denies(scmp_filter_ctx ctx, bool allow_unix)
+add_denies(scmp_filter_ctx ctx, uint32_t deny, bool allow_unix)
 {
-	const uint32_t eperm = deny_action;
 	const char *const *name;
 	size_t i;
 	int r;
 
 	/* Denied outright (syscall-deny.c says why, group by group):
 	 * filesystem and namespace reshaping, kernel attack surface a build
-	 * or test never needs, process inspection across the sandbox. */
+	 * or test never needs, process inspection across the sandbox. A name
+	 * the native ABI lacks (umount, iopl on aarch64) resolves to
+	 * libseccomp's pseudo number, which still reaches the compat ABIs that
+	 * have it (umount on i386, uselib on AArch32); only a name libseccomp
+	 * does not know at all is skipped. */
 	for (i = 0; i < syscall_deny_ngroups; i++)
 		for (name = syscall_deny_groups[i].names; name && *name;
 		     name++) {
 			int nr = seccomp_syscall_resolve_name(*name);
 
 			if (nr == __NR_SCMP_ERROR)
-				continue; /* not on this architecture */
-			if ((r = seccomp_rule_add(ctx, eperm, nr, 0)) < 0)
+				continue;
+			if ((r = seccomp_rule_add(ctx, deny, nr, 0)) < 0)
 				return r;
 		}
 	/* New user namespaces would hand back capabilities (and the mount
 	 * syscalls with them). clone3 takes its flags in memory BPF cannot
-	 * read, so it reports ENOSYS and libc falls back to clone. */
-	r = seccomp_rule_add(ctx, eperm, SCMP_SYS(unshare), 1,
+	 * read, so it reports ENOSYS and libc falls back to clone. The flags
+	 * are clone's first argument on every ABI sbx filters (s390's
+	 * CLONE_BACKWARDS2 is the exception). */
+	r = seccomp_rule_add(ctx, deny, SCMP_SYS(unshare), 1,
 			     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
 				     CLONE_NEWUSER));
 	if (r == 0)
-		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(clone), 1,
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(clone), 1,
 				     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
 					     CLONE_NEWUSER));
 	if (r == 0)
@@ -104,20 +109,53 @@ add_denies(scmp_filter_ctx ctx, bool allow_unix)
 				     SCMP_SYS(clone3), 0);
 	/* Terminal injection into whoever reads the tty after us. */
 	if (r == 0)
-		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(ioctl), 1,
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1,
 				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 					     TIOCSTI));
 	if (r == 0)
-		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(ioctl), 1,
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1,
 				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 					     TIOCLINUX));
 	/* Named Unix sockets reach host services (session bus, agents,
 	 * docker) that no mount restriction covers; socketpair stays. */
 	if (r == 0 && !allow_unix)
-		r = seccomp_rule_add(ctx, eperm, SCMP_SYS(socket), 1,
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
 				     SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
 	if (r == 0)
-		r = add_socket_rules(ctx);
+		r = add_socket_rules(ctx, deny);
+	return r;
+}
+
+/* The filter's ABIs: arch and what its processes can also call through.
+ * An x86-64 process makes i386 syscalls with int 0x80 and x32 ones with
+ * bit 30 of the number set; an AArch64 process can exec an AArch32
+ * binary. Each gets the same rules under its own numbers; any other ABI
+ * (one the kernel has that is not listed here) gets ENOSYS, the filter's
+ * bad-arch action, so none can go around the rules. */
+static int
+add_arches(scmp_filter_ctx ctx, uint32_t arch)
+{
+	static const struct {
+		uint32_t arch, compat;
+	} siblings[] = {
+		{ SCMP_ARCH_X86_64, SCMP_ARCH_X86 },
+		{ SCMP_ARCH_X86_64, SCMP_ARCH_X32 },
+		{ SCMP_ARCH_AARCH64, SCMP_ARCH_ARM },
+	};
+	size_t i;
+	int r = 0;
+
+	if (arch != seccomp_arch_native()) {
+		r = seccomp_arch_add(ctx, arch);
+		if (r == 0)
+			r = seccomp_arch_remove(ctx, seccomp_arch_native());
+	}
+	for (i = 0; r == 0 && i < sizeof(siblings) / sizeof(siblings[0]); i++)
+		if (siblings[i].arch == arch) {
+			r = seccomp_arch_add(ctx, siblings[i].compat);
+			if (r == -EEXIST)
+				r = 0;
+		}
 	return r;
 }
 
@@ -154,12 +192,15 @@ export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
 }
 
 int
-seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog)
+seccomp_compile_arch(uint32_t arch, bool allow_unix, bool notify,
+		     struct sock_fprog *prog)
 {
+	/* Denials go to the daemon (user notification: it answers EPERM and
+	 * records the event) when the kernel can, else straight to EPERM. */
+	const uint32_t deny = notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
 	scmp_filter_ctx ctx;
 	int r;
 
-	deny_action = notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		return -ENOMEM;
@@ -168,22 +209,21 @@ seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog)
 			     SCMP_ACT_ERRNO(ENOSYS));
 	if (r == 0)
 		r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-	/* The native ABI's 32-bit sibling gets the same rules (an x86-64
-	 * process can make i386 syscalls). */
-	if (r == 0 && seccomp_arch_native() == SCMP_ARCH_X86_64) {
-		r = seccomp_arch_add(ctx, SCMP_ARCH_X86);
-		if (r == 0)
-			r = seccomp_arch_add(ctx, SCMP_ARCH_X32);
-	} else if (r == 0 && seccomp_arch_native() == SCMP_ARCH_AARCH64)
-		r = seccomp_arch_add(ctx, SCMP_ARCH_ARM);
-	if (r == -EEXIST)
-		r = 0;
 	if (r == 0)
-		r = add_denies(ctx, allow_unix);
+		r = add_arches(ctx, arch);
+	if (r == 0)
+		r = add_denies(ctx, deny, allow_unix);
 	if (r == 0)
 		r = export_prog(ctx, prog);
 	seccomp_release(ctx);
 	return r;
+}
+
+int
+seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog)
+{
+	return seccomp_compile_arch(seccomp_arch_native(), allow_unix, notify,
+				    prog);
 }
 
 int
@@ -195,11 +235,10 @@ seccomp_load_prog(const struct sock_fprog *prog, bool notify)
 	return r < 0 ? -errno : (int)r;
 }
 
-/* Syscall name of (arch, nr); the last few are remembered, since a
- * looping sandbox repeats one. */
-static void
-syscall_name(uint32_t arch, int nr, char *buf, size_t len)
+void
+seccomp_nr_name(uint32_t arch, int nr, char *buf, size_t len)
 {
+	/* The last few are remembered, since a looping sandbox repeats one. */
 	static struct {
 		uint32_t arch;
 		int nr;
@@ -209,6 +248,10 @@ syscall_name(uint32_t arch, int nr, char *buf, size_t len)
 	const char *name;
 	unsigned i;
 
+	/* The kernel reports x32 as x86-64 with bit 30 of the number set;
+	 * libseccomp names it only under its own token. */
+	if (arch == SCMP_ARCH_X86_64 && (nr & 0x40000000))
+		arch = SCMP_ARCH_X32;
 	for (i = 0; i < 16; i++)
 		if (cache[i].name[0] && cache[i].arch == arch &&
 		    cache[i].nr == nr) {
@@ -255,8 +298,8 @@ seccomp_notify_answer(int fd, struct sandbox_denial *out)
 		r = seccomp_notify_respond(fd, resp);
 		memset(out, 0, sizeof(*out));
 		out->pid = (pid_t)req->pid;
-		syscall_name(req->data.arch, req->data.nr, out->syscall,
-			     sizeof(out->syscall));
+		seccomp_nr_name(req->data.arch, req->data.nr, out->syscall,
+				sizeof(out->syscall));
 		memcpy(out->args, req->data.args, sizeof(out->args));
 		if (r == -ENOENT)
 			r = 0; /* the caller went away meanwhile: still a denial */

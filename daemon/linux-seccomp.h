@@ -4,16 +4,30 @@
 
 #include <linux/filter.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* Compiles the deny set with libseccomp into *prog (filter owned by the
  * caller; free prog->filter). allow_unix permits socket(AF_UNIX); notify
  * makes denials user notifications (answered with EPERM by the daemon). */
 int seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog);
 
+/* The same for processes whose native ABI is arch (an SCMP_ARCH_* token),
+ * with its compat ABIs: i386 and x32 beside x86-64, AArch32 beside AArch64.
+ * seccomp_compile is this with the daemon's own ABI; the unit tests build
+ * the AArch64 program on x86-64 (and the reverse) to check it. */
+int seccomp_compile_arch(uint32_t arch, bool allow_unix, bool notify,
+			 struct sock_fprog *prog);
+
 /* Loads prog on the calling thread; no_new_privs must already be set. Does
  * not allocate (safe in the forked child). With notify, returns the
  * listener fd. */
 int seccomp_load_prog(const struct sock_fprog *prog, bool notify);
+
+/* The name of syscall nr of ABI arch as a notification reports them
+ * (seccomp_data.arch and .nr; x32's numbers under x86-64's arch), "?" when
+ * libseccomp knows none. */
+void seccomp_nr_name(uint32_t arch, int nr, char *buf, size_t len);
 
 struct sandbox_denial;
 /* Takes one notification from listener fd, answers EPERM, describes it. */

@@ -10,6 +10,7 @@
 #define LINUX_AF_UNIX 1
 #define LINUX_TIOCSTI 0x5412
 #define LINUX_TIOCLINUX 0x541c
+#define LINUX_SYS_SOCKET 1 /* socketcall's call number for socket() */
 
 static const char *const mount_names[] = {
 	"mount", "umount", "umount2", "pivot_root", "chroot", "move_mount",
@@ -108,6 +109,10 @@ group_of(const char *name, const uint64_t args[6])
 	if (!strcmp(name, "socket"))
 		return find(args[0] == LINUX_AF_UNIX ? "seccomp.unix-socket" :
 						       "seccomp.socket-family");
+	/* i386's multiplexer: the filter cannot see which family its
+	 * arguments in memory name, and refuses every socket it makes. */
+	if (!strcmp(name, "socketcall"))
+		return find("seccomp.socket-family");
 	if (!strcmp(name, "ioctl"))
 		return find("seccomp.tty-inject");
 	if (!strcmp(name, "unshare") || !strcmp(name, "clone"))
@@ -209,6 +214,10 @@ syscall_deny_describe(const char *name, const uint64_t args[6],
 	v->operation = name;
 	if (!strcmp(name, "socket"))
 		socket_target(args, target, tlen);
+	else if (!strcmp(name, "socketcall"))
+		snprintf(target, tlen, args[0] == LINUX_SYS_SOCKET ?
+			 "socketcall(SYS_SOCKET)" : "socketcall(%llu)",
+			 (unsigned long long)args[0]);
 	else if (!strcmp(name, "ioctl"))
 		snprintf(target, tlen, "ioctl(%s)",
 			 (args[1] & 0xffffffffu) == LINUX_TIOCSTI ? "TIOCSTI" :

@@ -30,6 +30,36 @@ result(int r)
 	return 1;
 }
 
+/* A syscall through another ABI of the CPU: "int80" is i386's (int 0x80),
+ * "x32" x86-64's numbering with bit 30. Only x86-64 has them: elsewhere
+ * it prints "unsupported" and exits 77. */
+#if defined(__x86_64__)
+static long
+compat_syscall(const char *abi, long nr, long a0, long a1, long a2)
+{
+	long r;
+
+	if (!strcmp(abi, "x32"))
+		return syscall(nr | 0x40000000L, a0, a1, a2);
+	__asm__ volatile("int $0x80"
+			 : "=a"(r)
+			 : "a"(nr), "b"(a0), "c"(a1), "d"(a2)
+			 : "r8", "r9", "r10", "r11", "memory", "cc");
+	if (r < 0 && r > -4096) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+#else
+static long
+compat_syscall(const char *abi, long nr, long a0, long a1, long a2)
+{
+	puts("unsupported");
+	exit(77);
+}
+#endif
+
 /* One try of OP; the syscall's result, errno set on failure. */
 static int
 attempt(int argc, char **argv)
@@ -68,6 +98,10 @@ attempt(int argc, char **argv)
 		return (int)syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0);
 	if (!strcmp(op, "userfaultfd"))
 		return (int)syscall(SYS_userfaultfd, 0);
+	if (!strcmp(op, "int80") || !strcmp(op, "x32")) /* NR [A0 A1 A2] */
+		return compat_syscall(op, atol(a), argc > 3 ? atol(argv[3]) : 0,
+				      argc > 4 ? atol(argv[4]) : 0,
+				      argc > 5 ? atol(argv[5]) : 0) < 0 ? -1 : 0;
 	if (!strcmp(op, "tiocsti")) {
 		char c = 'x';
 

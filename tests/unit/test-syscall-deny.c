@@ -47,6 +47,12 @@ test_describe(void)
 	v = describe("socket", 99, 14, 0, t, sizeof(t));
 	CHECK_STR(v.target, "socket(family 99, type 14)");
 
+	/* i386's socketcall(SYS_SOCKET, args in memory). */
+	v = describe("socketcall", 1, 0xffd01234, 0, t, sizeof(t));
+	CHECK_INT(v.kind, VIOLATION_SYSCALL);
+	CHECK_STR(v.target, "socketcall(SYS_SOCKET)");
+	CHECK_STR(v.rule_id, "seccomp.socket-family");
+
 	v = describe("unshare", 0x10000000 | 0x00020000, 0, 0, t, sizeof(t));
 	CHECK_STR(v.target, "unshare(CLONE_NEWUSER|CLONE_NEWNS)");
 	CHECK_STR(v.rule_id, "seccomp.userns");

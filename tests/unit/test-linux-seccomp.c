@@ -1,0 +1,409 @@
+/* Unit tests for linux-seccomp.c's program on every ABI it covers: x86-64
+ * with i386 and x32, AArch64 with AArch32. Each program is compiled (the
+ * host's own through seccomp_compile, the other through
+ * seccomp_compile_arch) and run through bpf-sim.h on syscall numbers taken
+ * from the kernel's syscall tables, so a wrong ABI, a rule lost on one
+ * ABI or an ABI left unfiltered fails here on any host. */
+#include <errno.h>
+#include <linux/audit.h>
+#include <seccomp.h>
+
+#include "bpf-sim.h"
+#include "linux-seccomp.h"
+#include "syscall-deny.h"
+#include "unit.h"
+
+enum { X86_64, I386, X32, AARCH64, ARM, NABI };
+
+static const struct abi {
+	const char *name;
+	uint32_t scmp;		/* libseccomp's token */
+	uint32_t audit;		/* what the kernel puts in seccomp_data.arch */
+	uint32_t nr_bit;	/* x32's syscalls are x86-64's with bit 30 */
+	int wide;		/* arguments are 64 bits */
+} abis[NABI] = {
+	[X86_64] = { "x86_64", SCMP_ARCH_X86_64, AUDIT_ARCH_X86_64, 0, 1 },
+	[I386] = { "i386", SCMP_ARCH_X86, AUDIT_ARCH_I386, 0, 0 },
+	[X32] = { "x32", SCMP_ARCH_X32, AUDIT_ARCH_X86_64, 0x40000000u, 1 },
+	[AARCH64] = { "aarch64", SCMP_ARCH_AARCH64, AUDIT_ARCH_AARCH64, 0, 1 },
+	[ARM] = { "arm", SCMP_ARCH_ARM, AUDIT_ARCH_ARM, 0, 0 },
+};
+
+/*
+ * Syscall numbers from the kernel's tables (arch/x86/entry/syscalls,
+ * include/uapi/asm-generic/unistd.h, arch/arm/tools/syscall.tbl), written
+ * out rather than asked of libseccomp, whose tables build the program;
+ * x32's without bit 30. -1: the ABI has no such syscall.
+ */
+static const struct {
+	const char *name;
+	int nr[NABI];		/* x86_64, i386, x32, aarch64, arm */
+} sys[] = {
+	{ "read", { 0, 3, 0, 63, 3 } },
+	{ "write", { 1, 4, 1, 64, 4 } },
+	{ "openat", { 257, 295, 257, 56, 322 } },
+	{ "execve", { 59, 11, 520, 221, 11 } },
+	{ "getpid", { 39, 20, 39, 172, 20 } },
+	{ "connect", { 42, 362, 42, 203, 283 } },
+	{ "socketpair", { 53, 360, 53, 199, 288 } },
+	{ "socket", { 41, 359, 41, 198, 281 } },
+	{ "socketcall", { -1, 102, -1, -1, -1 } },
+	{ "ioctl", { 16, 54, 514, 29, 54 } },
+	{ "clone", { 56, 120, 56, 220, 120 } },
+	{ "clone3", { 435, 435, 435, 435, 435 } },
+	{ "unshare", { 272, 310, 272, 97, 337 } },
+	{ "mount", { 165, 21, 165, 40, 21 } },
+	{ "umount", { -1, 22, -1, -1, -1 } },
+	{ "umount2", { 166, 52, 166, 39, 52 } },
+	{ "pivot_root", { 155, 217, 155, 41, 218 } },
+	{ "chroot", { 161, 61, 161, 51, 61 } },
+	{ "ptrace", { 101, 26, 521, 117, 26 } },
+	{ "bpf", { 321, 357, 321, 280, 386 } },
+	{ "keyctl", { 250, 288, 250, 219, 311 } },
+	{ "setns", { 308, 346, 308, 268, 375 } },
+	{ "perf_event_open", { 298, 336, 298, 241, 364 } },
+	{ "io_uring_setup", { 425, 425, 425, 425, 425 } },
+	{ "uselib", { 134, 86, -1, -1, 86 } },
+	{ "iopl", { 172, 110, 172, -1, -1 } },
+};
+#define NSYS (sizeof(sys) / sizeof(sys[0]))
+
+/* Linux's values, the same on every ABI here. */
+enum {
+	AF_UNSPEC_ = 0, AF_UNIX_ = 1, AF_INET_ = 2, AF_INET6_ = 10,
+	AF_NETLINK_ = 16, AF_PACKET_ = 17, AF_VSOCK_ = 40,
+	SOCK_STREAM_ = 1, SOCK_DGRAM_ = 2, SOCK_RAW_ = 3, SOCK_PACKET_ = 10,
+	SOCK_CLOEXEC_ = 02000000, NETLINK_ROUTE_ = 0, NETLINK_AUDIT_ = 9,
+	SYS_SOCKET_ = 1, SYS_CONNECT_ = 3, SYS_SOCKETPAIR_ = 8,
+};
+#define TIOCSTI_	0x5412u
+#define TIOCLINUX_	0x541cu
+#define TCGETS_		0x5401u
+#define CLONE_NEWNS_	0x00020000u
+#define CLONE_NEWUSER_	0x10000000u
+#define CLONE_THREADS_	0x003d0f00u	/* what pthread_create passes */
+#define SIGCHLD_	17u
+#define HIGH		(1ull << 32)
+
+#define ALLOW		SECCOMP_RET_ALLOW
+#define ENOSYS_RET	(SECCOMP_RET_ERRNO | ENOSYS)
+
+static const struct sock_fprog *prog;
+static uint32_t deny;		/* the action of a refusal in prog */
+static int abi;			/* the ABI of the calls below */
+
+static int
+nr_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NSYS; i++)
+		if (!strcmp(sys[i].name, name))
+			return sys[i].nr[abi];
+	fprintf(stderr, "no syscall %s in the table\n", name);
+	abort();
+}
+
+static uint32_t
+call_nr(int nr, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	struct seccomp_data d;
+
+	memset(&d, 0, sizeof(d));
+	d.nr = (int)((uint32_t)nr | abis[abi].nr_bit);
+	d.arch = abis[abi].audit;
+	d.args[0] = a0;
+	d.args[1] = a1;
+	d.args[2] = a2;
+	return bpf_sim_run(prog, &d);
+}
+
+static uint32_t
+call(const char *name, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	return call_nr(nr_of(name), a0, a1, a2);
+}
+
+/* Checks with the ABI and call in the message, so a failure says which. */
+#define EXPECT(got, want, what)                                              \
+	do {                                                                 \
+		uint32_t _g = (got), _w = (want);                            \
+		unit_checks++;                                               \
+		if (_g != _w) {                                              \
+			unit_failures++;                                     \
+			fprintf(stderr, "%s:%d: %s %s: action 0x%x, want "   \
+				"0x%x\n", __FILE__, __LINE__,                \
+				abis[abi].name, what, _g, _w);               \
+		}                                                            \
+	} while (0)
+
+/* libseccomp's tables agree with the kernel's numbers above. */
+static void
+check_numbers(void)
+{
+	size_t i;
+
+	for (i = 0; i < NSYS; i++) {
+		int want = sys[i].nr[abi], got;
+
+		got = seccomp_syscall_resolve_name_arch(abis[abi].scmp,
+							sys[i].name);
+		/* libseccomp names i386's socket calls by a pseudo number
+		 * (-100 - the socketcall call), which its rules turn into
+		 * both the direct syscall and socketcall. */
+		if (abi == I386 && got < -100 && got > -200)
+			continue;
+		if (want >= 0)
+			want = (int)((uint32_t)want | abis[abi].nr_bit);
+		else if (got < 0)
+			continue; /* absent on both sides */
+		CHECK_INT(got, want);
+	}
+}
+
+/* Every name of the deny set is refused on this ABI, if the ABI has it. */
+static void
+check_deny_set(void)
+{
+	const char *const *n;
+	size_t g;
+	int nr;
+
+	for (g = 0; g < syscall_deny_ngroups; g++)
+		for (n = syscall_deny_groups[g].names; n && *n; n++) {
+			nr = seccomp_syscall_resolve_name_arch(abis[abi].scmp,
+							       *n);
+			if (nr < 0)
+				continue; /* not on this ABI */
+			EXPECT(call_nr(nr & ~(int)abis[abi].nr_bit, 0, 0, 0),
+			       deny, *n);
+		}
+	EXPECT(call("clone3", 0, 0, 0), ENOSYS_RET, "clone3");
+	if (nr_of("umount") >= 0)
+		EXPECT(call("umount", 0, 0, 0), deny, "umount");
+	if (nr_of("uselib") >= 0)
+		EXPECT(call("uselib", 0, 0, 0), deny, "uselib");
+	if (nr_of("iopl") >= 0)
+		EXPECT(call("iopl", 3, 0, 0), deny, "iopl");
+}
+
+static void
+check_plain(void)
+{
+	static const char *const allowed[] = {
+		"read", "write", "openat", "execve", "getpid", "connect",
+		"socketpair",
+	};
+	static const char *const denied[] = {
+		"mount", "umount2", "pivot_root", "chroot", "ptrace", "bpf",
+		"keyctl", "setns", "perf_event_open", "io_uring_setup",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+		EXPECT(call(allowed[i], AF_UNIX_, SOCK_STREAM_, 0), ALLOW,
+		       allowed[i]);
+	for (i = 0; i < sizeof(denied) / sizeof(denied[0]); i++)
+		EXPECT(call(denied[i], 0, 0, 0), deny, denied[i]);
+}
+
+static void
+check_sockets(int allow_unix)
+{
+	char what[64];
+	uint64_t f;
+
+	for (f = 0; f < 64; f++) {
+		int ok = f == AF_INET_ || f == AF_INET6_ ||
+			 (f == AF_UNIX_ && allow_unix) || f == AF_NETLINK_;
+
+		snprintf(what, sizeof(what), "socket(%d, SOCK_STREAM, 0)",
+			 (int)f);
+		EXPECT(call("socket", f, SOCK_STREAM_, 0), ok ? ALLOW : deny,
+		       what);
+	}
+	EXPECT(call("socket", AF_INET6_, SOCK_DGRAM_ | SOCK_CLOEXEC_, 0),
+	       ALLOW, "socket(AF_INET6, SOCK_DGRAM|SOCK_CLOEXEC)");
+	EXPECT(call("socket", AF_NETLINK_, SOCK_RAW_, NETLINK_ROUTE_), ALLOW,
+	       "socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)");
+	EXPECT(call("socket", AF_NETLINK_, SOCK_RAW_, NETLINK_AUDIT_), deny,
+	       "socket(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT)");
+	EXPECT(call("socket", AF_INET_, SOCK_RAW_ | SOCK_CLOEXEC_, 1), deny,
+	       "socket(AF_INET, SOCK_RAW|SOCK_CLOEXEC, IPPROTO_ICMP)");
+	EXPECT(call("socket", AF_INET6_, SOCK_RAW_, 58), deny,
+	       "socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6)");
+	EXPECT(call("socket", AF_INET_, SOCK_PACKET_, 0), deny,
+	       "socket(AF_INET, SOCK_PACKET)");
+	EXPECT(call("socket", AF_PACKET_, SOCK_RAW_, 0x300), deny,
+	       "socket(AF_PACKET, SOCK_RAW)");
+	EXPECT(call("socket", AF_VSOCK_, SOCK_STREAM_, 0), deny,
+	       "socket(AF_VSOCK, SOCK_STREAM)");
+	EXPECT(call("socket", AF_UNSPEC_, SOCK_STREAM_, 0), deny,
+	       "socket(AF_UNSPEC, SOCK_STREAM)");
+	EXPECT(call("socket", AF_UNIX_, SOCK_STREAM_, 0),
+	       allow_unix ? ALLOW : deny, "socket(AF_UNIX, SOCK_STREAM)");
+	EXPECT(call("socketpair", AF_UNIX_, SOCK_STREAM_, 0), ALLOW,
+	       "socketpair(AF_UNIX, SOCK_STREAM)");
+	if (abis[abi].wide) {
+		/* The kernel reads an int: high bits must not dodge a rule. */
+		EXPECT(call("socket", HIGH | AF_PACKET_, SOCK_RAW_, 0), deny,
+		       "socket(1<<32 | AF_PACKET)");
+		if (!allow_unix)
+			EXPECT(call("socket", HIGH | AF_UNIX_, SOCK_STREAM_, 0),
+			       deny, "socket(1<<32 | AF_UNIX)");
+		EXPECT(call("socket", AF_NETLINK_, SOCK_RAW_,
+			    HIGH | NETLINK_AUDIT_),
+		       deny, "socket(AF_NETLINK, SOCK_RAW, 1<<32 | 9)");
+		EXPECT(call("socket", AF_INET_, HIGH | SOCK_RAW_, 0), deny,
+		       "socket(AF_INET, 1<<32 | SOCK_RAW)");
+	}
+	if (nr_of("socketcall") >= 0) {
+		/* Its arguments are in memory: socket creation through it is
+		 * refused whole, the rest passes. */
+		EXPECT(call("socketcall", SYS_SOCKET_, 0x1000, 0), deny,
+		       "socketcall(SYS_SOCKET)");
+		EXPECT(call("socketcall", SYS_CONNECT_, 0x1000, 0), ALLOW,
+		       "socketcall(SYS_CONNECT)");
+		EXPECT(call("socketcall", SYS_SOCKETPAIR_, 0x1000, 0), ALLOW,
+		       "socketcall(SYS_SOCKETPAIR)");
+	}
+}
+
+static void
+check_args(void)
+{
+	EXPECT(call("ioctl", 0, TIOCSTI_, 0x1000), deny, "ioctl(TIOCSTI)");
+	EXPECT(call("ioctl", 0, TIOCLINUX_, 0x1000), deny, "ioctl(TIOCLINUX)");
+	EXPECT(call("ioctl", 0, TCGETS_, 0x1000), ALLOW, "ioctl(TCGETS)");
+	EXPECT(call("unshare", CLONE_NEWUSER_, 0, 0), deny,
+	       "unshare(CLONE_NEWUSER)");
+	EXPECT(call("unshare", CLONE_NEWUSER_ | CLONE_NEWNS_, 0, 0), deny,
+	       "unshare(CLONE_NEWUSER|CLONE_NEWNS)");
+	EXPECT(call("unshare", CLONE_NEWNS_, 0, 0), ALLOW,
+	       "unshare(CLONE_NEWNS)");
+	EXPECT(call("clone", SIGCHLD_, 0, 0), ALLOW, "clone(SIGCHLD)");
+	EXPECT(call("clone", CLONE_THREADS_, 0x1000, 0), ALLOW,
+	       "clone(a thread's flags)");
+	EXPECT(call("clone", CLONE_NEWUSER_ | SIGCHLD_, 0, 0), deny,
+	       "clone(CLONE_NEWUSER|SIGCHLD)");
+	if (abis[abi].wide) {
+		EXPECT(call("ioctl", 0, HIGH | TIOCSTI_, 0x1000), deny,
+		       "ioctl(1<<32 | TIOCSTI)");
+		EXPECT(call("unshare", HIGH | CLONE_NEWUSER_, 0, 0), deny,
+		       "unshare(1<<32 | CLONE_NEWUSER)");
+	}
+}
+
+/* Checks the program for native ABI `native` and its compat ABIs; any
+ * other ABI gets ENOSYS. */
+static void
+check_program(int native, const int *compat, size_t ncompat,
+	      const int *foreign, size_t nforeign)
+{
+	int allow_unix, notify;
+	size_t i;
+
+	for (allow_unix = 0; allow_unix < 2; allow_unix++)
+		for (notify = 0; notify < 2; notify++) {
+			struct sock_fprog p;
+			int r;
+
+			if (abis[native].scmp == seccomp_arch_native())
+				r = seccomp_compile(allow_unix, notify, &p);
+			else
+				r = seccomp_compile_arch(abis[native].scmp,
+							 allow_unix, notify,
+							 &p);
+			CHECK_INT(r, 0);
+			if (r < 0)
+				continue;
+			prog = &p;
+			deny = notify ? SECCOMP_RET_USER_NOTIF :
+					SECCOMP_RET_ERRNO | EPERM;
+			for (i = 0; i <= ncompat; i++) {
+				abi = i ? compat[i - 1] : native;
+				check_numbers();
+				check_deny_set();
+				check_plain();
+				check_sockets(allow_unix);
+				check_args();
+			}
+			for (i = 0; i < nforeign; i++) {
+				abi = foreign[i];
+				EXPECT(call("getpid", 0, 0, 0), ENOSYS_RET,
+				       "getpid (foreign ABI)");
+				EXPECT(call("mount", 0, 0, 0), ENOSYS_RET,
+				       "mount (foreign ABI)");
+			}
+			free(p.filter);
+		}
+}
+
+/* Every name in the deny set is known to libseccomp on some ABI: a
+ * misspelt or too-new name would otherwise be skipped without a word. */
+static void
+test_names_known(void)
+{
+	const char *const *n;
+	size_t g;
+	int a;
+
+	for (g = 0; g < syscall_deny_ngroups; g++)
+		for (n = syscall_deny_groups[g].names; n && *n; n++) {
+			int known = 0;
+
+			for (a = 0; a < NABI; a++)
+				known |= seccomp_syscall_resolve_name_arch(
+						 abis[a].scmp, *n) >= 0;
+			if (!known)
+				fprintf(stderr, "unknown syscall %s\n", *n);
+			CHECK(known);
+		}
+}
+
+/* A notification's (arch, nr) reads as the syscall's name on every ABI. */
+static void
+test_names(void)
+{
+	char buf[32];
+	size_t i;
+
+	for (abi = 0; abi < NABI; abi++)
+		for (i = 0; i < NSYS; i++) {
+			int nr = sys[i].nr[abi];
+
+			if (nr < 0)
+				continue;
+			seccomp_nr_name(abis[abi].audit,
+					(int)((uint32_t)nr | abis[abi].nr_bit),
+					buf, sizeof(buf));
+			CHECK_STR(buf, sys[i].name);
+		}
+	seccomp_nr_name(AUDIT_ARCH_AARCH64, 100000, buf, sizeof(buf));
+	CHECK_STR(buf, "?");
+}
+
+int
+main(void)
+{
+	static const int x86_compat[] = { I386, X32 };
+	static const int x86_foreign[] = { AARCH64, ARM };
+	static const int arm_compat[] = { ARM };
+	static const int arm_foreign[] = { X86_64, I386 };
+
+	printf("native ABI: %s\n",
+	       seccomp_arch_native() == SCMP_ARCH_X86_64 ? "x86_64" :
+	       seccomp_arch_native() == SCMP_ARCH_AARCH64 ? "aarch64" :
+							     "other");
+	/* libseccomp builds user notification only when the kernel it probes
+	 * has it, and qemu-user has no seccomp at all. These programs are only
+	 * built and interpreted, never loaded: the API level changes no
+	 * instruction of them, only what libseccomp agrees to build. */
+	if (seccomp_api_get() < 5)
+		CHECK_INT(seccomp_api_set(5), 0);
+	test_names_known();
+	test_names();
+	check_program(X86_64, x86_compat, 2, x86_foreign, 2);
+	check_program(AARCH64, arm_compat, 1, arm_foreign, 2);
+	UNIT_DONE();
+}
