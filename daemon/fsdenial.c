@@ -19,7 +19,17 @@ describe_path(const struct policy *p, const char *home, const char *ws,
 		return;
 	if (f->d.why)
 		v->detail = f->d.why;
-	if (!(r = f->d.rule))
+	if (!(r = f->d.rule) && f->d.setting) {
+		snprintf(f->rule, sizeof(f->rule), "%s \"%s\"",
+			 policy_setting_name(f->d.setting_id),
+			 policy_setting_text(f->d.setting_id,
+					     f->d.setting->value));
+		v->rule = f->rule;
+		v->layer = (int)f->d.setting->origin.layer;
+		v->file = f->d.setting->origin.file;
+		return;
+	}
+	if (!r)
 		return;
 	snprintf(f->rule, sizeof(f->rule), "%s \"%s\"",
 		 policy_list_info(f->d.list)->name, r->value);

@@ -92,20 +92,36 @@ write_denial(const struct policy *p, const char *path,
 }
 
 static void
-explain_write(const struct policy *p, const char *path,
-    struct policy_decision *out)
+explain_write(const struct policy *p, const char *path, const char *home,
+    const char *ws, struct policy_decision *out)
 {
+	const struct policy_setting *s = &p->settings[POLICY_HOME];
 	const struct policy_rule *r;
 
 	if (write_denial(p, path, out))
 		return;
 	r = first_covering(&p->lists[POLICY_ALLOW_WRITE], path, -1);
-	if (r != NULL)
+	if (r != NULL) {
 		decide(out, POLICY_VERDICT_ALLOW, r, POLICY_ALLOW_WRITE,
 		    "inside an allowWrite path");
+		return;
+	}
+	decide(out, POLICY_VERDICT_DENY, NULL, 0,
+	    "outside every allowWrite path");
+	/* The workspace is never shadowed by the overlay: what allowWrite
+	 * leaves out of it stays read-only. */
+	if (home == NULL || !policy_path_covers(home, path) ||
+	    (ws != NULL && policy_path_covers(ws, path)))
+		return;
+	if (policy_setting_value(p, POLICY_HOME) == POLICY_HOME_OVERLAY)
+		decide(out, POLICY_VERDICT_ALLOW, NULL, 0, "in the home "
+		    "overlay: the write lands in this workspace's layer, "
+		    "never in the real home");
 	else
-		decide(out, POLICY_VERDICT_DENY, NULL, 0,
-		    "outside every allowWrite path");
+		out->why = "the home is read-only (filesystem.home)";
+	out->setting_id = POLICY_HOME;
+	if (s->value != POLICY_UNSET)
+		out->setting = s;
 }
 
 static void
@@ -140,7 +156,7 @@ policy_explain_path(const struct policy *p, const char *path,
 	    POLICY_ACCESS_READ;
 	snprintf(out->target, sizeof(out->target), "%s", abs);
 	if (out->access == POLICY_ACCESS_WRITE)
-		explain_write(p, abs, out);
+		explain_write(p, abs, home, cwd, out);
 	else
 		explain_read(p, abs, out);
 	free(abs);
@@ -190,6 +206,7 @@ policy_explain_host(const struct policy *p, const char *hostport,
 		decide(out, ask->value == POLICY_HOSTS_ASK ?
 		    POLICY_VERDICT_ASK : POLICY_VERDICT_DENY, NULL, 0,
 		    "not in allowedDomains");
+		out->setting_id = POLICY_UNKNOWN_HOSTS;
 		if (ask->value != POLICY_UNSET)
 			out->setting = ask;
 	}
@@ -248,8 +265,8 @@ policy_explain_format(const struct policy_decision *d, char *buf, size_t len)
 		    d->rule->value);
 	} else if (d->setting != NULL) {
 		o = &d->setting->origin;
-		OUT("\n  rule: network.unknownHosts \"%s\"",
-		    d->setting->value == POLICY_HOSTS_ASK ? "ask" : "deny");
+		OUT("\n  rule: %s \"%s\"", policy_setting_name(d->setting_id),
+		    policy_setting_text(d->setting_id, d->setting->value));
 	} else {
 		OUT("\n  rule: none, the default");
 	}

@@ -33,6 +33,7 @@ struct policy_decision {
 	const struct policy_rule *rule;
 	enum policy_list list;
 	const struct policy_setting *setting;
+	enum policy_setting_id setting_id;	/* which one setting is */
 	const char *why;			/* static, one phrase */
 	char target[POLICY_TARGET_MAX];		/* canonical path, host:port */
 };
@@ -41,9 +42,12 @@ struct policy_decision {
  * Reads: denied under a denyRead rule unless an allowRead rule of the same
  * layer re-allows (policy-merge.h), else allowed. Writes: denied if reads
  * are (the path is masked), if protected, or under denyWrite, whichever
- * rule is most authoritative; else allowed under allowWrite; else denied.
- * A relative path resolves against cwd; "~" against home. Ignore-file
- * patterns are the ignore module's and not seen here. 0 or -EINVAL.
+ * rule is most authoritative; else allowed under allowWrite; else, under
+ * home but outside the workspace (cwd), allowed into the home overlay
+ * unless filesystem.home is "read-only" (setting_id POLICY_HOME); else
+ * denied. A relative path resolves against cwd, the workspace; "~"
+ * against home. Ignore-file patterns are the ignore module's and not seen
+ * here. 0 or -EINVAL.
  */
 int policy_explain_path(const struct policy *p, const char *path,
     enum policy_access access, const char *home, const char *cwd,

@@ -41,6 +41,7 @@ static const struct policy_key fs_keys[] = {
 	{ "allowRead", POLICY_KEY_LIST, POLICY_ALLOW_READ, NULL },
 	{ "allowWrite", POLICY_KEY_LIST, POLICY_ALLOW_WRITE, NULL },
 	{ "denyWrite", POLICY_KEY_LIST, POLICY_DENY_WRITE, NULL },
+	{ "home", POLICY_KEY_HOME, 0, NULL },
 	{ "_comment", POLICY_KEY_COMMENT, 0, NULL },
 	SRT("disabled", "sbx always enforces the filesystem policy"),
 	SRT("allowGitConfig", ".git/config stays write-protected"),

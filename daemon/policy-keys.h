@@ -9,6 +9,7 @@ enum policy_key_kind {
 	POLICY_KEY_LIST,	/* arg: enum policy_list */
 	POLICY_KEY_BOOL,	/* arg: enum policy_setting_id */
 	POLICY_KEY_HOSTS,	/* network.unknownHosts */
+	POLICY_KEY_HOME,	/* filesystem.home */
 	POLICY_KEY_STRICT,	/* srt strictAllowlist: true = hosts deny */
 	POLICY_KEY_REASONS,	/* srt deniedDomainReasons: reasons by entry */
 	POLICY_KEY_SERIAL,

@@ -286,7 +286,10 @@ merge_setting(struct merge *m, enum policy_setting_id id)
 			no = s;
 		if (s->value != POLICY_YES || yes != NULL)
 			continue;
-		if (layer_grants(m->docs[i]->layer))
+		/* Saying yes to a setting that is yes by default (home
+		 * "overlay") widens nothing. */
+		if (layer_grants(m->docs[i]->layer) ||
+		    policy_setting_default(id) == POLICY_YES)
 			yes = s;
 		else if (no == NULL && (r = merge_warn(m, &s->origin,
 		    "%s ignored: only org and user policies may widen",

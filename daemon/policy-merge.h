@@ -32,7 +32,8 @@
  *   is empty (nothing granted).
  * - Widening settings (allowLocalBinding, allowAllUnixSockets, unknownHosts
  *   "ask"): YES only if an org or user layer says YES and no layer says NO;
- *   so "deny" wins over "ask".
+ *   so "deny" wins over "ask". filesystem.home is "overlay" by default:
+ *   any layer may repeat that, and "read-only" from any layer wins.
  * - Every ignoreFiles name is write-protected at any depth as well.
  * - serial is the largest org serial.
  *

@@ -1,6 +1,7 @@
 /* Turns policies into canonical JSON with the origin of every rule. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "policy-render.h"
 
@@ -68,12 +69,13 @@ static json_t *
 render_setting(const struct policy_setting *s, enum policy_setting_id id)
 {
 	json_t *o = json_object(), *v;
-	bool yes = s->value == POLICY_YES;
+	enum policy_tri val = s->value == POLICY_UNSET ?
+	    policy_setting_default(id) : s->value;
 
-	if (id == POLICY_UNKNOWN_HOSTS)
-		v = json_string(yes ? "ask" : "deny");
+	if (id == POLICY_UNKNOWN_HOSTS || id == POLICY_HOME)
+		v = json_string(policy_setting_text(id, val));
 	else
-		v = json_boolean(yes);
+		v = json_boolean(val == POLICY_YES);
 	if (o == NULL || set_new(o, "value", v) < 0 ||
 	    (s->value == POLICY_UNSET ? set_new(o, "from",
 	    json_string("default")) : render_origin(o, "from",
@@ -116,12 +118,18 @@ render_all(const struct policy *p, json_t *root)
 			return -ENOMEM;
 	}
 	for (i = 0; i < POLICY_NSETTINGS; i++) {
+		const char *name = policy_setting_name(i);
+		const char *dot = strchr(name, '.');
+		char section[16];
+
 		if (!p->effective && p->settings[i].value == POLICY_UNSET)
 			continue;
-		/* Every setting is "network.<key>". */
-		if ((sec = render_section(root, "network")) == NULL ||
-		    set_new(sec, policy_setting_name(i) + 8,
-		    render_setting(&p->settings[i], i)) < 0)
+		/* Every setting is "<section>.<key>". */
+		snprintf(section, sizeof(section), "%.*s", (int)(dot - name),
+		    name);
+		if ((sec = render_section(root, section)) == NULL ||
+		    set_new(sec, dot + 1, render_setting(&p->settings[i],
+		    i)) < 0)
 			return -ENOMEM;
 	}
 	if (p->serial > 0 && set_new(root, "serial",

@@ -66,6 +66,21 @@ doc_setting(struct doc *d, enum policy_setting_id id, enum policy_tri v)
 		d->pj.err = -ENOMEM;
 }
 
+/* A setting spelled as one of two words: the narrow one, or the other. */
+static void
+doc_choice(struct doc *d, enum policy_setting_id id, json_t *v)
+{
+	const char *no = policy_setting_text(id, POLICY_NO);
+	const char *yes = policy_setting_text(id, POLICY_YES);
+	const char *s = json_is_string(v) ? json_string_value(v) : "";
+
+	if (strcmp(s, no) == 0 || strcmp(s, yes) == 0)
+		doc_setting(d, id, strcmp(s, no) == 0 ? POLICY_NO : POLICY_YES);
+	else
+		policy_json_report(&d->pj, POLICY_ERROR, false,
+		    "expected \"%s\" or \"%s\"", no, yes);
+}
+
 static bool
 doc_expect(struct doc *d, json_t *v, bool ok, const char *what)
 {
@@ -108,8 +123,6 @@ static void doc_object(struct doc *d, json_t *obj, enum policy_section sec);
 static void
 doc_key(struct doc *d, const struct policy_key *k, json_t *v)
 {
-	const char *s;
-
 	switch (k->kind) {
 	case POLICY_KEY_SECTION:
 		if (doc_expect(d, v, json_is_object(v), "an object"))
@@ -129,13 +142,10 @@ doc_key(struct doc *d, const struct policy_key *k, json_t *v)
 			doc_setting(d, POLICY_UNKNOWN_HOSTS, POLICY_HOSTS_DENY);
 		break;
 	case POLICY_KEY_HOSTS:
-		s = json_is_string(v) ? json_string_value(v) : "";
-		if (strcmp(s, "deny") == 0 || strcmp(s, "ask") == 0)
-			doc_setting(d, POLICY_UNKNOWN_HOSTS, s[0] == 'd' ?
-			    POLICY_HOSTS_DENY : POLICY_HOSTS_ASK);
-		else
-			policy_json_report(&d->pj, POLICY_ERROR, false,
-			    "expected \"deny\" or \"ask\"");
+		doc_choice(d, POLICY_UNKNOWN_HOSTS, v);
+		break;
+	case POLICY_KEY_HOME:
+		doc_choice(d, POLICY_HOME, v);
 		break;
 	case POLICY_KEY_REASONS:
 		if (doc_expect(d, v, json_is_object(v), "an object"))
@@ -328,9 +338,37 @@ policy_setting_name(enum policy_setting_id id)
 		[POLICY_LOCAL_BINDING] = "network.allowLocalBinding",
 		[POLICY_ALL_UNIX_SOCKETS] = "network.allowAllUnixSockets",
 		[POLICY_UNKNOWN_HOSTS] = "network.unknownHosts",
+		[POLICY_HOME] = "filesystem.home",
 	};
 
 	return (unsigned)id < POLICY_NSETTINGS ? names[id] : "?";
+}
+
+enum policy_tri
+policy_setting_default(enum policy_setting_id id)
+{
+	return id == POLICY_HOME ? POLICY_HOME_OVERLAY : POLICY_NO;
+}
+
+const char *
+policy_setting_text(enum policy_setting_id id, enum policy_tri v)
+{
+	bool yes = (v == POLICY_UNSET ? policy_setting_default(id) : v) ==
+	    POLICY_YES;
+
+	if (id == POLICY_UNKNOWN_HOSTS)
+		return yes ? "ask" : "deny";
+	if (id == POLICY_HOME)
+		return yes ? "overlay" : "read-only";
+	return yes ? "true" : "false";
+}
+
+enum policy_tri
+policy_setting_value(const struct policy *p, enum policy_setting_id id)
+{
+	enum policy_tri v = p->settings[id].value;
+
+	return v == POLICY_UNSET ? policy_setting_default(id) : v;
 }
 
 const char *

@@ -90,12 +90,15 @@ struct policy_rules {
 
 /*
  * Settings are tri-state so a silent layer can be told from one saying no.
- * NO is always the narrow value: for unknownHosts NO is "deny", YES "ask".
+ * NO is always the narrow value: for unknownHosts NO is "deny", YES "ask";
+ * for home NO is "read-only", YES "overlay". UNSET means the setting's
+ * default (policy_setting_default()): NO, except for home.
  */
 enum policy_setting_id {
 	POLICY_LOCAL_BINDING,		/* network.allowLocalBinding */
 	POLICY_ALL_UNIX_SOCKETS,	/* network.allowAllUnixSockets */
 	POLICY_UNKNOWN_HOSTS,		/* network.unknownHosts */
+	POLICY_HOME,			/* filesystem.home */
 	POLICY_NSETTINGS
 };
 
@@ -107,6 +110,8 @@ enum policy_tri {
 
 #define POLICY_HOSTS_DENY	POLICY_NO
 #define POLICY_HOSTS_ASK	POLICY_YES
+#define POLICY_HOME_READ_ONLY	POLICY_NO
+#define POLICY_HOME_OVERLAY	POLICY_YES
 
 struct policy_setting {
 	enum policy_tri value;
@@ -167,6 +172,15 @@ void policy_free(struct policy *p);
 const struct policy_list_info *policy_list_info(enum policy_list list);
 /* "network.allowLocalBinding" */
 const char *policy_setting_name(enum policy_setting_id id);
+/* What UNSET stands for: POLICY_NO, but the home is an overlay unless a
+ * layer says "read-only". */
+enum policy_tri policy_setting_default(enum policy_setting_id id);
+/* v (UNSET: the default) as the document spells it: "ask", "read-only",
+ * "true"... */
+const char *policy_setting_text(enum policy_setting_id id, enum policy_tri v);
+/* The setting's value, its default when no layer set it. */
+enum policy_tri policy_setting_value(const struct policy *p,
+    enum policy_setting_id id);
 const char *policy_layer_name(enum policy_layer layer);
 
 #endif

@@ -90,9 +90,9 @@ reply(struct conn *c, const struct policy_decision *d, const char *text)
 			rep.within = &w;
 		}
 	} else if (d->setting) {
-		rep.list = (char *)policy_setting_name(POLICY_UNKNOWN_HOSTS);
-		rep.value = (char *)(d->setting->value == POLICY_HOSTS_ASK ?
-				     "ask" : "deny");
+		rep.list = (char *)policy_setting_name(d->setting_id);
+		rep.value = (char *)policy_setting_text(d->setting_id,
+							d->setting->value);
 		origin(&o, &d->setting->origin);
 		rep.origin = &o;
 	}

@@ -117,10 +117,58 @@ test_write(const struct policy *p)
 	/* Masked by the workspace only: writes follow reads. */
 	path(p, "key.pem", POLICY_ACCESS_WRITE, POLICY_VERDICT_DENY,
 	    POLICY_LAYER_WORKSPACE, WS "/**/*.pem");
-	path(p, "~/notes.txt", POLICY_ACCESS_WRITE, POLICY_VERDICT_DENY, 0,
+	/* The home is an overlay by default: writes land in its layer. */
+	path(p, "~/notes.txt", POLICY_ACCESS_WRITE, POLICY_VERDICT_ALLOW, 0,
 	    NULL);
 	path(p, "/etc/hosts", POLICY_ACCESS_WRITE, POLICY_VERDICT_DENY, 0,
 	    NULL);
+}
+
+/* filesystem.home: the overlay by default; "read-only" from any layer
+ * wins, and explain names it. */
+static void
+test_home(const struct policy *p)
+{
+	static const char ro[] = "{\"filesystem\": {\"home\": \"read-only\"}}";
+	static const char ov[] = "{\"filesystem\": {\"home\": \"overlay\"}}";
+	struct policy_diags d = { 0 };
+	struct policy *docs[2], *eff = NULL;
+	struct policy_decision dec;
+	char buf[512];
+
+	CHECK_INT(policy_explain_path(p, "~/.cache/x", POLICY_ACCESS_WRITE,
+	    HOME, WS, &dec), 0);
+	CHECK_INT(dec.verdict, POLICY_VERDICT_ALLOW);
+	CHECK(dec.setting == NULL);
+	CHECK(policy_explain_format(&dec, buf, sizeof(buf)) > 0);
+	CHECK_STR(buf, "allow write " HOME "/.cache/x: in the home overlay: "
+	    "the write lands in this workspace's layer, never in the real "
+	    "home\n  rule: none, the default");
+	CHECK_INT(parse_as(ro, POLICY_LAYER_USER, &docs[0], &d), 0);
+	CHECK_INT(parse_as(ov, POLICY_LAYER_WORKSPACE, &docs[1], &d), 0);
+	CHECK_INT(policy_merge((const struct policy *const *)docs, 2, HOME,
+	    &eff, &d), 0);
+	CHECK_INT(eff->settings[POLICY_HOME].value, POLICY_HOME_READ_ONLY);
+	CHECK_INT(policy_explain_path(eff, "~/.cache/x", POLICY_ACCESS_WRITE,
+	    HOME, WS, &dec), 0);
+	CHECK_INT(dec.verdict, POLICY_VERDICT_DENY);
+	CHECK(policy_explain_format(&dec, buf, sizeof(buf)) > 0);
+	CHECK_STR(buf, "deny write " HOME "/.cache/x: the home is read-only "
+	    "(filesystem.home)\n  rule: filesystem.home \"read-only\"\n"
+	    "  from: user t.json:1:17");
+	/* Nor in the workspace, which the overlay never shadows. */
+	CHECK_INT(policy_explain_path(eff, WS "/x", POLICY_ACCESS_WRITE,
+	    HOME, WS, &dec), 0);
+	CHECK(dec.setting == NULL);
+	/* Outside the home the setting plays no part. */
+	CHECK_INT(policy_explain_path(eff, "/etc/x", POLICY_ACCESS_WRITE,
+	    HOME, WS, &dec), 0);
+	CHECK(dec.setting == NULL);
+	CHECK_INT(d.errors, 0);
+	policy_free(eff);
+	policy_free(docs[0]);
+	policy_free(docs[1]);
+	policy_diag_free(&d);
 }
 
 static void
@@ -218,6 +266,7 @@ main(void)
 		test_hosts(p);
 		test_env(p);
 		test_format(p);
+		test_home(p);
 	}
 	policy_free(p);
 	UNIT_DONE();

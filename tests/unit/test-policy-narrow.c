@@ -147,7 +147,11 @@ test_narrowing(void)
 			no = yes = false;
 			for (i = 0; i < 4; i++) {
 				no |= docs[i]->settings[id].value == POLICY_NO;
-				yes |= i < 2 &&
+				/* Only org and user widen, but yes to a
+				 * setting that is yes by default (home) is
+				 * no widening. */
+				yes |= (i < 2 || policy_setting_default(id) ==
+				    POLICY_YES) &&
 				    docs[i]->settings[id].value == POLICY_YES;
 			}
 			CHECK_INT(eff->settings[id].value,

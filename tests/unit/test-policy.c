@@ -73,6 +73,9 @@ test_type_errors(void)
 	bad("{\"network\": {\"unknownHosts\": \"maybe\"}}", POLICY_LAYER_USER,
 	    "t.json:1:30: error: network.unknownHosts: expected \"deny\" or "
 	    "\"ask\"");
+	bad("{\"filesystem\": {\"home\": true}}", POLICY_LAYER_USER,
+	    "t.json:1:25: error: filesystem.home: expected \"read-only\" or "
+	    "\"overlay\"");
 	bad("{\"protect\": [42]}", POLICY_LAYER_USER, "t.json:1:14: error: "
 	    "protect[0]: expected a string or a rule object, got a number");
 	bad("{\"filesystem\": []}", POLICY_LAYER_USER, "t.json:1:16: error: "
