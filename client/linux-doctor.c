@@ -259,17 +259,18 @@ check_overlay(struct doctor *d, bool userns, const char *dir)
 		needs_userns(d, "overlay");
 		return;
 	}
-	if (probe_overlay(scratch(dir, "overlay", sub), getuid(), getgid(),
-			  &f) == 0) {
+	if (probe_overlay(scratch(dir, "overlay", sub), NULL, true, getuid(),
+			  getgid(), &f) == 0) {
 		doctor_add(d, DOCTOR_OK, "overlay", "overlayfs mounts in a user "
-			   "namespace and copies a written file up");
+			   "namespace and copies a written file up (the "
+			   "home overlay)");
 		return;
 	}
-	c = doctor_add(d, DOCTOR_WARN, "overlay", "%s (sbx does not use "
-		       "overlay yet: nothing is weaker today)",
-		       failed(&f, buf, sizeof(buf)));
-	doctor_fix(c, "nothing for today's sbx; Linux >= 5.11 mounts "
-		   "overlayfs in user namespaces");
+	c = doctor_add(d, DOCTOR_WARN, "overlay", "%s: sandboxes see the "
+		       "home read-only, so tool caches there cannot be "
+		       "written", failed(&f, buf, sizeof(buf)));
+	doctor_fix(c, "Linux >= 5.11 mounts overlayfs in user namespaces "
+		   "(with userxattr); or run sbxd in privileged mode");
 }
 
 static void

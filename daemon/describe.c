@@ -82,6 +82,12 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 		fprintf(f, ", Landlock ABI %d", c->landlock_abi);
 	fprintf(f, "%s).\n", c->seccomp ? ", seccomp" : "");
 	list_line(f, "- Writable:", (const char *const *)w->v, w->n, 16);
+	if (fsplan_home(fs))
+		fprintf(f, "- The home directory (%s) is writable as an "
+			"overlay: writes there (tool caches) persist between "
+			"commands of this workspace but never reach the real "
+			"home; `sbxctl reset` discards them. Protected files "
+			"stay read-only.\n", fsplan_home(fs));
 	fputs("- /tmp is private to this workspace and persists between "
 	      "commands; everything else is read-only.\n", f);
 	list_line(f, "- Unreadable (reads fail with \"Permission denied\"):",
@@ -124,12 +130,13 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		free(buf);
 		return -ENOMEM;
 	}
-	o = json_pack("{s:s, s:s, s:i, s:b, s:o, s:s, s:o, s:o, s:o, s:o, "
-		      "s:o, s:s, s:b}",
+	o = json_pack("{s:s, s:s, s:i, s:b, s:o, s:s, s:s?, s:o, s:o, s:o, "
+		      "s:o, s:o, s:s, s:b}",
 		      "workspace", c->workspace, "backend", c->backend,
 		      "landlock_abi", c->landlock_abi, "seccomp", c->seccomp,
 		      "writable", strings(&fs->l[FSPLAN_WRITE]),
 		      "tmp", "/tmp",
+		      "home_overlay", fsplan_home(fs),
 		      "unreadable", strings(&fs->l[FSPLAN_DENY_READ]),
 		      "ignore_files", strings(&fs->l[FSPLAN_IGNORE]),
 		      "protected", rule_values(&p->lists[POLICY_PROTECT]),

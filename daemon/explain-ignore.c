@@ -129,7 +129,7 @@ explain_ignore(const struct policy *eff, const char *workspace,
 	int r;
 
 	memset(hit, 0, sizeof(*hit));
-	if ((r = fsplan_build(eff, workspace, &fs)) < 0)
+	if ((r = fsplan_build(eff, workspace, NULL, &fs)) < 0)
 		return r;
 	root = root_of(fs, path);
 	/* The root itself is never masked: the walk starts below it. */

@@ -8,6 +8,7 @@
 
 #include "daemon/crypto.h"
 #include "daemon/fsplan.h"
+#include "daemon/policy-path.h"
 
 int
 fsplan_push(struct fsplan_list *l, const char *s)
@@ -88,9 +89,33 @@ make_key(struct fsplan *p, const char *workspace)
 	return r;
 }
 
+/* The overlay serves a home that is partly writable or readable: not one
+ * the policy makes writable or masks as a whole. */
+static int
+plan_home(struct fsplan *p, const struct policy *eff, const char *home)
+{
+	size_t k, i;
+
+	if (!home || home[0] != '/' ||
+	    policy_setting_value(eff, POLICY_HOME) != POLICY_HOME_OVERLAY)
+		return 0;
+	/* allowWrite, then denyRead */
+	for (k = FSPLAN_WRITE; k <= FSPLAN_DENY_READ; k++)
+		for (i = 0; i < p->l[k].n; i++)
+			if (policy_path_covers(p->l[k].v[i], home))
+				return 0;
+	return fsplan_push(&p->l[FSPLAN_OVERLAY], home);
+}
+
+const char *
+fsplan_home(const struct fsplan *p)
+{
+	return p->l[FSPLAN_OVERLAY].n ? p->l[FSPLAN_OVERLAY].v[0] : NULL;
+}
+
 int
 fsplan_build(const struct policy *eff, const char *workspace,
-	     struct fsplan **out)
+	     const char *home, struct fsplan **out)
 {
 	static const char *const ignore_default[] = FSPLAN_DEFAULT_IGNORE_FILES;
 	struct fsplan *p = calloc(1, sizeof(*p));
@@ -117,6 +142,8 @@ fsplan_build(const struct policy *eff, const char *workspace,
 		r = fsplan_push(&p->l[FSPLAN_IGNORE], ignore_default[i]);
 	for (i = 0; r == 0 && i < ign->n; i++)
 		r = fsplan_push(&p->l[FSPLAN_IGNORE], ign->v[i].value);
+	if (r == 0)
+		r = plan_home(p, eff, home);
 	/* Order must not change the key. */
 	for (k = 0; r == 0 && k < FSPLAN_NKINDS; k++)
 		if (p->l[k].n > 1)

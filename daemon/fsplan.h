@@ -21,6 +21,7 @@ enum fsplan_kind {
 	FSPLAN_DENY_GLOBS,  /* denyRead globs, matched by the walk */
 	FSPLAN_RO_GLOBS,    /* denyWrite + protect globs */
 	FSPLAN_IGNORE,      /* ignore-file names (.sbxignore, ...) */
+	FSPLAN_OVERLAY,     /* the home, seen through an overlay (0 or 1) */
 	FSPLAN_NKINDS
 };
 
@@ -32,8 +33,13 @@ struct fsplan {
 /* Always honoured, whatever the policy says (DESIGN.md §4). */
 #define FSPLAN_DEFAULT_IGNORE_FILES { ".sbxignore", ".cursorignore" }
 
+/* home: the served user's home (canonical), or NULL when the sandbox
+ * cannot overlay it. The home is overlaid unless filesystem.home is
+ * "read-only" or a writable tree or denyRead path covers all of it. */
 int fsplan_build(const struct policy *eff, const char *workspace,
-		 struct fsplan **out);
+		 const char *home, struct fsplan **out);
+/* The home the plan overlays, or NULL. */
+const char *fsplan_home(const struct fsplan *p);
 void fsplan_free(struct fsplan *p);
 /* Appends a copy of s unless already there. */
 int fsplan_push(struct fsplan_list *l, const char *s);

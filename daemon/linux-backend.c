@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/landlock-abi.h"
@@ -87,6 +88,38 @@ setup_seccomp(char *err, size_t errlen)
 	return 0;
 }
 
+/* The home overlay as templates make it, of the real home over layers on
+ * a scratch tmpfs: the kernel (overlayfs in a user namespace needs Linux
+ * >= 5.11) and the home's file system must both allow it. Without it the
+ * home is read-only in sandboxes, which status says. */
+static void
+setup_home_overlay(void)
+{
+	struct probe_fail f;
+	char dir[PATH_MAX];
+	int n;
+
+	if (!lb.cfg.home || !lb.cfg.statedir)
+		return;
+	n = snprintf(lb.layers_dir, sizeof(lb.layers_dir), "%s/home",
+		     lb.cfg.statedir);
+	if (n < 0 || (size_t)n >= sizeof(lb.layers_dir))
+		return;
+	snprintf(dir, sizeof(dir), "%s/probe-overlay", lb.cfg.rundir);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		degrade("home overlay: %s: %s; the home is read-only in "
+			"sandboxes", dir, strerror(errno));
+		return;
+	}
+	if (probe_overlay(dir, lb.cfg.home, !lb.cfg.privileged, lb.cfg.uid,
+			  lb.cfg.gid, &f) == 0)
+		lb.caps.home_overlay = true;
+	else
+		degrade("no home overlay (%s: %s): the home is read-only in "
+			"sandboxes", f.step, strerror(f.err));
+	rmdir(dir);
+}
+
 int
 sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 {
@@ -125,6 +158,7 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 			 (unsigned)cfg->uid);
 		return r;
 	}
+	setup_home_overlay();
 	lb.caps.landlock_abi = landlock_probe_abi();
 	if (lb.caps.landlock_abi == 0)
 		degrade("Landlock unavailable: writes are limited by "

@@ -2,6 +2,7 @@
 #ifndef SBX_LINUX_BACKEND_H
 #define SBX_LINUX_BACKEND_H
 
+#include <limits.h>
 #include <linux/filter.h>
 #include <stdbool.h>
 #include <sys/types.h>
@@ -17,6 +18,7 @@ struct linux_backend {
 	int ngroups;
 	struct sock_fprog seccomp;
 	bool have_seccomp;
+	char layers_dir[PATH_MAX]; /* STATE/home: the home overlays' layers */
 };
 
 const struct linux_backend *linux_backend(void);

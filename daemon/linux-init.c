@@ -273,6 +273,8 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	int keep[5] = { sync_fd, sfd, p->stdio[0], p->stdio[1], p->stdio[2] };
 	int ruleset = -1, sigfd, err = 0, step;
 	bool direct = sync_fd >= 0;
+	/* The home overlay is writable; the real home is not reachable. */
+	const char *must[3] = { "/tmp", fsplan_home(p->fs), NULL };
 	sigset_t set;
 	size_t i;
 	char c;
@@ -304,7 +306,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	if (p->landlock_abi > 0 &&
 	    (ruleset = landlock_build(p->landlock_abi,
 				      (const char *const *)p->fs->l[FSPLAN_WRITE].v,
-				      "/tmp", "/dev")) < 0)
+				      must, "/dev")) < 0)
 		fail(sfd, STEP_LANDLOCK_RULESET, -ruleset);
 	if (p->proxy && (err = send_listeners(sfd)) < 0)
 		fail(sfd, STEP_PROXY_LISTEN, -err);

@@ -59,7 +59,7 @@ add_path(int rs, const char *path, uint64_t access)
 }
 
 int
-landlock_build(int abi, const char *const *rw, const char *tmp,
+landlock_build(int abi, const char *const *rw, const char *const *must,
 	       const char *dev)
 {
 	struct sbx_landlock_ruleset_attr attr = { 0 };
@@ -78,8 +78,9 @@ landlock_build(int abi, const char *const *rw, const char *tmp,
 		if (r < 0 && r != -ENOENT) /* absent: nothing to grant */
 			goto fail;
 	}
-	if ((r = add_path(rs, tmp, all)) < 0)
-		goto fail;
+	for (; must && *must; must++)
+		if ((r = add_path(rs, *must, all)) < 0)
+			goto fail;
 	if (abi >= 3)
 		devrights |= SBX_LL_FS_TRUNCATE;
 	if (abi >= 5)

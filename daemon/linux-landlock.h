@@ -47,10 +47,11 @@ uint64_t landlock_write_rights(int abi);
 
 /* Creates a ruleset handling write rights (and scopes at ABI >= 6) with full
  * write access beneath each path of rw[] (NULL-terminated, may be NULL;
- * absent paths are skipped) and tmp, and file writes beneath dev (may be
+ * absent paths are skipped) and of must[] (NULL-terminated; each must
+ * exist: /tmp, the home overlay), and file writes beneath dev (may be
  * NULL). Runs inside the sandbox after its mounts, so paths are the
  * sandbox's view. Returns the ruleset fd or -errno. */
-int landlock_build(int abi, const char *const *rw, const char *tmp,
+int landlock_build(int abi, const char *const *rw, const char *const *must,
 		   const char *dev);
 
 /* Enforces ruleset fd on the calling thread (no_new_privs already set).

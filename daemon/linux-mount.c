@@ -1,11 +1,14 @@
-/* The sandbox's mount tree: read-only root, writable workspace, private
- * /tmp, its own /proc, a minimal /dev, daemon state hidden. Built in place
- * with the mount API (no helper binaries, no argv limits) by the sandbox
- * init inside a fresh user+mount+pid namespace. */
+/* The sandbox's mount tree: read-only root, the home as an overlay,
+ * writable workspace, private /tmp, its own /proc, a minimal /dev, daemon
+ * state hidden. Built in place with the mount API (no helper binaries, no
+ * argv limits) by the sandbox init inside a fresh user+mount+pid
+ * namespace. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -21,12 +24,24 @@ static const char *const dev_nodes[] = {
 #define NDEV (sizeof(dev_nodes) / sizeof(dev_nodes[0]))
 
 #define MAX_WRITE 64
+#define MAX_HOME_MOUNTS 64
+
+/* Mounts below the home, which the overlay (whose lower layer is the
+ * home's own file system) would hide: cloned before, put back on top. */
+struct home_mounts {
+	int fd[MAX_HOME_MOUNTS];
+	char *path[MAX_HOME_MOUNTS];
+	int n;
+};
 
 struct trees {
 	int tmp, tty, null;
 	int dev[NDEV];
 	int ws[MAX_WRITE];  /* clones of the writable trees, -1: absent */
 	int nws;
+	int home;           /* the home overlay, detached; -1: none */
+	int wsro;           /* the real workspace, when inside the home */
+	struct home_mounts sub;
 };
 
 static int
@@ -100,6 +115,140 @@ mkdir_p(const char *path)
 		buf[i] = i < n ? '/' : '\0';
 	}
 	return 0;
+}
+
+int
+linux_mount_overlay(int lower, int upper, int work, bool userns)
+{
+	static const char *const keys[3] = { "lowerdir", "upperdir",
+					     "workdir" };
+	int fds[3] = { lower, upper, work }, fs, mnt, i, e = 0;
+	char path[32];
+
+	fs = fsopen("overlay", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -errno;
+	/* Magic links name exactly the directories opened: no separator or
+	 * escape in a path to get wrong, nothing looked up again. */
+	for (i = 0; i < 3 && !e; i++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[i]);
+		if (fsconfig(fs, FSCONFIG_SET_STRING, keys[i], path, 0) < 0)
+			e = -errno;
+	}
+	/* index=off: a template and a -t sandbox of one workspace may mount
+	 * the same upper layer at once. In a user namespace trusted.*
+	 * xattrs are out of reach: user.overlay.* instead. */
+	if (!e && (fsconfig(fs, FSCONFIG_SET_STRING, "index", "off", 0) < 0 ||
+		   (userns && fsconfig(fs, FSCONFIG_SET_FLAG, "userxattr",
+				       NULL, 0) < 0) ||
+		   fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0))
+		e = -errno;
+	if (e) {
+		close(fs);
+		return e;
+	}
+	mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID |
+		      MOUNT_ATTR_NODEV);
+	mnt = mnt < 0 ? -errno : mnt;
+	close(fs);
+	return mnt;
+}
+
+static bool
+under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+/* mountinfo escapes blanks and backslashes as \ooo. */
+static void
+unescape(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 3;
+		} else
+			*w++ = *s;
+	}
+	*w = '\0';
+}
+
+/* Clones every outermost mount strictly below home (recursively: the
+ * ones below it come along). */
+static int
+take_home_mounts(const char *home, struct home_mounts *m)
+{
+	char line[8192], mp[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	int i, r = 0;
+
+	if (!f)
+		return -errno;
+	while (r == 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1)
+			continue;
+		unescape(mp);
+		if (!under(mp, home) || !strcmp(mp, home))
+			continue;
+		for (i = 0; i < m->n; i++)
+			if (under(mp, m->path[i]))
+				break;
+		if (i < m->n)
+			continue; /* inside one taken already */
+		if (m->n == MAX_HOME_MOUNTS)
+			r = -E2BIG;
+		else if (!(m->path[m->n] = strdup(mp)))
+			r = -ENOMEM;
+		else if ((m->fd[m->n] = clone_tree(mp, AT_RECURSIVE)) < 0) {
+			r = m->fd[m->n] == -ENOENT ? 0 : m->fd[m->n];
+			free(m->path[m->n]);
+		} else
+			m->n++;
+	}
+	fclose(f);
+	return r;
+}
+
+/* The home overlay, detached, and what must go back over it: the mounts
+ * below the home and the real workspace. */
+static int
+take_home(const struct sandbox_plan *p, struct trees *t)
+{
+	const int flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	const char *home = fsplan_home(p->fs);
+	int fd[4] = { -1, -1, -1, -1 }; /* home, layers, upper, work */
+	int i, r;
+
+	if (!home)
+		return 0;
+	if (!p->home_layers)
+		return -EINVAL;
+	if ((fd[0] = open(home, flags & ~O_NOFOLLOW)) >= 0 &&
+	    (fd[1] = open(p->home_layers, flags)) >= 0 &&
+	    (fd[2] = openat(fd[1], "upper", flags)) >= 0 &&
+	    (fd[3] = openat(fd[1], "work", flags)) >= 0)
+		r = linux_mount_overlay(fd[0], fd[2], fd[3], p->userns);
+	else
+		r = -errno;
+	for (i = 0; i < 4; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	if (r < 0)
+		return r;
+	t->home = r;
+	/* The workspace is never shadowed by the overlay: what allowWrite
+	 * leaves out of it stays the real thing, read-only. */
+	if (under(p->workspace, home) &&
+	    (t->wsro = clone_tree(p->workspace, AT_RECURSIVE)) < 0)
+		return t->wsro;
+	return take_home_mounts(home, &t->sub);
 }
 
 static int
@@ -218,6 +367,40 @@ build_masks(const struct sandbox_plan *p, const struct trees *t)
 		if (r < 0 && r != -ENOENT)
 			return r;
 	}
+	return 0;
+}
+
+/* A tree cloned before the root went read-only goes back, read-only. */
+static int
+attach_read_only(int fd, const char *path)
+{
+	int r = set_attr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+			 MOUNT_ATTR_NODEV, 0);
+
+	if (r == 0)
+		r = attach(fd, path);
+	/* Gone from the overlay's view (removed in an earlier run): then
+	 * there is nothing to see there. */
+	return r == -ENOENT ? 0 : r;
+}
+
+/* The overlay over the home, then the mounts it hid and the workspace,
+ * read-only; writable trees and masks come on top later. */
+static int
+mount_home(const struct sandbox_plan *p, struct trees *t)
+{
+	int i, r;
+
+	if (t->home < 0)
+		return 0;
+	if ((r = attach(t->home, fsplan_home(p->fs))) < 0)
+		return r;
+	for (i = 0; i < t->sub.n; i++)
+		if ((r = attach_read_only(t->sub.fd[i], t->sub.path[i])) < 0)
+			return r;
+	if (t->wsro >= 0)
+		return attach_read_only(t->wsro, p->workspace);
 	return 0;
 }
 
@@ -386,8 +569,11 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 
 	memset(&t, -1, sizeof(t));
 	t.nws = 0;
+	t.sub.n = 0;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return *err = errno, STEP_MOUNT_PRIVATE;
+	if ((r = take_home(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_HOME;
 	if ((r = take_trees(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_CLONE;
 	r = set_attr(AT_FDCWD, "/", AT_RECURSIVE, MOUNT_ATTR_RDONLY |
@@ -398,6 +584,8 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
 	if (r < 0 || (r = attach(t.tmp, "/tmp")) < 0)
 		return *err = -r, STEP_MOUNT_TMP;
+	if ((r = mount_home(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_HOME;
 	if ((r = mount_writable(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_WORKSPACE;
 	fd = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |

@@ -24,6 +24,7 @@
 #include "daemon/linux-landlock.h"
 #include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
+#include "daemon/linux.h"
 #include "daemon/sandbox.h"
 
 /* How long a seccomp notification may take to arrive. */
@@ -270,6 +271,8 @@ join(char *buf, const char *dir, const char *name)
 
 struct overlay_arg {
 	const char *dir;
+	const char *lower;
+	bool userns;
 	uid_t uid;
 	gid_t gid;
 };
@@ -293,47 +296,65 @@ write_file(const char *path, const char *text)
 }
 
 static int
-overlay_fn(const void *varg, struct probe_fail *f)
+enter_userns(uid_t uid, gid_t gid, struct probe_fail *f)
 {
-	const struct overlay_arg *a = varg;
-	static const char *const sub[] = { "lower", "upper", "work", "merged" };
-	char p[5][PATH_MAX], map[64], opts[4 * PATH_MAX];
-	struct stat st;
-	int i, r;
+	char map[64];
+	int r;
 
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
 		return step(f, "unshare(CLONE_NEWUSER | CLONE_NEWNS)", errno);
-	snprintf(map, sizeof(map), "%u %u 1", (unsigned)a->uid,
-		 (unsigned)a->uid);
+	snprintf(map, sizeof(map), "%u %u 1", (unsigned)uid, (unsigned)uid);
 	if ((r = write_file("/proc/self/uid_map", map)) < 0)
 		return step(f, "writing uid_map", -r);
 	if ((r = write_file("/proc/self/setgroups", "deny")) < 0)
 		return step(f, "writing setgroups", -r);
-	snprintf(map, sizeof(map), "%u %u 1", (unsigned)a->gid,
-		 (unsigned)a->gid);
+	snprintf(map, sizeof(map), "%u %u 1", (unsigned)gid, (unsigned)gid);
 	if ((r = write_file("/proc/self/gid_map", map)) < 0)
 		return step(f, "writing gid_map", -r);
+	return 0;
+}
+
+static int
+overlay_fn(const void *varg, struct probe_fail *f)
+{
+	const struct overlay_arg *a = varg;
+	static const char *const sub[] = { "upper", "work", "merged",
+					   "lower" };
+	char p[5][PATH_MAX];
+	int fd[3], i, r, mnt;
+	struct stat st;
+
+	if (a->userns && enter_userns(a->uid, a->gid, f) < 0)
+		return -1;
+	if (!a->userns && unshare(CLONE_NEWNS) < 0)
+		return step(f, "unshare(CLONE_NEWNS)", errno);
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return step(f, "making mounts private", errno);
 	if (mount("tmpfs", a->dir, "tmpfs", 0, "mode=0700") < 0)
 		return step(f, "mount(tmpfs)", errno);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < (a->lower ? 3 : 4); i++) {
 		if ((r = join(p[i], a->dir, sub[i])) < 0)
 			return step(f, "directory name", -r);
 		if (mkdir(p[i], 0700) < 0)
 			return step(f, "mkdir on the tmpfs", errno);
 	}
-	if ((r = join(p[4], p[0], "f")) < 0 ||
-	    (r = write_file(p[4], "lower\n")) < 0)
+	if (!a->lower && ((r = join(p[4], p[3], "f")) < 0 ||
+			  (r = write_file(p[4], "lower\n")) < 0))
 		return step(f, "writing the lower file", -r);
-	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
-		 p[0], p[1], p[2]);
-	if (mount("overlay", p[3], "overlay", 0, opts) < 0)
-		return step(f, "mount(overlay)", errno);
-	if ((r = join(p[4], p[3], "f")) < 0 ||
+	fd[0] = open(a->lower ? a->lower : p[3], O_PATH | O_DIRECTORY |
+		     O_CLOEXEC);
+	fd[1] = open(p[0], O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd[2] = open(p[1], O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd[0] < 0 || fd[1] < 0 || fd[2] < 0)
+		return step(f, "opening the layers", errno);
+	if ((mnt = linux_mount_overlay(fd[0], fd[1], fd[2], a->userns)) < 0)
+		return step(f, "fsopen/fsconfig/fsmount(overlay)", -mnt);
+	if (move_mount(mnt, "", AT_FDCWD, p[2], MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return step(f, "move_mount(overlay)", errno);
+	if ((r = join(p[4], p[2], ".sbx-overlay-probe")) < 0 ||
 	    (r = write_file(p[4], "upper\n")) < 0)
 		return step(f, "writing through the overlay", -r);
-	if ((r = join(p[4], p[1], "f")) < 0)
+	if ((r = join(p[4], p[0], ".sbx-overlay-probe")) < 0)
 		return step(f, "directory name", -r);
 	if (stat(p[4], &st) < 0)
 		return step(f, "finding the copy in the upper directory",
@@ -342,9 +363,10 @@ overlay_fn(const void *varg, struct probe_fail *f)
 }
 
 int
-probe_overlay(const char *dir, uid_t uid, gid_t gid, struct probe_fail *f)
+probe_overlay(const char *dir, const char *lower, bool userns, uid_t uid,
+	      gid_t gid, struct probe_fail *f)
 {
-	struct overlay_arg a = { dir, uid, gid };
+	struct overlay_arg a = { dir, lower, userns, uid, gid };
 
 	return in_child(overlay_fn, &a, f);
 }
@@ -360,6 +382,7 @@ landlock_fn(const void *varg, struct probe_fail *f)
 	const struct landlock_arg *a = varg;
 	char allowed[PATH_MAX], path[PATH_MAX];
 	const char *rw[] = { allowed, NULL };
+	const char *must[] = { allowed, NULL };
 	int rs, fd;
 
 	if ((rs = join(allowed, a->dir, "allowed")) < 0)
@@ -368,7 +391,7 @@ landlock_fn(const void *varg, struct probe_fail *f)
 		return step(f, "mkdir", errno);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return step(f, "prctl(PR_SET_NO_NEW_PRIVS)", errno);
-	if ((rs = landlock_build(a->abi, rw, allowed, NULL)) < 0)
+	if ((rs = landlock_build(a->abi, rw, must, NULL)) < 0)
 		return step(f, "landlock_create_ruleset/add_rule", -rs);
 	if ((fd = landlock_enforce(rs, false)) < 0)
 		return step(f, "landlock_restrict_self", -fd);

@@ -39,12 +39,14 @@ int probe_netns(bool userns, struct probe_fail *f);
  * step, linux-init.c, and part of probe_netns). 0 or -errno. */
 int probe_loopback_up(void);
 
-/* In a fresh user and mount namespace as uid/gid: a tmpfs on dir (an
- * existing empty directory; the host never sees what is made on it), an
- * overlay of two directories in it, and a write through the overlay that
- * must land in the upper one. */
-int probe_overlay(const char *dir, uid_t uid, gid_t gid,
-		  struct probe_fail *f);
+/* In a fresh mount namespace (and user namespace as uid/gid when userns):
+ * a tmpfs on dir (an existing empty directory; the host never sees what is
+ * made on it), an overlay as sandboxes make it (linux_mount_overlay) of
+ * lower (NULL: a directory on that tmpfs; else only read) with upper and
+ * work directories on the tmpfs, and a write through the overlay that must
+ * land in the upper one. */
+int probe_overlay(const char *dir, const char *lower, bool userns, uid_t uid,
+		  gid_t gid, struct probe_fail *f);
 
 /* Landlock at abi as sandboxes use it (landlock_build): writes allowed
  * beneath dir/allowed only. Enforced in a child, which must create a file

@@ -35,6 +35,7 @@ static const char *const step_names[STEP_MAX] = {
 	[STEP_MOUNT_READONLY] = "read-only root",
 	[STEP_MOUNT_TMP] = "private /tmp",
 	[STEP_MOUNT_WORKSPACE] = "workspace mount",
+	[STEP_MOUNT_HOME] = "home overlay",
 	[STEP_MOUNT_PROC] = "/proc",
 	[STEP_MOUNT_SYS] = "/sys",
 	[STEP_MOUNT_DEV] = "/dev",
@@ -106,6 +107,7 @@ sandbox_plan_free(struct sandbox_plan *p)
 	free(p->cwd);
 	free(p->workspace);
 	free(p->tmpdir);
+	free(p->home_layers);
 	free(p->tty_path);
 	free(p);
 }
@@ -151,7 +153,9 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->cwd = strdup(req->cwd);
 	p->workspace = strdup(req->workspace);
 	p->tmpdir = strdup(req->tmpdir);
-	if (!p->argv || !p->envp || !p->cwd || !p->workspace || !p->tmpdir) {
+	p->home_layers = req->home_layers ? strdup(req->home_layers) : NULL;
+	if (!p->argv || !p->envp || !p->cwd || !p->workspace || !p->tmpdir ||
+	    (req->home_layers && !p->home_layers)) {
 		sandbox_plan_free(p);
 		return -ENOMEM;
 	}
@@ -167,6 +171,11 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 		return r;
 	}
 	p->masks[p->nmasks++] = lb->cfg.rundir;
+	/* The daemon's state holds every workspace's home overlay layers;
+	 * a state dir holding the workspace only loses its home/. */
+	if (lb->cfg.statedir)
+		p->masks[p->nmasks++] = under(p->workspace, lb->cfg.statedir) ?
+					lb->layers_dir : lb->cfg.statedir;
 	if (lb->cfg.socket_path && !under(lb->cfg.socket_path, lb->cfg.rundir))
 		p->socket_mask = lb->cfg.socket_path;
 	p->uid = lb->cfg.uid;
@@ -509,6 +518,12 @@ unsigned
 sandbox_templates(void)
 {
 	return ltemplate_count();
+}
+
+int
+sandbox_retire_workspace(const char *ws)
+{
+	return ltemplate_retire(ws);
 }
 
 int

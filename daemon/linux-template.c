@@ -279,6 +279,22 @@ ltemplate_count(void)
 	return ntemplates;
 }
 
+int
+ltemplate_retire(const char *ws)
+{
+	struct ltemplate *t, *next;
+
+	for (t = templates; t; t = t->next)
+		if (!strcmp(t->workspace, ws) && t->users > 0)
+			return -EBUSY;
+	for (t = templates; t; t = next) {
+		next = t->next;
+		if (!strcmp(t->workspace, ws))
+			template_free(t);
+	}
+	return 0;
+}
+
 void
 ltemplate_kill_all(void)
 {

@@ -41,6 +41,9 @@ struct ltemplate {
 int ltemplate_get(const struct sandbox_plan *plan, struct ltemplate **out);
 void ltemplate_put(struct ltemplate *t);
 unsigned ltemplate_count(void);
+/* Kills the templates of workspace ws (sbxctl reset: they hold its home
+ * overlay); -EBUSY, killing none, when one is in use. */
+int ltemplate_retire(const char *ws);
 /* Kills every template (daemon shutdown). */
 void ltemplate_kill_all(void);
 

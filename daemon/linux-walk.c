@@ -33,6 +33,7 @@ struct pathset {
 struct root {
 	const char *path;
 	struct ignore_set *ign;
+	bool shallow;              /* the home overlay: its own entries only */
 };
 
 struct walk_state {
@@ -232,7 +233,7 @@ walk_entry(struct walk_state *w, int dfd, const char *name, char *abs,
 		return decide(w, &w->res->ro, abs);
 	if (S_ISREG(st.st_mode) && st.st_nlink > 1)
 		return remember(&w->links, &w->nlinks, &w->caplinks, &st, abs);
-	if (!dir)
+	if (!dir || w->root->shallow)
 		return 0;
 	r = pathset_add(&w->seen_dirs, abs);
 	if (r < 0)
@@ -339,10 +340,14 @@ linux_walk(const struct fsplan *fs, struct walk_state **stp,
 		return -ENOMEM;
 	w->fs = fs;
 	w->recurse_known = true;
-	for (i = 0; r == 0 && i < fs->l[FSPLAN_WRITE].n && i < 64; i++) {
+	for (i = 0; r == 0 && i < fs->l[FSPLAN_WRITE].n + fs->l[FSPLAN_OVERLAY].n &&
+		    w->nroots < 64; i++) {
 		struct root *root = &w->roots[w->nroots++];
+		size_t nw = fs->l[FSPLAN_WRITE].n;
 
-		root->path = fs->l[FSPLAN_WRITE].v[i];
+		root->shallow = i >= nw;
+		root->path = root->shallow ? fs->l[FSPLAN_OVERLAY].v[i - nw] :
+			     fs->l[FSPLAN_WRITE].v[i];
 		if ((r = ignore_set_new(&root->ign)) == 0 &&
 		    (r = pathset_add(&w->seen_dirs, root->path)) >= 0 &&
 		    (r = fsplan_append(&out->dirs, root->path)) == 0)

@@ -24,6 +24,7 @@ enum linux_step {
 	STEP_MOUNT_READONLY,
 	STEP_MOUNT_TMP,
 	STEP_MOUNT_WORKSPACE,
+	STEP_MOUNT_HOME,
 	STEP_MOUNT_PROC,
 	STEP_MOUNT_SYS,
 	STEP_MOUNT_DEV,
@@ -56,6 +57,8 @@ struct sandbox_plan {
 	char *cwd;
 	char *workspace;
 	char *tmpdir;
+	char *home_layers;         /* upper/ and work/ of the home overlay,
+				      when fs overlays the home */
 	const struct fsplan *fs;   /* borrowed from the request */
 	char *tty_path;            /* host path of the pty slave, or NULL */
 	int stdio[3];              /* borrowed from the request */
@@ -83,6 +86,10 @@ struct sandbox_plan {
  * to the errno. */
 int linux_mount_build(const struct sandbox_plan *plan, int *err,
 		      struct walk_state **keep);
+/* An overlay of directory lower (read-only) with upper and work, as a
+ * detached mount (nosuid, nodev); userns: made in a user namespace. Layers
+ * are fds (O_PATH will do), so no path is looked up twice. */
+int linux_mount_overlay(int lower, int upper, int work, bool userns);
 /* Masks / protects one path in the current mount tree (absent: no-op). */
 int linux_mount_mask(const char *path);
 int linux_mount_read_only(const char *path);

@@ -238,6 +238,13 @@ sandbox_templates(void)
 	return 0;
 }
 
+/* No templates, and no home overlay on macOS (Seatbelt cannot make one). */
+int
+sandbox_retire_workspace(const char *ws)
+{
+	return 0;
+}
+
 /* The session init leads the command's group; it ignores all but KILL. */
 int
 sandbox_signal(const struct sandbox_proc *proc, int sig)

@@ -40,6 +40,8 @@ struct sbxd sbxd;
 
 static char rundir_buf[PATH_MAX];
 static char socket_buf[PATH_MAX];
+static char state_buf[PATH_MAX];
+static const char *home_opt;
 static struct proxy_config proxy_cfg = { ASK_TIMEOUT_MS,
 					 PROXY_HEAD_TIMEOUT_MS, NULL };
 /* Autostarted by sbxctl: stderr is its pipe until READY, a log after. */
@@ -80,11 +82,12 @@ usage(FILE *f)
 		"  --org-dir DIR  org policies (default /etc/sbx/policy.d)\n"
 		"  --trusted-keys DIR  keys for signed org pushes (default "
 		"/etc/sbx/trusted-keys)\n"
-		"  --state-dir DIR  pushed org policies go in DIR/org (default "
-		"/var/lib/sbx as root,\n"
-		"                 else $XDG_STATE_HOME/sbx)\n"
-		"  --home DIR     look for the user policy files in DIR "
-		"(tests)\n"
+		"  --state-dir DIR  pushed org policies (DIR/org) and home "
+		"overlays (DIR/home)\n"
+		"                 (default /var/lib/sbx as root, else "
+		"$XDG_STATE_HOME/sbx)\n"
+		"  --home DIR     the served user's home is DIR, not the "
+		"passwd entry's (tests)\n"
 		"  --hosts-file FILE  extra host entries for the proxy's "
 		"resolver\n"
 		"  --ask-timeout SEC  deny an unanswered approval after SEC "
@@ -217,7 +220,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			org_opts.state_dir = optarg;
 			break;
 		case 'O':
-			store_opts.lookup_home = optarg;
+			home_opt = optarg;
 			break;
 		case 'H':
 			proxy_cfg.hosts_file = optarg;
@@ -282,18 +285,51 @@ set_identity(const char *user)
 }
 
 /* The served user's home, from the password database (not $HOME, which
- * belongs to whoever started us). */
+ * belongs to whoever started us), or --home. */
 static int
 set_home(void)
 {
 	struct passwd *pw = getpwuid(sbxd.uid);
+	const char *home = home_opt ? home_opt : pw ? pw->pw_dir : "";
+	char real[PATH_MAX];
 
-	if (!pw || pw->pw_dir[0] != '/' ||
-	    !(store_opts.home = strdup(pw->pw_dir))) {
+	/* Canonical, as workspace paths are: the home overlay is placed by
+	 * comparing the two. */
+	if (home[0] == '/' && realpath(home, real))
+		home = real;
+	if (home[0] != '/' || !(store_opts.home = strdup(home))) {
 		fprintf(stderr, "sbxd: uid %u has no home directory\n",
 			(unsigned)sbxd.uid);
 		return -ENOENT;
 	}
+	return 0;
+}
+
+/* --state-dir, else /var/lib/sbx for a root daemon, else the user's
+ * $XDG_STATE_HOME/sbx (default ~/.local/state/sbx). */
+static int
+set_state_dir(void)
+{
+	const char *xdg = getenv("XDG_STATE_HOME");
+	int n;
+
+	if (org_opts.state_dir)
+		n = snprintf(state_buf, sizeof(state_buf), "%s",
+			     org_opts.state_dir);
+	else if (geteuid() == 0)
+		n = snprintf(state_buf, sizeof(state_buf), "%s",
+			     POLICY_ORG_ROOT_STATE);
+	else if (xdg && xdg[0] == '/')
+		n = snprintf(state_buf, sizeof(state_buf), "%s/sbx", xdg);
+	else
+		n = snprintf(state_buf, sizeof(state_buf),
+			     "%s/.local/state/sbx", store_opts.home);
+	if (n < 0 || (size_t)n >= sizeof(state_buf) - 128 ||
+	    state_buf[0] != '/') {
+		fprintf(stderr, "sbxd: bad state directory: %s\n", state_buf);
+		return -EINVAL;
+	}
+	sbxd.statedir = org_opts.state_dir = state_buf;
 	return 0;
 }
 
@@ -334,6 +370,8 @@ setup(int ready_fd)
 	cfg.gid = sbxd.gid;
 	cfg.privileged = sbxd.privileged;
 	cfg.rundir = sbxd.rundir;
+	cfg.statedir = sbxd.statedir;
+	cfg.home = store_opts.home;
 	cfg.socket_path = sbxd.socket_path;
 	if ((r = sandbox_init(&cfg, err, sizeof(err))) < 0) {
 		log_error("sandbox backend: %s", err);
@@ -372,7 +410,7 @@ main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &user, &ready_fd) < 0)
 		return 2;
-	if (set_identity(user) < 0 || set_home() < 0)
+	if (set_identity(user) < 0 || set_home() < 0 || set_state_dir() < 0)
 		return 1;
 	policy_store_init(&store_opts);
 	umask(077);

@@ -473,21 +473,12 @@ policy_org_rescan(void)
 int
 policy_org_init(const struct policy_org_opts *o, char *err, size_t errlen)
 {
-	const char *xdg = getenv("XDG_STATE_HOME");
 	int dfd, n;
 
 	opts = *o;
 	if (!opts.keys_dir)
 		opts.keys_dir = TRUSTED_KEYS_DIR;
-	if (opts.state_dir)
-		n = snprintf(dir, sizeof(dir), "%s/org", opts.state_dir);
-	else if (geteuid() == 0)
-		n = snprintf(dir, sizeof(dir), "%s/org", POLICY_ORG_ROOT_STATE);
-	else if (xdg && xdg[0] == '/')
-		n = snprintf(dir, sizeof(dir), "%s/sbx/org", xdg);
-	else
-		n = snprintf(dir, sizeof(dir), "%s/.local/state/sbx/org",
-			     opts.home);
+	n = snprintf(dir, sizeof(dir), "%s/org", opts.state_dir);
 	if (n < 0 || (size_t)n >= sizeof(dir) - 64) {
 		dir[0] = '\0';
 		snprintf(err, errlen, "org policy store: path too long");

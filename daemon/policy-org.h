@@ -10,11 +10,12 @@
 #include "daemon/crypto.h"
 
 /* State dir of a root daemon; a user-mode daemon uses $XDG_STATE_HOME/sbx
- * (default ~/.local/state/sbx). Pushed policies live in its org/. */
+ * (default ~/.local/state/sbx); main.c decides. Pushed policies live in
+ * its org/. */
 #define POLICY_ORG_ROOT_STATE "/var/lib/sbx"
 
 struct policy_org_opts {
-	const char *state_dir;     /* --state-dir; NULL: the default above */
+	const char *state_dir;     /* the daemon's state dir */
 	const char *keys_dir;      /* --trusted-keys; NULL: TRUSTED_KEYS_DIR */
 	bool keys_dir_explicit;    /* keys may be the daemon's own (tests) */
 	const char *home;          /* the served user's home ("~") */

@@ -39,7 +39,8 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
 		return;
 	}
-	r = fsplan_build(eff, ws, &fs);
+	r = fsplan_build(eff, ws, caps->home_overlay ? policy_store_home() :
+			 NULL, &fs);
 	if (r == 0)
 		r = describe_build(eff, fs, &dc, &text, &json);
 	if (r == 0 && !(rep.json = json_dumps(json, JSON_INDENT(2))))

@@ -21,6 +21,7 @@ struct sandbox_caps {
 	char landlock_audit_off[128]; /* if not, why ("": Landlock < 7) */
 	bool userns;               /* unprivileged user namespaces usable */
 	bool privileged;           /* daemon is root serving target_uid */
+	bool home_overlay;         /* the home can be seen as an overlay */
 	const char *namespaces[8]; /* NULL-terminated */
 	char degraded[8][192];     /* human-readable weakened points */
 	int ndegraded;
@@ -32,6 +33,8 @@ struct sandbox_config {
 	gid_t gid;
 	bool privileged;           /* root daemon, --user mode */
 	const char *rundir;        /* daemon state: masked inside sandboxes */
+	const char *statedir;      /* masked too (home overlay layers) */
+	const char *home;          /* the served user's home */
 	const char *socket_path;   /* masked too when outside rundir */
 };
 
@@ -45,6 +48,8 @@ struct sandbox_request {
 	const char *cwd;           /* absolute */
 	const char *workspace;     /* absolute, writable */
 	const char *tmpdir;        /* host dir mounted as the sandbox's /tmp */
+	const char *home_layers;   /* holds upper/ and work/ of the home
+				      overlay when fs overlays the home */
 	int stdio[3];              /* fds for 0,1,2; with tty all are the slave */
 	bool tty;
 	unsigned umask;            /* for the command */
@@ -170,6 +175,9 @@ bool sandbox_audit_watched(const struct sandbox_proc *p);
 void sandbox_audit_stop(void);
 /* Number of held templates (status). */
 unsigned sandbox_templates(void);
+/* Drops the held templates of workspace ws (they hold its home overlay
+ * mounted). 0, or -EBUSY when one still serves a session or a spawn. */
+int sandbox_retire_workspace(const char *ws);
 
 /* Sends sig to the command (SIGKILL: to the whole sandbox). */
 int sandbox_signal(const struct sandbox_proc *p, int sig);

@@ -24,6 +24,7 @@
 #include "daemon/events.h"
 #include "daemon/fsdenial.h"
 #include "daemon/fsplan.h"
+#include "daemon/home-overlay.h"
 #include "daemon/policy-explain.h"
 #include "daemon/policy-store.h"
 #include "daemon/policy-watch.h"
@@ -898,7 +899,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	struct sandbox_plan *plan = NULL;
 	struct fsplan *fs = NULL;
 	struct proxy_env pe;
-	char tmpdir[PATH_MAX];
+	char tmpdir[PATH_MAX], layers[PATH_MAX];
 	char **env;
 	int r;
 
@@ -913,8 +914,19 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 				   errlen);
 	if (r < 0)
 		return r;
-	if ((r = fsplan_build(s->policy, req->workspace, &fs)) < 0) {
+	if ((r = fsplan_build(s->policy, req->workspace,
+			      sandbox_caps()->home_overlay ?
+			      policy_store_home() : NULL, &fs)) < 0) {
 		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
+		return r;
+	}
+	if (fsplan_home(fs) &&
+	    (r = home_overlay_prepare(req->workspace, fsplan_home(fs),
+				      layers, sizeof(layers))) < 0) {
+		snprintf(err, errlen, "home overlay layers in %s: %s (or set "
+			 "filesystem.home to \"read-only\")", sbxd.statedir,
+			 strerror(-r));
+		fsplan_free(fs);
 		return r;
 	}
 	env = build_env(req, s->policy, s->id, &pe);
@@ -928,6 +940,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.cwd = req->cwd;
 	sr.workspace = req->workspace;
 	sr.tmpdir = tmpdir;
+	sr.home_layers = fsplan_home(fs) ? layers : NULL;
 	sr.tty = req->tty;
 	sr.umask = req->umask;
 	sr.proxy = true;

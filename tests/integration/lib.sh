@@ -10,6 +10,9 @@ T=$(mktemp -d /var/tmp/sbxt.XXXXXX)
 chmod 755 "$T"
 export XDG_RUNTIME_DIR="$T/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
+# The daemon's state (home overlay layers, pushed policies) stays in the
+# scratch dir too, for autostarted user-mode daemons as well.
+export XDG_STATE_HOME="$T/state"
 SOCK="$T/run/sbxd.sock"
 WS="$T/ws"
 mkdir "$WS"
@@ -28,6 +31,8 @@ cleanup() {
 		kill -KILL "$DPID" 2>/dev/null
 		wait "$DPID" 2>/dev/null
 	fi
+	# Overlayfs leaves a mode 000 directory in its work dir.
+	chmod -R u+rwX "$T" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -44,10 +49,12 @@ expect_eq() { # expect_eq DESC GOT WANT
 }
 done_test() { [ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }; exit 0; }
 
-# start_daemon [ARGS...]: starts sbxd and returns once it listens.
+# start_daemon [ARGS...]: starts sbxd and returns once it listens; its
+# state dir is the scratch dir's.
 start_daemon() {
 	mkfifo "$T/ready"
-	"$BIN/sbxd" --socket "$SOCK" --ready-fd 3 "$@" 3>"$T/ready" \
+	"$BIN/sbxd" --socket "$SOCK" --state-dir "$T/state" --ready-fd 3 "$@" \
+		3>"$T/ready" \
 		2>>"$T/sbxd.log" &
 	DPID=$!
 	local line

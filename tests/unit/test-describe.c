@@ -27,7 +27,7 @@ main(void)
 	CHECK_INT(policy_parse(doc, sizeof(doc) - 1, &ctx, &u, &d), 0);
 	docs[0] = u;
 	CHECK_INT(policy_merge(docs, 1, "/home/u", &eff, &d), 0);
-	CHECK_INT(fsplan_build(eff, "/w", &fs), 0);
+	CHECK_INT(fsplan_build(eff, "/w", NULL, &fs), 0);
 	CHECK_INT(describe_build(eff, fs, &dc, &text, &j), 0);
 	CHECK(text && strstr(text, "Writable: /w\n"));
 	CHECK(text && strstr(text, "/home/u/.ssh"));
@@ -40,6 +40,18 @@ main(void)
 		  "deny");
 	CHECK_INT(json_array_size(json_object_get(j, "writable")), 1);
 	CHECK_INT(json_integer_value(json_object_get(j, "landlock_abi")), 6);
+	CHECK(json_is_null(json_object_get(j, "home_overlay")));
+	CHECK(text && !strstr(text, "overlay"));
+	free(text);
+	json_decref(j);
+	fsplan_free(fs);
+	/* With an overlay-capable backend the home is one, by default. */
+	CHECK_INT(fsplan_build(eff, "/w", "/home/u", &fs), 0);
+	CHECK_INT(describe_build(eff, fs, &dc, &text, &j), 0);
+	CHECK(text && strstr(text, "The home directory (/home/u) is "
+			     "writable as an overlay"));
+	CHECK_STR(json_string_value(json_object_get(j, "home_overlay")),
+		  "/home/u");
 	free(text);
 	json_decref(j);
 	fsplan_free(fs);
