@@ -19,5 +19,6 @@ extern const struct cmd_entry cmd_policy_entry;
 extern const struct cmd_entry cmd_describe_entry;
 extern const struct cmd_entry cmd_events_entry;
 extern const struct cmd_entry cmd_doctor_entry;
+extern const struct cmd_entry cmd_reset_entry;
 
 #endif

@@ -8,7 +8,7 @@
 static const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry, &cmd_ps_entry, &cmd_kill_entry, &cmd_status_entry,
 	&cmd_policy_entry, &cmd_describe_entry, &cmd_events_entry,
-	&cmd_doctor_entry,
+	&cmd_doctor_entry, &cmd_reset_entry,
 };
 #define NCMDS (sizeof(cmd_table) / sizeof(cmd_table[0]))
 

@@ -34,6 +34,7 @@ extern const struct rpc_entry rpc_policy_explain_entry;
 extern const struct rpc_entry rpc_policy_lint_entry;
 extern const struct rpc_entry rpc_policy_show_entry;
 extern const struct rpc_entry rpc_describe_entry;
+extern const struct rpc_entry rpc_reset_entry;
 extern const struct rpc_entry rpc_approval_entry;
 extern const struct rpc_entry rpc_subscribe_entry;
 

@@ -4,7 +4,7 @@
 # bash-completion package. Session IDs are not completed: asking the daemon
 # would start one when none is running.
 
-_sbxctl_commands='run ps kill status events describe policy doctor'
+_sbxctl_commands='run ps kill status events describe policy doctor reset'
 _sbxctl_policy_commands='push show explain check lint keygen sign'
 
 # Signal names as `sbxctl kill ID SIG` takes them (no SIG prefix).
@@ -139,6 +139,12 @@ _sbxctl()
 		COMPREPLY=($(compgen -W '--json' -- "$cur")) ;;
 	describe)
 		if [[ $prev == --workspace ]]; then
+			_sbxctl_dirs
+		else
+			COMPREPLY=($(compgen -W '--workspace' -- "$cur"))
+		fi ;;
+	reset)
+		if [[ $prev == --workspace || $cur != -* ]]; then
 			_sbxctl_dirs
 		else
 			COMPREPLY=($(compgen -W '--workspace' -- "$cur"))

@@ -12,7 +12,7 @@ zshfile=packaging/completions/_sbxctl
 
 # Each case: the words on the line (the last one is being completed), then
 # after `=>` what must be among the completions.
-cases='sbxctl  => run ps kill status events describe policy doctor
+cases='sbxctl  => run ps kill status events describe policy doctor reset
 sbxctl r => run
 sbxctl --socket /tmp/s st => status
 sbxctl run --w => --workspace
@@ -20,7 +20,8 @@ sbxctl run -t -- ech => echo
 sbxctl kill 7 TE => TERM
 sbxctl policy ex => explain
 sbxctl policy push --s => --sig
-sbxctl doctor --j => --json'
+sbxctl doctor --j => --json
+sbxctl reset --w => --workspace'
 
 out=$(bash --norc --noprofile -c '
 	. "$1" || exit 1
