@@ -160,8 +160,10 @@ proof_send(struct client *c, struct proof *p)
 			 p->readable, p->policy_path };
 	char *envp[] = { (char *)"PATH=/usr/local/bin:/usr/bin:/bin" };
 	char *set_env[] = { (char *)"LC_ALL=C" }; /* errors in English */
-	json_t *pol = json_pack("{s:{s:[s]}}", "filesystem", "denyRead",
-				p->secret);
+	/* The home read-only: a throwaway workspace leaves no home overlay
+	 * layer behind in the daemon's state. */
+	json_t *pol = json_pack("{s:{s:[s], s:s}}", "filesystem", "denyRead",
+				p->secret, "home", "read-only");
 	int r;
 
 	ov.policy_json = pol ? json_dumps(pol, 0) : NULL;

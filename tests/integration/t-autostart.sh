@@ -13,6 +13,9 @@ check "socket in the runtime dir" test -S "$XDG_RUNTIME_DIR/sbx/sbxd.sock"
 check "runtime dir is 0700" test "$(stat -c %a "$XDG_RUNTIME_DIR/sbx")" = 700
 check "socket is 0600" test "$(stat -c %a "$XDG_RUNTIME_DIR/sbx/sbxd.sock")" = 600
 DPID=$("$BIN/sbxctl" --json status | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
+# A root daemon keeps the workspace's home overlay layer in /var/lib/sbx:
+# leave nothing there.
+check "the autostarted daemon resets the workspace" "$BIN/sbxctl" reset
 # comm is exactly "sbxd" only for daemons (templates rename themselves).
 n=$(pgrep -u "$(id -u)" -x sbxd -a | grep -c -- "--socket $XDG_RUNTIME_DIR/sbx/sbxd.sock")
 expect_eq "exactly one daemon" "$n" 1
