@@ -12,9 +12,8 @@ str(const char *s)
 	return s ? s : "";
 }
 
-/* Terminals and agents read this: no control bytes from the daemon. */
-static void
-scrub(char *s)
+void
+blocked_scrub(char *s)
 {
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
@@ -128,7 +127,7 @@ blocked_text(const Sbx__ViolationEvent *ev, char *buf, size_t size)
 	if (o.n >= size)
 		o.n = size - 1;
 	buf[o.n] = '\0';
-	scrub(buf);
+	blocked_scrub(buf);
 	return o.n;
 }
 
@@ -187,7 +186,7 @@ blocked_note(const Sbx__ExitStatus *es, int code, char *buf, size_t size)
 	if (o.n >= size)
 		o.n = size - 1;
 	buf[o.n] = '\0';
-	scrub(buf);
+	blocked_scrub(buf);
 	return o.n;
 }
 
