@@ -699,7 +699,8 @@ build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 		all[i] = req->env[i];
 	for (i = 0; i < req->n_set_env; i++)
 		all[req->n_env + i] = req->set_env[i];
-	r = proxy_env_build(all, req->n_env + req->n_set_env, pe);
+	r = proxy_env_build(all, req->n_env + req->n_set_env,
+			    SANDBOX_HTTP_PROXY_PORT, SANDBOX_SOCKS_PROXY_PORT, pe);
 	free(all);
 	if (r < 0)
 		return NULL;
