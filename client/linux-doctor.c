@@ -155,7 +155,8 @@ static int
 seccomp_try(bool notify, struct probe_fail *f)
 {
 	struct sock_fprog prog;
-	int r = seccomp_compile(false, notify, &prog);
+	int r = seccomp_compile(&(struct seccomp_opts){ .notify = notify },
+				&prog);
 
 	if (r < 0) {
 		snprintf(f->step, sizeof(f->step), "compiling the deny set");

@@ -24,7 +24,7 @@ degrade(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (lb.caps.ndegraded >= 8)
+	if (lb.caps.ndegraded >= SANDBOX_DEGRADED_MAX)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(lb.caps.degraded[lb.caps.ndegraded++],
@@ -50,6 +50,51 @@ load_groups(void)
 	return 0;
 }
 
+/* Without a network namespace the network is confined by Landlock's TCP
+ * rules and seccomp together (sandbox.h, SANDBOX_NET_HOST_PORTS); without
+ * Landlock's TCP rules, by seccomp refusing IP sockets; without seccomp,
+ * not at all, and then nothing runs (sandbox_init). why is NULL when a
+ * network namespace can be made. */
+static void
+choose_net(const char *why)
+{
+	if (!why) {
+		lb.caps.net = SANDBOX_NET_NAMESPACE;
+		return;
+	}
+	if (lb.caps.landlock_abi < 4) {
+		lb.caps.net = SANDBOX_NET_NONE;
+		degrade("no network namespace (%s) and Landlock ABI %d < 4 "
+			"(no TCP rules): sandboxes get no IP sockets at all, "
+			"not even to the proxy", why, lb.caps.landlock_abi);
+		return;
+	}
+	lb.caps.net = SANDBOX_NET_HOST_PORTS;
+	degrade("no network namespace (%s): sandboxes share the host's "
+		"network; Landlock lets each connect only to its session's "
+		"two proxy ports (on any address), seccomp refuses UDP, raw "
+		"sockets and listening", why);
+}
+
+/* Can a sandbox have a network namespace? The probe makes one as
+ * sandboxes do: in user mode inside a fresh user namespace, whose
+ * ancestors' limits apply (user.max_net_namespaces = 0 forbids it while
+ * user namespaces still work: ENOSPC). NULL, or why not in why[]. */
+static const char *
+netns_missing(const struct sandbox_config *cfg, char *why, size_t len)
+{
+	struct probe_fail f;
+
+	if (cfg->no_netns)
+		snprintf(why, len, "sbxd --no-netns");
+	else if (probe_netns(!cfg->privileged, &f) < 0)
+		snprintf(why, len, "%s: %s%s", f.step, strerror(f.err),
+			 f.err == ENOSPC ? ", user.max_net_namespaces" : "");
+	else
+		return NULL;
+	return why;
+}
+
 /* The deny set, compiled once; denials go to the daemon as user
  * notifications where the kernel can, else straight to EPERM. Each program
  * is loaded in a probe first, so what the caps say was seen to work. */
@@ -61,7 +106,10 @@ setup_seccomp(char *err, size_t errlen)
 	int r;
 
 	for (;;) {
-		r = seccomp_compile(false, notify, &lb.seccomp);
+		r = seccomp_compile(&(struct seccomp_opts){
+					    .notify = notify,
+					    .net = lb.caps.net,
+				    }, &lb.seccomp);
 		if (r < 0) {
 			snprintf(err, errlen, "compiling the seccomp filter: %s",
 				 strerror(-r));
@@ -91,7 +139,8 @@ int
 sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 {
 	struct probe_fail f;
-	char lost[sizeof(lb.caps.degraded[0])];
+	char lost[sizeof(lb.caps.degraded[0])], why[160];
+	const char *nonet;
 	int n = 0, r;
 
 	lb.cfg = *cfg;
@@ -114,9 +163,11 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		}
 		lb.caps.namespaces[n++] = "user";
 	}
+	nonet = netns_missing(cfg, why, sizeof(why));
 	lb.caps.namespaces[n++] = "mnt";
 	lb.caps.namespaces[n++] = "pid";
-	lb.caps.namespaces[n++] = "net";
+	if (!nonet)
+		lb.caps.namespaces[n++] = "net";
 	lb.caps.namespaces[n++] = "ipc";
 	lb.caps.namespaces[n++] = "uts";
 	lb.caps.namespaces[n] = NULL;
@@ -132,7 +183,16 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	else if (landlock_abi_missing(lb.caps.landlock_abi, LANDLOCK_ABI_USED,
 				      lost, sizeof(lost)))
 		degrade("Landlock ABI %d: %s", lb.caps.landlock_abi, lost);
-	return setup_seccomp(err, errlen);
+	choose_net(nonet);
+	if ((r = setup_seccomp(err, errlen)) < 0)
+		return r;
+	if (nonet && !lb.caps.seccomp) {
+		snprintf(err, errlen, "no network namespace (%s) and no "
+			 "seccomp: the network cannot be confined; refusing "
+			 "to run commands", nonet);
+		return -ENOTSUP;
+	}
+	return 0;
 }
 
 int

@@ -7,16 +7,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon/sandbox.h"
+
+struct seccomp_opts {
+	bool allow_unix;        /* permit socket(AF_UNIX) */
+	bool notify;            /* denials as user notifications, answered
+				   (EPERM) and reported by the daemon */
+	enum sandbox_net net;   /* how sandboxes reach the network
+				   (sandbox.h): which IP sockets they make */
+};
+
 /* Compiles the deny set with libseccomp into *prog (filter owned by the
- * caller; free prog->filter). allow_unix permits socket(AF_UNIX); notify
- * makes denials user notifications (answered with EPERM by the daemon). */
-int seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog);
+ * caller; free prog->filter). */
+int seccomp_compile(const struct seccomp_opts *o, struct sock_fprog *prog);
 
 /* The same for processes whose native ABI is arch (an SCMP_ARCH_* token),
  * with its compat ABIs: i386 and x32 beside x86-64, AArch32 beside AArch64.
  * seccomp_compile is this with the daemon's own ABI; the unit tests build
  * the AArch64 program on x86-64 (and the reverse) to check it. */
-int seccomp_compile_arch(uint32_t arch, bool allow_unix, bool notify,
+int seccomp_compile_arch(uint32_t arch, const struct seccomp_opts *o,
 			 struct sock_fprog *prog);
 
 /* Loads prog on the calling thread; no_new_privs must already be set. Does

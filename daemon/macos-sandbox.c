@@ -44,7 +44,7 @@ static struct {
 static void
 degrade(const char *what)
 {
-	if (mb.caps.ndegraded < 8)
+	if (mb.caps.ndegraded < SANDBOX_DEGRADED_MAX)
 		snprintf(mb.caps.degraded[mb.caps.ndegraded++],
 		    sizeof(mb.caps.degraded[0]), "%s", what);
 }

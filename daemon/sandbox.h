@@ -11,6 +11,27 @@
 struct event_base;
 struct fsplan;
 
+/* How sandboxes reach the network: always only through the daemon's proxy,
+ * but the proxy's listeners sit in different places. */
+enum sandbox_net {
+	/* Each sandbox has a network namespace with only loopback; the
+	 * listeners are made inside it (SANDBOX_*_PROXY_PORT), so whoever
+	 * connects to them is that sandbox. */
+	SANDBOX_NET_NAMESPACE = 0,
+	/* No network namespace can be made: sandboxes share the host's.
+	 * The daemon listens on the host's 127.0.0.1 at two ports per
+	 * session (sandbox_request.proxy_ports); Landlock (ABI >= 4) lets
+	 * the command connect to those two TCP ports only and bind none,
+	 * and seccomp refuses every other IP socket, listen() and TCP Fast
+	 * Open. */
+	SANDBOX_NET_HOST_PORTS,
+	/* Neither a network namespace nor Landlock's TCP rules: IP sockets
+	 * are refused altogether (no network, not even the proxy). */
+	SANDBOX_NET_NONE,
+};
+
+#define SANDBOX_DEGRADED_MAX 10
+
 /* What the kernel gives us, probed once at start-up. */
 struct sandbox_caps {
 	const char *backend;
@@ -21,8 +42,10 @@ struct sandbox_caps {
 	char landlock_audit_off[128]; /* if not, why ("": Landlock < 7) */
 	bool userns;               /* unprivileged user namespaces usable */
 	bool privileged;           /* daemon is root serving target_uid */
+	enum sandbox_net net;
 	const char *namespaces[8]; /* NULL-terminated */
-	char degraded[8][192];     /* human-readable weakened points */
+	char degraded[SANDBOX_DEGRADED_MAX][256]; /* human-readable weakened
+						     points */
 	int ndegraded;
 };
 
@@ -31,6 +54,8 @@ struct sandbox_config {
 	uid_t uid;                 /* whose commands run */
 	gid_t gid;
 	bool privileged;           /* root daemon, --user mode */
+	bool no_netns;             /* behave as if no network namespace could
+				      be made (sbxd --no-netns, for tests) */
 	const char *rundir;        /* daemon state: masked inside sandboxes */
 	const char *socket_path;   /* masked too when outside rundir */
 };
@@ -49,6 +74,10 @@ struct sandbox_request {
 	bool tty;
 	unsigned umask;            /* for the command */
 	bool proxy;                /* create proxy listeners inside */
+	uint16_t proxy_ports[2];   /* SANDBOX_NET_HOST_PORTS: the daemon's
+				      HTTP and SOCKS5 listeners on the
+				      host's 127.0.0.1, the only TCP ports
+				      the command may connect to */
 	const struct fsplan *fs;   /* writable, read-only and masked paths */
 	const struct policy *policy;      /* effective; NULL: built-in only */
 	const struct ignore_set *ignores; /* the workspace's, or NULL */

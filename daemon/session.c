@@ -681,17 +681,19 @@ env_passes(const struct policy *p, const char *entry)
 
 /* Environment for the command: the client's, scrubbed by policy, the
  * variables set explicitly for this run (-e), what tells a tool it runs
- * sandboxed, and where its proxy is (pe holds those). */
+ * sandboxed, and where its proxy is (ports: HTTP, SOCKS5 on 127.0.0.1;
+ * NULL: there is none; pe holds those). */
 static char **
 build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
-	  struct proxy_env *pe)
+	  const uint16_t *ports, struct proxy_env *pe)
 {
 	char **env, **all;
 	size_t i, n = 0;
-	int r;
+	int r = 0;
 
 	/* The proxy's variables continue or replace the client's, whether
 	 * they come from its environment or from -e (set_env, later). */
+	memset(pe, 0, sizeof(*pe));
 	all = calloc(req->n_env + req->n_set_env + 1, sizeof(*all));
 	if (!all)
 		return NULL;
@@ -699,8 +701,9 @@ build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 		all[i] = req->env[i];
 	for (i = 0; i < req->n_set_env; i++)
 		all[req->n_env + i] = req->set_env[i];
-	r = proxy_env_build(all, req->n_env + req->n_set_env,
-			    SANDBOX_HTTP_PROXY_PORT, SANDBOX_SOCKS_PROXY_PORT, pe);
+	if (ports)
+		r = proxy_env_build(all, req->n_env + req->n_set_env, ports[0],
+				    ports[1], pe);
 	free(all);
 	if (r < 0)
 		return NULL;
@@ -711,13 +714,13 @@ build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 	}
 	for (i = 0; i < req->n_env; i++)
 		if (env_passes(p, req->env[i]) &&
-		    !proxy_env_replaces(pe, req->env[i]))
+		    !(ports && proxy_env_replaces(pe, req->env[i])))
 			env[n++] = req->env[i];
 	/* Asked for by name on this run's command line: the user's call. */
 	for (i = 0; i < req->n_set_env; i++)
 		if (strncmp(req->set_env[i], "TMPDIR=", 7) &&
 		    strncmp(req->set_env[i], "SBX_", 4) &&
-		    !proxy_env_replaces(pe, req->set_env[i]))
+		    !(ports && proxy_env_replaces(pe, req->set_env[i])))
 			env[n++] = req->set_env[i];
 	for (i = 0; i < pe->n; i++)
 		env[n++] = (char *)pe->v[i];
@@ -895,6 +898,9 @@ static int
 spawn(struct session *s, const Sbx__RunRequest *req,
       const struct policy *request, int child[3], char *err, size_t errlen)
 {
+	enum sandbox_net net = sandbox_caps()->net;
+	uint16_t ports[2] = { SANDBOX_HTTP_PROXY_PORT,
+			      SANDBOX_SOCKS_PROXY_PORT };
 	struct sandbox_request sr = { 0 };
 	struct sandbox_plan *plan = NULL;
 	struct fsplan *fs = NULL;
@@ -918,7 +924,9 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
 		return r;
 	}
-	env = build_env(req, s->policy, s->id, &pe);
+	/* Outside a network namespace there is no proxy yet. */
+	env = build_env(req, s->policy, s->id,
+			net == SANDBOX_NET_NAMESPACE ? ports : NULL, &pe);
 	if (!env) {
 		fsplan_free(fs);
 		return -ENOMEM;
@@ -931,7 +939,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.tmpdir = tmpdir;
 	sr.tty = req->tty;
 	sr.umask = req->umask;
-	sr.proxy = true;
+	sr.proxy = net == SANDBOX_NET_NAMESPACE;
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
 	free_env(env, req);

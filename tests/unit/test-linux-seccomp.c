@@ -305,15 +305,16 @@ check_program(int native, const int *compat, size_t ncompat,
 
 	for (allow_unix = 0; allow_unix < 2; allow_unix++)
 		for (notify = 0; notify < 2; notify++) {
+			struct seccomp_opts o = { .allow_unix = allow_unix,
+						  .notify = notify };
 			struct sock_fprog p;
 			int r;
 
 			if (abis[native].scmp == seccomp_arch_native())
-				r = seccomp_compile(allow_unix, notify, &p);
+				r = seccomp_compile(&o, &p);
 			else
 				r = seccomp_compile_arch(abis[native].scmp,
-							 allow_unix, notify,
-							 &p);
+							 &o, &p);
 			CHECK_INT(r, 0);
 			if (r < 0)
 				continue;

@@ -46,6 +46,23 @@ test_describe(void)
 	CHECK_STR(v.target, "socket(AF_NETLINK, SOCK_RAW, 9)");
 	v = describe("socket", 99, 14, 0, t, sizeof(t));
 	CHECK_STR(v.target, "socket(family 99, type 14)");
+	/* IP sockets the sandbox may not make: raw ones; without a network
+	 * namespace UDP and non-TCP stream protocols too; then listen() and
+	 * TCP Fast Open, which pass Landlock's port rules by. */
+	v = describe("socket", 10, 2 | 0x800, 0, t, sizeof(t));
+	CHECK_STR(v.target, "socket(AF_INET6, SOCK_DGRAM)");
+	CHECK_STR(v.rule_id, "seccomp.ip-socket");
+	v = describe("socket", 2, 3, 1, t, sizeof(t));
+	CHECK_STR(v.target, "socket(AF_INET, SOCK_RAW)");
+	CHECK_STR(v.rule_id, "seccomp.ip-socket");
+	v = describe("listen", 3, 128, 0, t, sizeof(t));
+	CHECK_STR(v.target, "listen");
+	CHECK_STR(v.rule_id, "seccomp.listen");
+	v = describe("sendto", 3, 0x7ffd0000, 2, t, sizeof(t));
+	CHECK_STR(v.target, "sendto(MSG_FASTOPEN)");
+	CHECK_STR(v.rule_id, "seccomp.tcp-fastopen");
+	v = describe("sendmsg", 3, 0x7ffd0000, 0x20000000, t, sizeof(t));
+	CHECK_STR(v.rule_id, "seccomp.tcp-fastopen");
 
 	/* i386's socketcall(SYS_SOCKET, args in memory). */
 	v = describe("socketcall", 1, 0xffd01234, 0, t, sizeof(t));
