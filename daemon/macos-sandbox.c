@@ -91,6 +91,14 @@ sandbox_caps(void)
 	return &mb.caps;
 }
 
+int
+sandbox_peer_uid(int fd, uid_t *uid)
+{
+	/* Only asked with SANDBOX_NET_HOST_PORTS, which this backend does
+	 * not use. */
+	return -ENOTSUP;
+}
+
 /* The request's environment with TMPDIR pointing at the temp dir. */
 static char **
 plan_env(const struct sandbox_request *req)

@@ -23,7 +23,7 @@ enum sandbox_net {
 	 * session (sandbox_request.proxy_ports); Landlock (ABI >= 4) lets
 	 * the command connect to those two TCP ports only and bind none,
 	 * and seccomp refuses every other IP socket, listen() and TCP Fast
-	 * Open. */
+	 * Open. Connections are admitted by owner (sandbox_peer_uid). */
 	SANDBOX_NET_HOST_PORTS,
 	/* Neither a network namespace nor Landlock's TCP rules: IP sockets
 	 * are refused altogether (no network, not even the proxy). */
@@ -199,6 +199,14 @@ bool sandbox_audit_watched(const struct sandbox_proc *p);
 void sandbox_audit_stop(void);
 /* Number of held templates (status). */
 unsigned sandbox_templates(void);
+
+/*
+ * SANDBOX_NET_HOST_PORTS: the owner of the socket at the far end of fd, a
+ * TCP connection accepted on a host-loopback listener (Linux: looked up by
+ * its addresses with NETLINK_SOCK_DIAG). -errno when it cannot be told
+ * (the peer already closed, or a uid this daemon cannot name).
+ */
+int sandbox_peer_uid(int fd, uid_t *uid);
 
 /* Sends sig to the command (SIGKILL: to the whole sandbox). */
 int sandbox_signal(const struct sandbox_proc *p, int sig);

@@ -73,6 +73,7 @@ struct session {
 	struct policy *policy;     /* effective policy of this run */
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct proxy *proxy;   /* serves the sandbox's listeners */
+	unsigned proxy_refused; /* connections not admitted (logged) */
 	struct session *next;
 };
 
@@ -105,7 +106,7 @@ static void
 session_proxy_listeners(struct session *s, int *fds, int nfds)
 {
 	const struct proxy_hooks hooks = { s, session_send_hook,
-					   session_violation };
+					   session_violation, NULL };
 	int i;
 
 	if (s->proxy) {
@@ -116,6 +117,41 @@ session_proxy_listeners(struct session *s, int *fds, int nfds)
 	s->proxy = proxy_attach(s->id, s->policy, &hooks, fds,
 				nfds);
 }
+/* No network namespace (SANDBOX_NET_HOST_PORTS): the proxy's ports are
+ * on the host's loopback, and a connection is served only when its peer
+ * socket is the served user's; Landlock keeps the user's other sandboxes
+ * off these ports (proxy.c says why the two together are enough). */
+static bool
+session_admit(void *arg, int fd)
+{
+	struct session *s = arg;
+	uid_t uid = (uid_t)-1;
+	int r = sandbox_peer_uid(fd, &uid);
+
+	if (r == 0 && uid == sbxd.uid)
+		return true;
+	/* Someone else's doing: the daemon's log, not the session's
+	 * violations, and not without end. */
+	if (s->proxy_refused++ < 8)
+		log_warn("session %llu: proxy connection refused: %s %u",
+			 (unsigned long long)s->id, r == 0 ?
+			 "it comes from uid" : "cannot tell its owner, errno",
+			 r == 0 ? (unsigned)uid : (unsigned)-r);
+	return false;
+}
+
+/* Listeners on the host's loopback, made before the spawn: their ports go
+ * into the command's environment and its Landlock rules. */
+static int
+session_loopback_proxy(struct session *s, uint16_t ports[2])
+{
+	const struct proxy_hooks hooks = { s, session_send_hook,
+					   session_violation, session_admit };
+
+	s->proxy = proxy_listen_loopback(s->id, s->policy, &hooks, ports);
+	return s->proxy ? 0 : -EADDRNOTAVAIL;
+}
+
 static void session_started(struct session *s, int pidfd);
 static void session_denials(struct session *s, int *fds, int nfds);
 
@@ -920,13 +956,18 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 				   errlen);
 	if (r < 0)
 		return r;
+	if (net == SANDBOX_NET_HOST_PORTS &&
+	    (r = session_loopback_proxy(s, ports)) < 0) {
+		snprintf(err, errlen, "cannot listen for the proxy on "
+			 "127.0.0.1");
+		return r;
+	}
 	if ((r = fsplan_build(s->policy, req->workspace, &fs)) < 0) {
 		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
 		return r;
 	}
-	/* Outside a network namespace there is no proxy yet. */
 	env = build_env(req, s->policy, s->id,
-			net == SANDBOX_NET_NAMESPACE ? ports : NULL, &pe);
+			net == SANDBOX_NET_NONE ? NULL : ports, &pe);
 	if (!env) {
 		fsplan_free(fs);
 		return -ENOMEM;
@@ -940,6 +981,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.tty = req->tty;
 	sr.umask = req->umask;
 	sr.proxy = net == SANDBOX_NET_NAMESPACE;
+	if (net == SANDBOX_NET_HOST_PORTS)
+		memcpy(sr.proxy_ports, ports, sizeof(sr.proxy_ports));
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
 	free_env(env, req);
