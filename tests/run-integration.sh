@@ -39,7 +39,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	as_user=(setpriv --reuid="$user" --regid="$user" --init-groups
 		 env -i HOME="$(getent passwd "$user" | cut -d: -f6)"
 		 PATH=/usr/local/bin:/usr/bin:/bin USER="$user" LANG=C.UTF-8
-		 TMPDIR=/tmp SBX_TEST_AS_USER=1)
+		 TMPDIR=/tmp SBX_TEST_AS_USER=1 SBXD_ARGS="${SBXD_ARGS:-}")
 fi
 
 # Run from the repo root: the packaging tests use the tree itself.

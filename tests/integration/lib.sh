@@ -44,11 +44,15 @@ expect_eq() { # expect_eq DESC GOT WANT
 }
 done_test() { [ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }; exit 0; }
 
-# start_daemon [ARGS...]: starts sbxd and returns once it listens.
+# start_daemon [ARGS...]: starts sbxd and returns once it listens; with
+# SBXD_ARGS in the environment (say --no-netns, to run the proxy tests
+# without network namespaces) those come first, and SBXD_WRAP names a
+# program sbxd runs under (it must exec it, keeping its pid).
 start_daemon() {
 	mkfifo "$T/ready"
-	"$BIN/sbxd" --socket "$SOCK" --ready-fd 3 "$@" 3>"$T/ready" \
-		2>>"$T/sbxd.log" &
+	# shellcheck disable=SC2086 # word lists, on purpose
+	${SBXD_WRAP:-} "$BIN/sbxd" --socket "$SOCK" --ready-fd 3 \
+		${SBXD_ARGS:-} "$@" 3>"$T/ready" 2>>"$T/sbxd.log" &
 	DPID=$!
 	local line
 	read -r line <"$T/ready" || true

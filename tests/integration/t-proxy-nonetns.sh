@@ -1,0 +1,135 @@
+#!/bin/bash
+# Without a network namespace (sbxd --no-netns, as on a host that cannot
+# make one): the proxy listens on the host's loopback at two ports of each
+# session's own; Landlock lets a sandbox connect to those two only, seccomp
+# refuses UDP, other IP protocols, listen() and TCP Fast Open; a second
+# session cannot use the first one's ports, directly or through its own
+# proxy; a connection from another uid is not served. Exact errnos, and
+# what reached the servers.
+. "$(dirname "$0")/lib.sh"
+. "$HERE/proxy-lib.sh"
+command -v curl >/dev/null || skip "curl not installed"
+P=$BIN/sbx-probe
+start_server web http "$T/www"
+WEB=$SRV_PORT
+start_server other raw
+OTHER=$SRV_PORT
+start_proxy_daemon '{"network": {
+  "allowedDomains": ["127.0.0.1"],
+  "deniedDomains": [{"domain": "127.0.0.1:'"$OTHER"'", "id": "no-other",
+                     "reason": "the other server is off limits"}],
+  "unknownHosts": "deny"}}' "" --no-netns
+cd "$WS"
+sbx status >"$T/status"
+abi=$(sed -n 's/^backend: .*Landlock ABI \([0-9]*\).*/\1/p' "$T/status")
+check "no net namespace listed" \
+	grep -Eq '^namespaces: +user mnt pid ipc uts$|^namespaces: +mnt pid ipc uts$' "$T/status"
+if [ "${abi:-0}" -lt 4 ]; then
+	# No Landlock TCP rules: no sound way to confine TCP, so no IP at all.
+	check "status: no IP sockets at all" grep -q "^degraded: *no network namespace (sbxd --no-netns) and Landlock ABI ${abi:-0} < 4 (no TCP rules): sandboxes get no IP sockets at all" "$T/status"
+	expect_eq "TCP socket refused" "$(sbx run -- "$P" socket 2 1 0)" EPERM
+	expect_eq "IPv6 TCP socket refused" "$(sbx run -- "$P" socket 10 1 0)" EPERM
+	stop_daemon
+	done_test
+fi
+check "status names the degradation and what it means" grep -q "^degraded: *no network namespace (sbxd --no-netns): sandboxes share the host's network; Landlock lets each connect only to its session's two proxy ports" "$T/status"
+
+read -r H S <<<"$(sbx run -- sh -c 'echo "$HTTP_PROXY $ALL_PROXY"')"
+check "HTTP_PROXY is a host loopback port of the session's own ($H)" \
+	eval '[[ $H =~ ^http://127\.0\.0\.1:[0-9]+$ && $H != *:3128 ]]'
+check "ALL_PROXY too ($S)" eval '[[ $S =~ ^socks5h://127\.0\.0\.1:[0-9]+$ ]]'
+
+# Through the proxy: allowed, and denied with a violation.
+out=$(sbx run -- curl -sS "http://127.0.0.1:$WEB/hello.txt")
+expect_eq "allowed host through HTTP_PROXY" "$out" hello
+out=$(sbx run -- sh -c "curl -sS -x \"\$ALL_PROXY\" http://127.0.0.1:$WEB/hello.txt")
+expect_eq "and through ALL_PROXY (SOCKS5)" "$out" hello
+expect_eq "the server saw two connections" "$(conns web)" 2
+out=$(sbx run -- curl -sS -w '%{http_code}' -o "$WS/body" \
+	"http://127.0.0.1:$OTHER/" 2>"$T/err")
+expect_eq "denied host: 403" "$out" 403
+check "violation names the rule" grep -q "^sbx: blocked network 127.0.0.1:$OTHER (matches deniedDomains; user policy $T/policy.json, rule no-other) — the other server is off limits" "$T/err"
+
+# Around the proxy: Landlock refuses TCP to any other port, seccomp what
+# Landlock does not see.
+expect_eq "direct connect to a loopback server: EACCES" \
+	"$(sbx run -- "$P" connect 127.0.0.1 "$OTHER")" EACCES
+expect_eq "the same over IPv6 (v4-mapped): EACCES" \
+	"$(sbx run -- "$P" connect ::ffff:127.0.0.1 "$OTHER")" EACCES
+expect_eq "TCP Fast Open (sendto MSG_FASTOPEN): EPERM" \
+	"$(sbx run -- "$P" fastopen 127.0.0.1 "$OTHER")" EPERM
+expect_eq "direct connect to an allowed server: EACCES too" \
+	"$(sbx run -- "$P" connect 127.0.0.1 "$WEB")" EACCES
+expect_eq "nothing reached the other server" "$(conns other)" 0
+expect_eq "nor the allowed one" "$(conns web)" 2
+expect_eq "TCP socket allowed" "$(sbx run -- "$P" socket 2 1 0)" ok
+expect_eq "UDP socket: EPERM" "$(sbx run -- "$P" socket 2 2 0)" EPERM
+expect_eq "UDP IPv6 socket: EPERM" "$(sbx run -- "$P" socket 10 2 0)" EPERM
+expect_eq "ICMP (ping) socket: EPERM" "$(sbx run -- "$P" socket 2 2 1)" EPERM
+expect_eq "SCTP stream socket: EPERM" "$(sbx run -- "$P" socket 2 1 132)" EPERM
+expect_eq "MPTCP socket: EPERM" "$(sbx run -- "$P" socket 10 1 262)" EPERM
+expect_eq "raw socket: EPERM" "$(sbx run -- "$P" socket 2 3 6)" EPERM
+expect_eq "bind: EACCES" "$(sbx run -- "$P" bind 127.0.0.1 0)" EACCES
+expect_eq "listen (no bind needed): EPERM" "$(sbx run -- "$P" listen)" EPERM
+if sbx --json status | grep -q '"seccomp_notify": true'; then
+	sbx run -- sh -c "$P socket 2 2 0; $P listen" >/dev/null 2>"$T/err"
+	check "UDP refusal reported" grep -q "^sbx: blocked syscall socket(AF_INET, SOCK_DGRAM) (builtin seccomp deny set, rule seccomp.ip-socket)" "$T/err"
+	check "listen refusal reported" grep -q "^sbx: blocked syscall listen (builtin seccomp deny set, rule seccomp.listen)" "$T/err"
+fi
+
+# A second session: neither the first one's ports nor, through its own
+# proxy, the first one's proxy (a rule allows all of 127.0.0.1 here).
+mkfifo "$WS/ready" "$WS/go"
+sbx run -- sh -c 'echo "$HTTP_PROXY $ALL_PROXY" >ready; read x <go' &
+FIRST=$!
+read -r H1 S1 <"$WS/ready"
+p1=${H1##*:}
+s1=${S1##*:}
+read -r H2 <<<"$(sbx run -- sh -c 'echo "$HTTP_PROXY"')"
+check "each session has its own ports ($H1, $H2)" test "$H1" != "$H2"
+expect_eq "another session's HTTP port: EACCES" \
+	"$(sbx run -- "$P" connect 127.0.0.1 "$p1")" EACCES
+expect_eq "another session's SOCKS5 port: EACCES" \
+	"$(sbx run -- "$P" connect 127.0.0.1 "$s1")" EACCES
+out=$(sbx run -- curl -sS -o /dev/null -w '%{http_code}' \
+	"http://127.0.0.1:$p1/" 2>"$T/err")
+expect_eq "nor through its own proxy: 403" "$out" 403
+check "the proxy says why" grep -q "^sbx: blocked network 127.0.0.1:$p1 (is an sbx proxy listener: 127.0.0.1:$p1 serves another session; proxy check)" "$T/err"
+
+# The first session's port, from outside any sandbox: served to its user
+# only. Another uid's connection is closed unanswered, forwards nothing.
+ask() { # ask PORT: a proxy request for the allowed server; what came back
+	"$PY" -c '
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(("GET http://127.0.0.1:%s/hello.txt HTTP/1.1\r\nHost: 127.0.0.1:%s\r\n"
+           "Connection: close\r\n\r\n" % (sys.argv[2], sys.argv[2])).encode())
+data = b""
+try:
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        data += b
+except ConnectionResetError:
+    print("reset"); sys.exit(0)
+print(data.split(b"\r\n")[0].decode() if data else "closed")' "$1" "$WEB"
+}
+n=$(conns web)
+expect_eq "the user's own process, unsandboxed: served" "$(ask "$p1")" \
+	"HTTP/1.1 200 OK"
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		bash -c "$(declare -f ask); PY=$PY WEB=$WEB ask $p1")
+	check "another uid: closed unanswered ($out)" \
+		eval '[ "$out" = closed ] || [ "$out" = reset ]'
+	expect_eq "and nothing was forwarded" "$(conns web)" $((n + 1))
+	check "the daemon logged it" grep -q "session [0-9]*: proxy connection refused: it comes from uid $(id -u nobody)" "$T/sbxd.log"
+else
+	ok "another uid: not tested (needs root to be another user)"
+fi
+echo >"$WS/go"
+wait "$FIRST"
+expect_eq "the first session ended well" $? 0
+stop_daemon
+done_test
