@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/seccomp.h>
 #include <unistd.h>
 
 #include "daemon/landlock-abi.h"
@@ -16,8 +17,11 @@
 #include "daemon/linux-landlock.h"
 #include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
+#include "daemon/linux.h"
 
 static struct linux_backend lb;
+/* The daemon may take a child's fd and read its memory (0, or -errno). */
+static int connect_probe = -ENOSYS;
 
 static void __attribute__((format(printf, 1, 2)))
 degrade(const char *fmt, ...)
@@ -71,9 +75,28 @@ choose_net(const char *why)
 	}
 	lb.caps.net = SANDBOX_NET_HOST_PORTS;
 	degrade("no network namespace (%s): sandboxes share the host's "
-		"network; Landlock lets each connect only to its session's "
-		"two proxy ports (on any address), seccomp refuses UDP, raw "
-		"sockets and listening", why);
+		"network, TCP only and only to their session's two proxy "
+		"ports (Landlock, connect() made by sbxd); no UDP, raw "
+		"sockets or listening (seccomp)", why);
+	connect_probe = linux_connect_probe();
+}
+
+/* Landlock's TCP rule matches ports on any address: the daemon makes the
+ * command's connect() calls itself, to the proxy's address only
+ * (linux-connect.c), when seccomp can hand them over and the daemon may
+ * take the command's sockets. */
+static void
+mediate_connect(void)
+{
+	int r = !lb.caps.seccomp_notify ? -ENOSYS : connect_probe;
+
+	lb.caps.connect_mediated = r == 0;
+	if (r < 0)
+		degrade("connect() is not made by sbxd (%s): Landlock matches "
+			"the proxy ports on any address, so a server elsewhere "
+			"listening on them is reachable around the proxy",
+			r == -ENOSYS ? "no seccomp user notification" :
+				       strerror(-r));
 }
 
 /* Can a sandbox have a network namespace? The probe makes one as
@@ -109,6 +132,8 @@ setup_seccomp(char *err, size_t errlen)
 		r = seccomp_compile(&(struct seccomp_opts){
 					    .notify = notify,
 					    .net = lb.caps.net,
+					    .notify_connect = notify &&
+						connect_probe == 0,
 				    }, &lb.seccomp);
 		if (r < 0) {
 			snprintf(err, errlen, "compiling the seccomp filter: %s",
@@ -192,13 +217,19 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 			 "to run commands", nonet);
 		return -ENOTSUP;
 	}
+	if (lb.caps.net == SANDBOX_NET_HOST_PORTS)
+		mediate_connect();
 	return 0;
 }
 
 int
-sandbox_denial_read(int fd, struct sandbox_denial *out)
+sandbox_denial_read(struct sandbox_proc *p, int fd,
+		    struct sandbox_denial *out)
 {
-	return seccomp_notify_answer(fd, out);
+	struct seccomp_notif req;
+	int r = seccomp_notify_answer(fd, lb.caps.connect_mediated, &req, out);
+
+	return r == 1 ? linux_connect_mediate(p, fd, &req, out) : r;
 }
 
 const struct sandbox_caps *

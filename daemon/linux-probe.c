@@ -184,7 +184,7 @@ seccomp_fn(const void *varg, struct probe_fail *f)
 			return step(f, "waiting for the notification",
 				    r < 0 ? errno : ETIMEDOUT);
 		}
-		if ((r = seccomp_notify_answer(pfd.fd, &d)) < 0) {
+		if ((r = seccomp_notify_answer(pfd.fd, false, NULL, &d)) < 0) {
 			kill(pid, SIGKILL);
 			wait_child(pid, &st);
 			return step(f, "SECCOMP_IOCTL_NOTIF_RECV/SEND", -r);

@@ -98,7 +98,7 @@ add_socket_rules(scmp_filter_ctx ctx, uint32_t deny, enum sandbox_net net)
  * refuses socketcall(SYS_SENDTO, ...) and the others as a whole.
  */
 static int
-add_host_net_rules(scmp_filter_ctx ctx, uint32_t deny)
+add_host_net_rules(scmp_filter_ctx ctx, uint32_t deny, bool notify_connect)
 {
 	/* Not SOCK_STREAM: type 0, or any of the bits 1-3 set. */
 	const scmp_datum_t masks[4][2] = { { 0xf, 0 }, { 0x2, 0x2 },
@@ -131,6 +131,11 @@ add_host_net_rules(scmp_filter_ctx ctx, uint32_t deny)
 	for (i = 0; r == 0 && i < 3; i++)
 		r = deny_bits(ctx, deny, sends[i][0], (unsigned)sends[i][1],
 			      MSG_FASTOPEN);
+	/* The daemon makes the connection, to the proxy only (Landlock
+	 * would allow its ports on any address): linux-connect.c. */
+	if (r == 0 && notify_connect)
+		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect),
+				     0);
 	return r;
 }
 
@@ -186,7 +191,8 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 	if (r == 0)
 		r = add_socket_rules(ctx, deny, o->net);
 	if (r == 0 && o->net == SANDBOX_NET_HOST_PORTS)
-		r = add_host_net_rules(ctx, deny);
+		r = add_host_net_rules(ctx, deny,
+				       o->notify && o->notify_connect);
 	return r;
 }
 
@@ -332,7 +338,8 @@ seccomp_nr_name(uint32_t arch, int nr, char *buf, size_t len)
 }
 
 int
-seccomp_notify_answer(int fd, struct sandbox_denial *out)
+seccomp_notify_answer(int fd, bool keep_connect, struct seccomp_notif *kept,
+		      struct sandbox_denial *out)
 {
 	/* Allocated once: a looping sandbox sends a notification per try. */
 	static struct seccomp_notif *req;
@@ -352,9 +359,15 @@ seccomp_notify_answer(int fd, struct sandbox_denial *out)
 	/* The kernel wants the request zeroed. */
 	memset(req, 0, sizeof(*req));
 	r = seccomp_notify_receive(fd, req);
+	if (r == 0 && keep_connect && req->data.nr == SCMP_SYS(connect) &&
+	    req->data.arch == seccomp_arch_native()) {
+		*kept = *req;
+		return 1;
+	}
 	if (r == 0) {
-		/* Every notification is a denial: the filter only notifies
-		 * for what it refuses. */
+		/* Every other notification is a denial: the filter only
+		 * notifies for what it refuses (and connect(), above; a
+		 * foreign ABI's is refused). */
 		resp->id = req->id;
 		resp->error = -EPERM;
 		resp->val = 0;

@@ -15,6 +15,8 @@ struct seccomp_opts {
 				   (EPERM) and reported by the daemon */
 	enum sandbox_net net;   /* how sandboxes reach the network
 				   (sandbox.h): which IP sockets they make */
+	bool notify_connect;    /* every connect() a user notification too
+				   (SANDBOX_NET_HOST_PORTS, with notify) */
 };
 
 /* Compiles the deny set with libseccomp into *prog (filter owned by the
@@ -39,7 +41,12 @@ int seccomp_load_prog(const struct sock_fprog *prog, bool notify);
 void seccomp_nr_name(uint32_t arch, int nr, char *buf, size_t len);
 
 struct sandbox_denial;
-/* Takes one notification from listener fd, answers EPERM, describes it. */
-int seccomp_notify_answer(int fd, struct sandbox_denial *out);
+struct seccomp_notif;
+/* Takes one notification from listener fd, answers EPERM, describes it
+ * (0); a native connect() with keep_connect set is copied to *kept and
+ * left for the caller to answer (1). -EAGAIN when none waits. */
+int seccomp_notify_answer(int fd, bool keep_connect,
+			  struct seccomp_notif *kept,
+			  struct sandbox_denial *out);
 
 #endif

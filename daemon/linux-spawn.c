@@ -430,6 +430,7 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 	}
 	fcntl(st[0], F_SETFL, O_NONBLOCK);
 	proc.status_fd = st[0];
+	memcpy(proc.proxy_ports, p->proxy_ports, sizeof(proc.proxy_ports));
 	*out = proc;
 	return 0;
 }
@@ -509,6 +510,7 @@ sandbox_proc_release(struct sandbox_proc *p)
 		close(p->status_fd);
 	if (p->template)
 		ltemplate_put(p->template);
+	linux_connect_release(p);
 	p->helper_pidfd = p->pidfd = p->status_fd = -1;
 	p->template = NULL;
 }

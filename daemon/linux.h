@@ -107,6 +107,20 @@ void linux_session_main(const struct sandbox_plan *plan, int sync_fd,
 
 /* Closes every fd but keep[] (which it sorts). */
 void linux_close_fds_except(int *keep, int n);
+struct seccomp_notif;
+struct sandbox_denial;
+struct sandbox_proc;
+/* linux-connect.c: makes the connect() of notification req (taken from
+ * listener) for the command when it is to p's proxy, answering it (1);
+ * else answers EACCES and describes it in out (0). */
+int linux_connect_mediate(struct sandbox_proc *p, int listener,
+			  const struct seccomp_notif *req,
+			  struct sandbox_denial *out);
+/* Drops the connects still under way for p (its session is over). */
+void linux_connect_release(struct sandbox_proc *p);
+/* Can this daemon take a child's fd and read its memory? 0 or -errno. */
+int linux_connect_probe(void);
+
 /* CLONE_NEW* flags of the namespaces a sandbox gets besides user, mount
  * and pid: ipc, uts, and net unless the host cannot make one. */
 int linux_session_ns_flags(const struct sandbox_plan *p);

@@ -9,9 +9,10 @@
  * ports the kernel picks per session, and a port alone proves nothing.
  * A connection is that session's when two things hold:
  *  - every sandbox can reach its own session's ports only (Landlock's TCP
- *    connect rule, with seccomp closing what passes Landlock by: other IP
- *    protocols, listen(), TCP Fast Open), so no other sandbox can be the
- *    peer;
+ *    connect rule, and the daemon, which makes each connect() itself to
+ *    127.0.0.1 at those ports only; seccomp closes what passes both by:
+ *    other IP protocols, listen(), TCP Fast Open), so no other sandbox
+ *    can be the peer;
  *  - the peer's socket belongs to the served user (hooks->admit: the
  *    session asks the kernel, sandbox_peer_uid), so no other user can be.
  * What remains are the served user's own processes outside any sandbox:

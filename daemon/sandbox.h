@@ -23,7 +23,10 @@ enum sandbox_net {
 	 * session (sandbox_request.proxy_ports); Landlock (ABI >= 4) lets
 	 * the command connect to those two TCP ports only and bind none,
 	 * and seccomp refuses every other IP socket, listen() and TCP Fast
-	 * Open. Connections are admitted by owner (sandbox_peer_uid). */
+	 * Open. Where it can (caps connect_mediated), the daemon makes every
+	 * connect() itself, to 127.0.0.1 at those ports only: Landlock
+	 * matches the port on any address. Connections are admitted by
+	 * owner (sandbox_peer_uid). */
 	SANDBOX_NET_HOST_PORTS,
 	/* Neither a network namespace nor Landlock's TCP rules: IP sockets
 	 * are refused altogether (no network, not even the proxy). */
@@ -41,6 +44,9 @@ struct sandbox_caps {
 	bool landlock_audit;       /* Landlock denials read from audit */
 	char landlock_audit_off[128]; /* if not, why ("": Landlock < 7) */
 	bool userns;               /* unprivileged user namespaces usable */
+	bool connect_mediated;     /* SANDBOX_NET_HOST_PORTS: the daemon
+				      makes the command's connect() calls,
+				      to the proxy's address only */
 	bool privileged;           /* daemon is root serving target_uid */
 	enum sandbox_net net;
 	const char *namespaces[8]; /* NULL-terminated */
@@ -93,6 +99,7 @@ struct sandbox_request {
  * (helper_pidfd, to be reaped with sandbox_reap_helper() when readable);
  * the session init's pidfd arrives in a STARTED record unless the spawn was
  * direct (then pidfd is set at once). */
+struct sandbox_connect;
 struct sandbox_proc {
 	pid_t pid;                 /* host pid of the session init, or 0 */
 	int pidfd;                 /* session init, -1 until started */
@@ -102,6 +109,9 @@ struct sandbox_proc {
 	pid_t cmd_pid;             /* host pid of the command, once its
 				      DENIALS record came; 0 before */
 	void *template;            /* backend's, for release */
+	uint16_t proxy_ports[2];   /* the request's */
+	struct sandbox_connect *connects; /* backend's: connect() calls it
+					     is making for the command */
 };
 
 /* Records the sandbox writes on status_fd (atomic, < PIPE_BUF). */
@@ -120,6 +130,7 @@ struct sandbox_denial {
 	pid_t pid;                 /* as the daemon sees it */
 	char syscall[32];
 	uint64_t args[6];
+	char addr[128];            /* a refused connect(): "host:port" */
 };
 
 struct sandbox_status {
@@ -162,9 +173,13 @@ void sandbox_proc_release(struct sandbox_proc *p);
 /* A DENIALS record arrived: fds[0] is the listener to read denials from
  * (returned, or -1), fds[1] the command's pidfd, which sets p->cmd_pid. */
 int sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds);
-/* Reads one denial from a DENIALS fd, answering it; -EAGAIN when none
- * waits (never blocks), -EPIPE once nothing is filtered any more. */
-int sandbox_denial_read(int fd, struct sandbox_denial *out);
+/* Reads one denial from a DENIALS fd of p, answering it: 0, or -EAGAIN
+ * when none waits (never blocks), -EPIPE once nothing is filtered any
+ * more. With caps connect_mediated the command's connect() calls come
+ * this way too: those to p's proxy ports are made (1: nothing to report),
+ * the rest refused (0: a denial naming out->addr). */
+int sandbox_denial_read(struct sandbox_proc *p, int fd,
+			struct sandbox_denial *out);
 /*
  * Denials the kernel reports for sandboxes (Linux: Landlock audit records,
  * kernel >= 6.15 with audit enabled, a daemon allowed to read them;

@@ -426,7 +426,8 @@ session_syscall_denied(struct session *s, const struct sandbox_denial *d)
 	char target[128];
 	struct violation v;
 
-	syscall_deny_describe(d->syscall, d->args, &v, target, sizeof(target));
+	syscall_deny_describe(d->syscall, d->args, d->addr[0] ? d->addr : NULL,
+			      &v, target, sizeof(target));
 	session_violation(s, &v);
 }
 
@@ -460,10 +461,10 @@ deny_cb(evutil_socket_t fd, short what, void *arg)
 	/* One notification per wake-up: receiving blocks when none is
 	 * pending (O_NONBLOCK does not apply to the ioctl), and the loop
 	 * must never block. */
-	r = sandbox_denial_read(fd, &d);
+	r = sandbox_denial_read(&s->proc, fd, &d);
 	if (r == 0)
 		session_syscall_denied(s, &d);
-	else if (r != -EAGAIN && r != -EINTR && r != -ENOENT)
+	else if (r != 1 && r != -EAGAIN && r != -EINTR && r != -ENOENT)
 		event_del(s->deny_ev); /* listener gone: the filtered exited */
 }
 

@@ -100,6 +100,10 @@ const struct syscall_deny_group syscall_deny_groups[] = {
 	{ "seccomp.tcp-fastopen", VIOLATION_SYSCALL,
 	  "TCP Fast Open (MSG_FASTOPEN) is refused: it would connect past "
 	  "the sandbox's port rules; connect() first, then send", NULL },
+	{ "seccomp.connect", VIOLATION_NETWORK,
+	  "only the session's proxy can be connected to (this host gives "
+	  "sandboxes no network namespace): go through HTTP_PROXY or "
+	  "ALL_PROXY, where the policy decides", NULL },
 };
 const size_t syscall_deny_ngroups =
 	sizeof(syscall_deny_groups) / sizeof(syscall_deny_groups[0]);
@@ -132,6 +136,8 @@ group_of(const char *name, const uint64_t args[6])
 		return find("seccomp.socket-family");
 	if (!strcmp(name, "listen"))
 		return find("seccomp.listen");
+	if (!strcmp(name, "connect"))
+		return find("seccomp.connect");
 	if (!strcmp(name, "sendto") || !strcmp(name, "sendmsg") ||
 	    !strcmp(name, "sendmmsg"))
 		return find("seccomp.tcp-fastopen");
@@ -223,7 +229,8 @@ ns_flags(const char *name, uint64_t flags, char *buf, size_t len)
 
 void
 syscall_deny_describe(const char *name, const uint64_t args[6],
-		      struct violation *v, char *target, size_t tlen)
+		      const char *addr, struct violation *v, char *target,
+		      size_t tlen)
 {
 	const struct syscall_deny_group *g = group_of(name, args);
 
@@ -250,6 +257,8 @@ syscall_deny_describe(const char *name, const uint64_t args[6],
 	else if (!strcmp(name, "sendto") || !strcmp(name, "sendmsg") ||
 		 !strcmp(name, "sendmmsg"))
 		snprintf(target, tlen, "%s(MSG_FASTOPEN)", name);
+	else if (!strcmp(name, "connect") && addr)
+		snprintf(target, tlen, "%s", addr);
 	else
 		snprintf(target, tlen, "%s", name);
 	v->target = target;
