@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs every tests/integration/t-*.sh against the binaries in BUILD, first as
 # the invoking user and then, when root, again as an unprivileged user
-# (created here if missing). Exit 77 from a test means skipped.
+# (created here if missing). Exit 77 from a test means skipped. SBXD_ARGS
+# (say --no-netns) goes to every test daemon, for both users.
 set -u
 build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
