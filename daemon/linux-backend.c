@@ -57,8 +57,10 @@ load_groups(void)
 /* Without a network namespace the network is confined by Landlock's TCP
  * rules and seccomp together (sandbox.h, SANDBOX_NET_HOST_PORTS); without
  * Landlock's TCP rules, by seccomp refusing IP sockets; without seccomp,
- * not at all, and then nothing runs (sandbox_init). why is NULL when a
- * network namespace can be made. */
+ * not at all, and then nothing runs (sandbox_init). (The abstract Unix
+ * socket namespace is the host's too: sandboxes make no AF_UNIX sockets,
+ * and Landlock ABI >= 6 scopes them anyway.) why is NULL when a network
+ * namespace can be made. */
 static void
 choose_net(const char *why)
 {
@@ -75,9 +77,9 @@ choose_net(const char *why)
 	}
 	lb.caps.net = SANDBOX_NET_HOST_PORTS;
 	degrade("no network namespace (%s): sandboxes share the host's "
-		"network, TCP only and only to their session's two proxy "
-		"ports (Landlock, connect() made by sbxd); no UDP, raw "
-		"sockets or listening (seccomp)", why);
+		"network; TCP only, to their session's two proxy ports only "
+		"(Landlock; connect() made by sbxd); no UDP, raw sockets or "
+		"listening (seccomp)", why);
 	connect_probe = linux_connect_probe();
 }
 
@@ -111,8 +113,9 @@ netns_missing(const struct sandbox_config *cfg, char *why, size_t len)
 	if (cfg->no_netns)
 		snprintf(why, len, "sbxd --no-netns");
 	else if (probe_netns(!cfg->privileged, &f) < 0)
-		snprintf(why, len, "%s: %s%s", f.step, strerror(f.err),
-			 f.err == ENOSPC ? ", user.max_net_namespaces" : "");
+		snprintf(why, len, "cannot make one: %s: %s%s", f.step,
+			 strerror(f.err), f.err == ENOSPC ?
+			 ", user.max_net_namespaces" : "");
 	else
 		return NULL;
 	return why;

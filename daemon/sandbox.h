@@ -50,7 +50,7 @@ struct sandbox_caps {
 	bool privileged;           /* daemon is root serving target_uid */
 	enum sandbox_net net;
 	const char *namespaces[8]; /* NULL-terminated */
-	char degraded[SANDBOX_DEGRADED_MAX][256]; /* human-readable weakened
+	char degraded[SANDBOX_DEGRADED_MAX][320]; /* human-readable weakened
 						     points */
 	int ndegraded;
 };

@@ -32,7 +32,7 @@ if [ "${abi:-0}" -lt 4 ]; then
 	stop_daemon
 	done_test
 fi
-check "status names the degradation and what it means" grep -q "^degraded: *no network namespace (sbxd --no-netns): sandboxes share the host's network, TCP only and only to their session's two proxy ports (Landlock, connect() made by sbxd); no UDP, raw sockets or listening (seccomp)" "$T/status"
+check "status names the degradation and what it means" grep -q "^degraded: *no network namespace (sbxd --no-netns): sandboxes share the host's network; TCP only, to their session's two proxy ports only (Landlock; connect() made by sbxd); no UDP, raw sockets or listening (seccomp)$" "$T/status"
 # The daemon makes each connect() (seccomp user notification, the
 # command's socket taken with pidfd_getfd); where it cannot, status says
 # that Landlock's rule matches the ports on any address.
