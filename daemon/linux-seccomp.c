@@ -95,7 +95,8 @@ add_socket_rules(scmp_filter_ctx ctx, uint32_t deny, enum sandbox_net net)
  * without the connect hook: landlock-lsm/linux#41). The flags are the
  * fourth argument of sendto and sendmmsg, the third of sendmsg, on every
  * ABI sbx filters; i386's socketcall hides them in memory, and libseccomp
- * refuses socketcall(SYS_SENDTO, ...) and the others as a whole.
+ * does not carry these rules over to it (the unit test saw
+ * socketcall(SYS_SENDTO, ...) pass): those three are refused there whole.
  */
 static int
 add_host_net_rules(scmp_filter_ctx ctx, uint32_t deny, bool notify_connect)
@@ -108,6 +109,8 @@ add_host_net_rules(scmp_filter_ctx ctx, uint32_t deny, bool notify_connect)
 	const int sends[3][2] = { { SCMP_SYS(sendto), 3 },
 				  { SCMP_SYS(sendmsg), 2 },
 				  { SCMP_SYS(sendmmsg), 3 } };
+	/* Their socketcall numbers (SYS_SENDTO, SYS_SENDMSG, SYS_SENDMMSG). */
+	const int muxed[3] = { 11, 16, 20 };
 	int r = 0, f, i;
 
 	for (f = 0; r == 0 && f < 2; f++) {
@@ -131,6 +134,9 @@ add_host_net_rules(scmp_filter_ctx ctx, uint32_t deny, bool notify_connect)
 	for (i = 0; r == 0 && i < 3; i++)
 		r = deny_bits(ctx, deny, sends[i][0], (unsigned)sends[i][1],
 			      MSG_FASTOPEN);
+	for (i = 0; r == 0 && i < 3; i++)
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socketcall), 1,
+				     SCMP_A0(SCMP_CMP_EQ, muxed[i]));
 	/* The daemon makes the connection, to the proxy only (Landlock
 	 * would allow its ports on any address): linux-connect.c. */
 	if (r == 0 && notify_connect)
