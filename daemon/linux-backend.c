@@ -76,23 +76,24 @@ choose_net(const char *why)
 		return;
 	}
 	lb.caps.net = SANDBOX_NET_HOST_PORTS;
-	degrade("no network namespace (%s): sandboxes share the host's "
-		"network; TCP only, to their session's two proxy ports only "
-		"(Landlock; connect() made by sbxd); no UDP, raw sockets or "
-		"listening (seccomp)", why);
 	connect_probe = linux_connect_probe();
 }
 
-/* Landlock's TCP rule matches ports on any address: the daemon makes the
- * command's connect() calls itself, to the proxy's address only
- * (linux-connect.c), when seccomp can hand them over and the daemon may
- * take the command's sockets. */
+/* SANDBOX_NET_HOST_PORTS, once seccomp is set up: Landlock's TCP rule
+ * matches ports on any address, so the daemon makes the command's
+ * connect() calls itself, to the proxy's address only (linux-connect.c),
+ * when seccomp can hand them over and the daemon may take the command's
+ * sockets. Status says which. */
 static void
-mediate_connect(void)
+mediate_connect(const char *why)
 {
 	int r = !lb.caps.seccomp_notify ? -ENOSYS : connect_probe;
 
 	lb.caps.connect_mediated = r == 0;
+	degrade("no network namespace (%s): sandboxes share the host's "
+		"network; TCP only, to their session's two proxy ports only "
+		"(Landlock%s); no UDP, raw sockets or listening (seccomp)",
+		why, r == 0 ? "; connect() made by sbxd" : "");
 	if (r < 0)
 		degrade("connect() is not made by sbxd (%s): Landlock matches "
 			"the proxy ports on any address, so a server elsewhere "
@@ -221,7 +222,7 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		return -ENOTSUP;
 	}
 	if (lb.caps.net == SANDBOX_NET_HOST_PORTS)
-		mediate_connect();
+		mediate_connect(nonet);
 	return 0;
 }
 
