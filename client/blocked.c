@@ -12,9 +12,8 @@ str(const char *s)
 	return s ? s : "";
 }
 
-/* Terminals and agents read this: no control bytes from the daemon. */
-static void
-scrub(char *s)
+void
+blocked_scrub(char *s)
 {
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
@@ -128,7 +127,7 @@ blocked_text(const Sbx__ViolationEvent *ev, char *buf, size_t size)
 	if (o.n >= size)
 		o.n = size - 1;
 	buf[o.n] = '\0';
-	scrub(buf);
+	blocked_scrub(buf);
 	return o.n;
 }
 
@@ -187,7 +186,7 @@ blocked_note(const Sbx__ExitStatus *es, int code, char *buf, size_t size)
 	if (o.n >= size)
 		o.n = size - 1;
 	buf[o.n] = '\0';
-	scrub(buf);
+	blocked_scrub(buf);
 	return o.n;
 }
 
@@ -219,13 +218,20 @@ summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 }
 
 /* glibc tries nscd over a Unix socket in every program that looks up a
- * name or a user, and takes the refusal in its stride: after a command
- * that succeeded, such a group is noise that would teach readers to skip
- * these lines. (It stays in the JSON and the event stream.) */
+ * name or a user, and (on a host without network namespaces, where UDP is
+ * refused) a UDP socket per address getaddrinfo sorts; it takes either
+ * refusal in its stride. After a command that succeeded, such a group is
+ * noise that would teach readers to skip these lines. (It stays in the
+ * JSON and the event stream.) */
 static bool
 probe_only(const Sbx__ViolationEvent *g)
 {
-	return !strcmp(str(g->rule_id), "seccomp.unix-socket");
+	const char *t = str(g->target);
+
+	return !strcmp(str(g->rule_id), "seccomp.unix-socket") ||
+	       (!strcmp(str(g->rule_id), "seccomp.ip-socket") &&
+		(!strcmp(t, "socket(AF_INET, SOCK_DGRAM)") ||
+		 !strcmp(t, "socket(AF_INET6, SOCK_DGRAM)")));
 }
 
 void

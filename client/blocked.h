@@ -20,6 +20,10 @@
  */
 size_t blocked_text(const Sbx__ViolationEvent *ev, char *buf, size_t size);
 
+/* Terminals and agents read what the daemon sends: control bytes in s
+ * become '?'. */
+void blocked_scrub(char *s);
+
 /* The event's fields as a JSON object (with "text": blocked_text()). */
 json_t *blocked_json(const Sbx__ViolationEvent *ev);
 

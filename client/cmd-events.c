@@ -31,6 +31,30 @@ print_event(const Sbx__ViolationEvent *ev, bool json)
 	fflush(stdout);
 }
 
+/* Printed like an event, so a reader of the stream knows from which run
+ * on the new policy applies. */
+static void
+print_policy_changed(const Sbx__PolicyChanged *pc, bool json)
+{
+	char what[1024];
+	json_t *j;
+
+	snprintf(what, sizeof(what), "%s", pc->what ? pc->what : "");
+	blocked_scrub(what);
+	if (json) {
+		j = json_pack("{s:s, s:I, s:s}", "event", "policy-changed",
+			      "time_unix_ms", (json_int_t)pc->time_unix_ms,
+			      "what", what);
+		if (j)
+			json_dumpf(j, stdout, JSON_COMPACT);
+		json_decref(j);
+		putchar('\n');
+	} else
+		printf("policy changed: %s (new runs use it; running sessions "
+		       "keep theirs)\n", what);
+	fflush(stdout);
+}
+
 static int
 parse_number(const char *s, unsigned long long *out)
 {
@@ -90,6 +114,10 @@ cmd_events(const struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		if (rep->msg_case == SBX__ENVELOPE__MSG_VIOLATION) {
 			print_event(rep->violation, json);
+			seen++;
+		} else if (rep->msg_case ==
+			   SBX__ENVELOPE__MSG_POLICY_CHANGED) {
+			print_policy_changed(rep->policy_changed, json);
 			seen++;
 		} else if (rep->msg_case == SBX__ENVELOPE__MSG_ERROR) {
 			client_err("%s", rep->error->message);

@@ -155,7 +155,8 @@ static int
 seccomp_try(bool notify, struct probe_fail *f)
 {
 	struct sock_fprog prog;
-	int r = seccomp_compile(false, notify, &prog);
+	int r = seccomp_compile(&(struct seccomp_opts){ .notify = notify },
+				&prog);
 
 	if (r < 0) {
 		snprintf(f->step, sizeof(f->step), "compiling the deny set");
@@ -242,10 +243,20 @@ check_netns(struct doctor *d, bool userns)
 			   userns ? " (in a new user namespace)" : "");
 		return;
 	}
-	c = doctor_add(d, DOCTOR_FAIL, "netns", "%s: sandboxes cannot get "
-		       "their own network", failed(&f, buf, sizeof(buf)));
-	doctor_fix(c, "use a kernel built with CONFIG_NET_NS=y; in a "
-		   "container, allow it to create network namespaces");
+	/* sbxd does without: the host's network, confined to the proxy
+	 * (Landlock TCP rules, connect() made by sbxd, seccomp), or no IP
+	 * at all where Landlock has no TCP rules; status says which. */
+	c = doctor_add(d, DOCTOR_WARN, "netns", "%s: sandboxes share the "
+		       "host's network, which sbxd confines to each session's "
+		       "proxy (sbxctl status says how)",
+		       failed(&f, buf, sizeof(buf)));
+	if (f.err == ENOSPC)
+		doctor_fix(c, "raise the limit: sudo sysctl -w "
+			   "user.max_net_namespaces=10000 (in a container, "
+			   "the limit of its user namespace)");
+	else
+		doctor_fix(c, "use a kernel built with CONFIG_NET_NS=y; in a "
+			   "container, allow it to create network namespaces");
 }
 
 static void

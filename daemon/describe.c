@@ -105,6 +105,10 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 	fprintf(f, "- Other hosts: %s\n", ask ?
 		"the user is asked to approve; the command waits for the "
 		"answer" : "refused");
+	if (c->host_network)
+		fputs("- No UDP and no listening sockets (this host gives the "
+		      "sandbox no network namespace): do not start servers; "
+		      "only TCP through the proxy works.\n", f);
 	fprintf(f, "- Unix sockets: %s; no new privileges, no mounts, no "
 		"ptrace.\n", p->settings[POLICY_ALL_UNIX_SOCKETS].value ==
 		POLICY_YES ? "allowed" : "not allowed");
@@ -131,7 +135,7 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		return -ENOMEM;
 	}
 	o = json_pack("{s:s, s:s, s:i, s:b, s:o, s:s, s:s?, s:o, s:o, s:o, "
-		      "s:o, s:o, s:s, s:b}",
+		      "s:o, s:o, s:s, s:b, s:b}",
 		      "workspace", c->workspace, "backend", c->backend,
 		      "landlock_abi", c->landlock_abi, "seccomp", c->seccomp,
 		      "writable", strings(&fs->l[FSPLAN_WRITE]),
@@ -146,7 +150,8 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		      rule_values(&p->lists[POLICY_DENIED_DOMAINS]),
 		      "unknown_hosts", unknown_hosts(p),
 		      "unix_sockets",
-		      p->settings[POLICY_ALL_UNIX_SOCKETS].value == POLICY_YES);
+		      p->settings[POLICY_ALL_UNIX_SOCKETS].value == POLICY_YES,
+		      "local_servers", !c->host_network);
 	if (!o) {
 		free(buf);
 		return -ENOMEM;

@@ -13,6 +13,8 @@ struct describe_ctx {
 	const char *backend;       /* "linux" */
 	int landlock_abi;
 	bool seccomp;
+	bool host_network;         /* no network namespace: the host's, with
+				      TCP to the proxy only */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */

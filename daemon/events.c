@@ -143,6 +143,24 @@ events_unsubscribe(struct conn *c)
 		}
 }
 
+void
+events_policy_changed(const char *what)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__PolicyChanged pc = SBX__POLICY_CHANGED__INIT;
+	struct sub *s;
+
+	pc.time_unix_ms = now_unix_ms();
+	pc.what = (char *)what;
+	env.msg_case = SBX__ENVELOPE__MSG_POLICY_CHANGED;
+	env.policy_changed = &pc;
+	/* Not about one session: a subscriber following one does not get
+	 * it (its --count stays a count of that session's denials). */
+	for (s = subs; s; s = s->next)
+		if (!s->session_id)
+			conn_send(s->c, &env);
+}
+
 unsigned
 events_subscribers(void)
 {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/seccomp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,15 +18,18 @@
 #include "daemon/linux-landlock.h"
 #include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
+#include "daemon/linux.h"
 
 static struct linux_backend lb;
+/* The daemon may take a child's fd and read its memory (0, or -errno). */
+static int connect_probe = -ENOSYS;
 
 static void __attribute__((format(printf, 1, 2)))
 degrade(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (lb.caps.ndegraded >= 8)
+	if (lb.caps.ndegraded >= SANDBOX_DEGRADED_MAX)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(lb.caps.degraded[lb.caps.ndegraded++],
@@ -51,6 +55,74 @@ load_groups(void)
 	return 0;
 }
 
+/* Without a network namespace the network is confined by Landlock's TCP
+ * rules and seccomp together (sandbox.h, SANDBOX_NET_HOST_PORTS); without
+ * Landlock's TCP rules, by seccomp refusing IP sockets; without seccomp,
+ * not at all, and then nothing runs (sandbox_init). (The abstract Unix
+ * socket namespace is the host's too: sandboxes make no AF_UNIX sockets,
+ * and Landlock ABI >= 6 scopes them anyway.) why is NULL when a network
+ * namespace can be made. */
+static void
+choose_net(const char *why)
+{
+	if (!why) {
+		lb.caps.net = SANDBOX_NET_NAMESPACE;
+		return;
+	}
+	if (lb.caps.landlock_abi < 4) {
+		lb.caps.net = SANDBOX_NET_NONE;
+		degrade("no network namespace (%s) and Landlock ABI %d < 4 "
+			"(no TCP rules): sandboxes get no IP sockets at all, "
+			"not even to the proxy", why, lb.caps.landlock_abi);
+		return;
+	}
+	lb.caps.net = SANDBOX_NET_HOST_PORTS;
+	connect_probe = linux_connect_probe();
+}
+
+/* SANDBOX_NET_HOST_PORTS, once seccomp is set up: Landlock's TCP rule
+ * matches ports on any address, so the daemon makes the command's
+ * connect() calls itself, to the proxy's address only (linux-connect.c),
+ * when seccomp can hand them over and the daemon may take the command's
+ * sockets. Status says which. */
+static void
+mediate_connect(const char *why)
+{
+	int r = !lb.caps.seccomp_notify ? -ENOSYS : connect_probe;
+
+	lb.caps.connect_mediated = r == 0;
+	degrade("no network namespace (%s): sandboxes share the host's "
+		"network; TCP only, to their session's two proxy ports only "
+		"(Landlock%s); no UDP, raw sockets or listening (seccomp)",
+		why, r == 0 ? "; connect() made by sbxd" : "");
+	if (r < 0)
+		degrade("connect() is not made by sbxd (%s): Landlock matches "
+			"the proxy ports on any address, so a server elsewhere "
+			"listening on them is reachable around the proxy",
+			r == -ENOSYS ? "no seccomp user notification" :
+				       strerror(-r));
+}
+
+/* Can a sandbox have a network namespace? The probe makes one as
+ * sandboxes do: in user mode inside a fresh user namespace, whose
+ * ancestors' limits apply (user.max_net_namespaces = 0 forbids it while
+ * user namespaces still work: ENOSPC). NULL, or why not in why[]. */
+static const char *
+netns_missing(const struct sandbox_config *cfg, char *why, size_t len)
+{
+	struct probe_fail f;
+
+	if (cfg->no_netns)
+		snprintf(why, len, "sbxd --no-netns");
+	else if (probe_netns(!cfg->privileged, &f) < 0)
+		snprintf(why, len, "cannot make one: %s: %s%s", f.step,
+			 strerror(f.err), f.err == ENOSPC ?
+			 ", user.max_net_namespaces" : "");
+	else
+		return NULL;
+	return why;
+}
+
 /* The deny set, compiled once; denials go to the daemon as user
  * notifications where the kernel can, else straight to EPERM. Each program
  * is loaded in a probe first, so what the caps say was seen to work. */
@@ -62,7 +134,12 @@ setup_seccomp(char *err, size_t errlen)
 	int r;
 
 	for (;;) {
-		r = seccomp_compile(false, notify, &lb.seccomp);
+		r = seccomp_compile(&(struct seccomp_opts){
+					    .notify = notify,
+					    .net = lb.caps.net,
+					    .notify_connect = notify &&
+						connect_probe == 0,
+				    }, &lb.seccomp);
 		if (r < 0) {
 			snprintf(err, errlen, "compiling the seccomp filter: %s",
 				 strerror(-r));
@@ -124,7 +201,8 @@ int
 sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 {
 	struct probe_fail f;
-	char lost[sizeof(lb.caps.degraded[0])];
+	char lost[sizeof(lb.caps.degraded[0])], why[160];
+	const char *nonet;
 	int n = 0, r;
 
 	lb.cfg = *cfg;
@@ -147,9 +225,11 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		}
 		lb.caps.namespaces[n++] = "user";
 	}
+	nonet = netns_missing(cfg, why, sizeof(why));
 	lb.caps.namespaces[n++] = "mnt";
 	lb.caps.namespaces[n++] = "pid";
-	lb.caps.namespaces[n++] = "net";
+	if (!nonet)
+		lb.caps.namespaces[n++] = "net";
 	lb.caps.namespaces[n++] = "ipc";
 	lb.caps.namespaces[n++] = "uts";
 	lb.caps.namespaces[n] = NULL;
@@ -166,13 +246,28 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	else if (landlock_abi_missing(lb.caps.landlock_abi, LANDLOCK_ABI_USED,
 				      lost, sizeof(lost)))
 		degrade("Landlock ABI %d: %s", lb.caps.landlock_abi, lost);
-	return setup_seccomp(err, errlen);
+	choose_net(nonet);
+	if ((r = setup_seccomp(err, errlen)) < 0)
+		return r;
+	if (nonet && !lb.caps.seccomp) {
+		snprintf(err, errlen, "no network namespace (%s) and no "
+			 "seccomp: the network cannot be confined; refusing "
+			 "to run commands", nonet);
+		return -ENOTSUP;
+	}
+	if (lb.caps.net == SANDBOX_NET_HOST_PORTS)
+		mediate_connect(nonet);
+	return 0;
 }
 
 int
-sandbox_denial_read(int fd, struct sandbox_denial *out)
+sandbox_denial_read(struct sandbox_proc *p, int fd,
+		    struct sandbox_denial *out)
 {
-	return seccomp_notify_answer(fd, out);
+	struct seccomp_notif req;
+	int r = seccomp_notify_answer(fd, lb.caps.connect_mediated, &req, out);
+
+	return r == 1 ? linux_connect_mediate(p, fd, &req, out) : r;
 }
 
 const struct sandbox_caps *

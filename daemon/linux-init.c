@@ -297,7 +297,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	}
 	if (sethostname("sbx", 3) < 0)
 		fail(sfd, STEP_HOSTNAME, errno);
-	if ((err = probe_loopback_up()) < 0)
+	if (p->net == SANDBOX_NET_NAMESPACE && (err = probe_loopback_up()) < 0)
 		fail(sfd, STEP_LOOPBACK, -err);
 	if (direct && (step = linux_mount_build(p, &err, NULL)) != 0)
 		fail(sfd, step, err);
@@ -306,7 +306,9 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	if (p->landlock_abi > 0 &&
 	    (ruleset = landlock_build(p->landlock_abi,
 				      (const char *const *)p->fs->l[FSPLAN_WRITE].v,
-				      must, "/dev")) < 0)
+				      must, "/dev",
+				      p->net == SANDBOX_NET_HOST_PORTS ?
+				      p->proxy_ports : NULL)) < 0)
 		fail(sfd, STEP_LANDLOCK_RULESET, -ruleset);
 	if (p->proxy && (err = send_listeners(sfd)) < 0)
 		fail(sfd, STEP_PROXY_LISTEN, -err);

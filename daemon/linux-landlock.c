@@ -58,21 +58,50 @@ add_path(int rs, const char *path, uint64_t access)
 	return r;
 }
 
+/* The sandbox shares the host's network namespace: TCP may connect to the
+ * session's proxy ports and nowhere else, and bind nowhere (a listener
+ * would be the host's, reachable from outside). */
+static int
+add_ports(int rs, const uint16_t *ports)
+{
+	struct sbx_landlock_net_port_attr np = {
+		.allowed_access = SBX_LL_NET_CONNECT_TCP,
+	};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!ports[i])
+			continue;
+		np.port = ports[i];
+		if (syscall(SYS_landlock_add_rule, rs, SBX_LL_RULE_NET_PORT,
+			    &np, 0) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
 int
 landlock_build(int abi, const char *const *rw, const char *const *must,
-	       const char *dev)
+	       const char *dev, const uint16_t *tcp_ports)
 {
 	struct sbx_landlock_ruleset_attr attr = { 0 };
 	uint64_t all = landlock_write_rights(abi);
 	uint64_t devrights = SBX_LL_FS_WRITE_FILE;
 	int rs, r;
 
+	if (tcp_ports && abi < 4)
+		return -EOPNOTSUPP;
 	attr.handled_access_fs = all;
+	if (tcp_ports)
+		attr.handled_access_net = SBX_LL_NET_BIND_TCP |
+					  SBX_LL_NET_CONNECT_TCP;
 	if (abi >= 6)
 		attr.scoped = SBX_LL_SCOPE_ABSTRACT_UNIX | SBX_LL_SCOPE_SIGNAL;
 	rs = ll_create(&attr, sizeof(attr), 0);
 	if (rs < 0)
 		return -errno;
+	if (tcp_ports && (r = add_ports(rs, tcp_ports)) < 0)
+		goto fail;
 	for (; rw && *rw; rw++) {
 		r = add_path(rs, *rw, all);
 		if (r < 0 && r != -ENOENT) /* absent: nothing to grant */

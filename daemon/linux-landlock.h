@@ -38,6 +38,13 @@ struct sbx_landlock_ruleset_attr {
 	uint64_t scoped;
 };
 
+/* LANDLOCK_RULE_NET_PORT and its attribute (ABI 4). */
+#define SBX_LL_RULE_NET_PORT 2
+struct sbx_landlock_net_port_attr {
+	uint64_t allowed_access;
+	uint64_t port;
+} __attribute__((packed));
+
 /* Highest ABI the running kernel offers; 0 when Landlock is unavailable
  * (errno then says why: ENOSYS not built, EOPNOTSUPP disabled at boot). */
 int landlock_probe_abi(void);
@@ -49,10 +56,12 @@ uint64_t landlock_write_rights(int abi);
  * write access beneath each path of rw[] (NULL-terminated, may be NULL;
  * absent paths are skipped) and of must[] (NULL-terminated; each must
  * exist: /tmp, the home overlay), and file writes beneath dev (may be
- * NULL). Runs inside the sandbox after its mounts, so paths are the
- * sandbox's view. Returns the ruleset fd or -errno. */
+ * NULL). With tcp_ports (ABI >= 4, else -EOPNOTSUPP), TCP bind and connect
+ * are handled too: connect allowed to those two ports only (zeros are
+ * skipped), bind to none. Runs inside the sandbox after its mounts, so
+ * paths are the sandbox's view. Returns the ruleset fd or -errno. */
 int landlock_build(int abi, const char *const *rw, const char *const *must,
-		   const char *dev);
+		   const char *dev, const uint16_t *tcp_ports);
 
 /* Enforces ruleset fd on the calling thread (no_new_privs already set).
  * log_new_exec (ABI >= 7): denials of the programs exec'd after this are

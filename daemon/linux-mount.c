@@ -593,12 +593,18 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 	if (fd < 0 || (r = attach(fd, "/proc")) < 0)
 		return *err = fd < 0 ? -fd : -r, STEP_MOUNT_PROC;
 	/* sysfs shows the network namespace of whoever mounted it: a fresh
-	 * one lists only the sandbox's loopback, not the host's devices. */
-	fd = new_fs("sysfs", NULL, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-				   MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
-	if (fd < 0 || (r = attach(fd, "/sys")) < 0)
-		return *err = fd < 0 ? -fd : -r, STEP_MOUNT_SYS;
-	close(fd);
+	 * one lists only the sandbox's loopback, not the host's devices.
+	 * Without a network namespace of its own the sandbox may not mount
+	 * one (user mode), and would see the host's network anyway: the
+	 * host's /sys stays, read-only like the rest of the root. */
+	if (p->net == SANDBOX_NET_NAMESPACE) {
+		fd = new_fs("sysfs", NULL, MOUNT_ATTR_RDONLY |
+			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			    MOUNT_ATTR_NOEXEC);
+		if (fd < 0 || (r = attach(fd, "/sys")) < 0)
+			return *err = fd < 0 ? -fd : -r, STEP_MOUNT_SYS;
+		close(fd);
+	}
 	if ((r = build_dev(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_DEV;
 	if ((r = apply_policy(p, keep)) < 0)

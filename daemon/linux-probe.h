@@ -17,8 +17,8 @@ struct probe_fail {
 };
 
 /* unshare(CLONE_NEWUSER), then in that user namespace the others a
- * sandbox makes (mnt, pid, net, ipc, uts), then a tmpfs made with the
- * mount API. 0, or -errno with *f set. */
+ * sandbox makes (mnt, pid, ipc, uts; net is probe_netns's), then a tmpfs
+ * made with the mount API. 0, or -errno with *f set. */
 int probe_userns(struct probe_fail *f);
 
 /* The mount API (mount_setattr, Linux >= 5.12) exists: 0 or -ENOSYS. */

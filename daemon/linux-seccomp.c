@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <linux/netlink.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -26,23 +27,37 @@
 /* libseccomp's SCMP_A0() leaves datum_b to zero-initialisation. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
+/* Refuses syscall nr when every bit of bits is set in its argument arg. */
+static int
+deny_bits(scmp_filter_ctx ctx, uint32_t deny, int nr, unsigned arg,
+	  scmp_datum_t bits)
+{
+	const struct scmp_arg_cmp c = { arg, SCMP_CMP_MASKED_EQ, bits, bits };
+
+	return seccomp_rule_add(ctx, deny, nr, 1, c);
+}
+
 /* Socket families: only Unix (see add_denies), IPv4, IPv6 and route
  * netlink (what getaddrinfo and `ip` need) are created; no raw or packet
- * sockets, no vsock (WSL's way back to Windows), nothing else. On 64-bit
+ * sockets, no vsock (WSL's way back to Windows), nothing else. Without a
+ * network namespace IPv4 and IPv6 are narrowed further (add_host_net_rules)
+ * or refused altogether (SANDBOX_NET_NONE). On 64-bit
  * ABIs the comparisons take all 64 bits, so a family with high bits set
  * (the kernel reads an int) is refused, not let through; on x32 and 32-bit
  * ABIs libseccomp compares the low 32, the int the kernel reads. i386's
  * socketcall keeps its arguments in memory: libseccomp turns these rules
  * into a refusal of socketcall(SYS_SOCKET, ...) as a whole. */
 static int
-add_socket_rules(scmp_filter_ctx ctx, uint32_t deny)
+add_socket_rules(scmp_filter_ctx ctx, uint32_t deny, enum sandbox_net net)
 {
 	const int raw_types[] = { SOCK_RAW, SOCK_PACKET };
 	int fam, r = 0;
 	size_t i;
 
 	for (fam = 0; r == 0 && fam < AF_NETLINK; fam++) {
-		if (fam == AF_UNIX || fam == AF_INET || fam == AF_INET6)
+		if (fam == AF_UNIX ||
+		    (net != SANDBOX_NET_NONE &&
+		     (fam == AF_INET || fam == AF_INET6)))
 			continue;
 		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
 				     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam));
@@ -54,6 +69,8 @@ add_socket_rules(scmp_filter_ctx ctx, uint32_t deny)
 		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 2,
 				     SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
 				     SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE));
+	if (net != SANDBOX_NET_NAMESPACE)
+		return r;
 	for (i = 0; r == 0 && i < 2; i++) {
 		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 2,
 				     SCMP_A0(SCMP_CMP_EQ, AF_INET),
@@ -68,8 +85,68 @@ add_socket_rules(scmp_filter_ctx ctx, uint32_t deny)
 	return r;
 }
 
+/*
+ * The sandbox shares the host's network namespace; Landlock confines TCP
+ * connect and bind to the session's proxy ports, and only TCP: so every
+ * other IP socket is refused (UDP, raw, ICMP, SCTP, MPTCP: Landlock does
+ * not restrict them), and so is what reaches past Landlock's TCP hooks:
+ * listen() (it binds an unbound socket to an ephemeral port on every
+ * address, with no bind hook) and MSG_FASTOPEN (sendto/sendmsg connect
+ * without the connect hook: landlock-lsm/linux#41). The flags are the
+ * fourth argument of sendto and sendmmsg, the third of sendmsg, on every
+ * ABI sbx filters; i386's socketcall hides them in memory, and libseccomp
+ * does not carry these rules over to it (the unit test saw
+ * socketcall(SYS_SENDTO, ...) pass): those three are refused there whole.
+ */
 static int
-add_denies(scmp_filter_ctx ctx, uint32_t deny, bool allow_unix)
+add_host_net_rules(scmp_filter_ctx ctx, uint32_t deny, bool notify_connect)
+{
+	/* Not SOCK_STREAM: type 0, or any of the bits 1-3 set. */
+	const scmp_datum_t masks[4][2] = { { 0xf, 0 }, { 0x2, 0x2 },
+					   { 0x4, 0x4 }, { 0x8, 0x8 } };
+	const int fams[2] = { AF_INET, AF_INET6 };
+	/* Where each send call takes its flags. */
+	const int sends[3][2] = { { SCMP_SYS(sendto), 3 },
+				  { SCMP_SYS(sendmsg), 2 },
+				  { SCMP_SYS(sendmmsg), 3 } };
+	/* Their socketcall numbers (SYS_SENDTO, SYS_SENDMSG, SYS_SENDMMSG). */
+	const int muxed[3] = { 11, 16, 20 };
+	int r = 0, f, i;
+
+	for (f = 0; r == 0 && f < 2; f++) {
+		for (i = 0; r == 0 && i < 4; i++)
+			r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 2,
+					     SCMP_A0(SCMP_CMP_EQ, fams[f]),
+					     SCMP_A1(SCMP_CMP_MASKED_EQ,
+						     masks[i][0], masks[i][1]));
+		/* A stream socket's protocol: 0 or IPPROTO_TCP only. */
+		for (i = 1; r == 0 && i < IPPROTO_TCP; i++)
+			r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 2,
+					     SCMP_A0(SCMP_CMP_EQ, fams[f]),
+					     SCMP_A2(SCMP_CMP_EQ, i));
+		if (r == 0)
+			r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 2,
+					     SCMP_A0(SCMP_CMP_EQ, fams[f]),
+					     SCMP_A2(SCMP_CMP_GT, IPPROTO_TCP));
+	}
+	if (r == 0)
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(listen), 0);
+	for (i = 0; r == 0 && i < 3; i++)
+		r = deny_bits(ctx, deny, sends[i][0], (unsigned)sends[i][1],
+			      MSG_FASTOPEN);
+	for (i = 0; r == 0 && i < 3; i++)
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socketcall), 1,
+				     SCMP_A0(SCMP_CMP_EQ, muxed[i]));
+	/* The daemon makes the connection, to the proxy only (Landlock
+	 * would allow its ports on any address): linux-connect.c. */
+	if (r == 0 && notify_connect)
+		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect),
+				     0);
+	return r;
+}
+
+static int
+add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 {
 	const char *const *name;
 	size_t i;
@@ -97,13 +174,9 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, bool allow_unix)
 	 * read, so it reports ENOSYS and libc falls back to clone. The flags
 	 * are clone's first argument on every ABI sbx filters (s390's
 	 * CLONE_BACKWARDS2 is the exception). */
-	r = seccomp_rule_add(ctx, deny, SCMP_SYS(unshare), 1,
-			     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
-				     CLONE_NEWUSER));
+	r = deny_bits(ctx, deny, SCMP_SYS(unshare), 0, CLONE_NEWUSER);
 	if (r == 0)
-		r = seccomp_rule_add(ctx, deny, SCMP_SYS(clone), 1,
-				     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
-					     CLONE_NEWUSER));
+		r = deny_bits(ctx, deny, SCMP_SYS(clone), 0, CLONE_NEWUSER);
 	if (r == 0)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
 				     SCMP_SYS(clone3), 0);
@@ -118,11 +191,14 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, bool allow_unix)
 					     TIOCLINUX));
 	/* Named Unix sockets reach host services (session bus, agents,
 	 * docker) that no mount restriction covers; socketpair stays. */
-	if (r == 0 && !allow_unix)
+	if (r == 0 && !o->allow_unix)
 		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
 				     SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
 	if (r == 0)
-		r = add_socket_rules(ctx, deny);
+		r = add_socket_rules(ctx, deny, o->net);
+	if (r == 0 && o->net == SANDBOX_NET_HOST_PORTS)
+		r = add_host_net_rules(ctx, deny,
+				       o->notify && o->notify_connect);
 	return r;
 }
 
@@ -192,12 +268,13 @@ export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
 }
 
 int
-seccomp_compile_arch(uint32_t arch, bool allow_unix, bool notify,
+seccomp_compile_arch(uint32_t arch, const struct seccomp_opts *o,
 		     struct sock_fprog *prog)
 {
 	/* Denials go to the daemon (user notification: it answers EPERM and
 	 * records the event) when the kernel can, else straight to EPERM. */
-	const uint32_t deny = notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
+	const uint32_t deny = o->notify ? SCMP_ACT_NOTIFY :
+					  SCMP_ACT_ERRNO(EPERM);
 	scmp_filter_ctx ctx;
 	int r;
 
@@ -212,7 +289,7 @@ seccomp_compile_arch(uint32_t arch, bool allow_unix, bool notify,
 	if (r == 0)
 		r = add_arches(ctx, arch);
 	if (r == 0)
-		r = add_denies(ctx, deny, allow_unix);
+		r = add_denies(ctx, deny, o);
 	if (r == 0)
 		r = export_prog(ctx, prog);
 	seccomp_release(ctx);
@@ -220,10 +297,9 @@ seccomp_compile_arch(uint32_t arch, bool allow_unix, bool notify,
 }
 
 int
-seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog)
+seccomp_compile(const struct seccomp_opts *o, struct sock_fprog *prog)
 {
-	return seccomp_compile_arch(seccomp_arch_native(), allow_unix, notify,
-				    prog);
+	return seccomp_compile_arch(seccomp_arch_native(), o, prog);
 }
 
 int
@@ -268,7 +344,8 @@ seccomp_nr_name(uint32_t arch, int nr, char *buf, size_t len)
 }
 
 int
-seccomp_notify_answer(int fd, struct sandbox_denial *out)
+seccomp_notify_answer(int fd, bool keep_connect, struct seccomp_notif *kept,
+		      struct sandbox_denial *out)
 {
 	/* Allocated once: a looping sandbox sends a notification per try. */
 	static struct seccomp_notif *req;
@@ -288,9 +365,15 @@ seccomp_notify_answer(int fd, struct sandbox_denial *out)
 	/* The kernel wants the request zeroed. */
 	memset(req, 0, sizeof(*req));
 	r = seccomp_notify_receive(fd, req);
+	if (r == 0 && keep_connect && req->data.nr == SCMP_SYS(connect) &&
+	    req->data.arch == seccomp_arch_native()) {
+		*kept = *req;
+		return 1;
+	}
 	if (r == 0) {
-		/* Every notification is a denial: the filter only notifies
-		 * for what it refuses. */
+		/* Every other notification is a denial: the filter only
+		 * notifies for what it refuses (and connect(), above; a
+		 * foreign ABI's is refused). */
 		resp->id = req->id;
 		resp->error = -EPERM;
 		resp->val = 0;

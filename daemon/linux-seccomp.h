@@ -7,16 +7,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon/sandbox.h"
+
+struct seccomp_opts {
+	bool allow_unix;        /* permit socket(AF_UNIX) */
+	bool notify;            /* denials as user notifications, answered
+				   (EPERM) and reported by the daemon */
+	enum sandbox_net net;   /* how sandboxes reach the network
+				   (sandbox.h): which IP sockets they make */
+	bool notify_connect;    /* every connect() a user notification too
+				   (SANDBOX_NET_HOST_PORTS, with notify) */
+};
+
 /* Compiles the deny set with libseccomp into *prog (filter owned by the
- * caller; free prog->filter). allow_unix permits socket(AF_UNIX); notify
- * makes denials user notifications (answered with EPERM by the daemon). */
-int seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog);
+ * caller; free prog->filter). */
+int seccomp_compile(const struct seccomp_opts *o, struct sock_fprog *prog);
 
 /* The same for processes whose native ABI is arch (an SCMP_ARCH_* token),
  * with its compat ABIs: i386 and x32 beside x86-64, AArch32 beside AArch64.
  * seccomp_compile is this with the daemon's own ABI; the unit tests build
  * the AArch64 program on x86-64 (and the reverse) to check it. */
-int seccomp_compile_arch(uint32_t arch, bool allow_unix, bool notify,
+int seccomp_compile_arch(uint32_t arch, const struct seccomp_opts *o,
 			 struct sock_fprog *prog);
 
 /* Loads prog on the calling thread; no_new_privs must already be set. Does
@@ -30,7 +41,12 @@ int seccomp_load_prog(const struct sock_fprog *prog, bool notify);
 void seccomp_nr_name(uint32_t arch, int nr, char *buf, size_t len);
 
 struct sandbox_denial;
-/* Takes one notification from listener fd, answers EPERM, describes it. */
-int seccomp_notify_answer(int fd, struct sandbox_denial *out);
+struct seccomp_notif;
+/* Takes one notification from listener fd, answers EPERM, describes it
+ * (0); a native connect() with keep_connect set is copied to *kept and
+ * left for the caller to answer (1). -EAGAIN when none waits. */
+int seccomp_notify_answer(int fd, bool keep_connect,
+			  struct seccomp_notif *kept,
+			  struct sandbox_denial *out);
 
 #endif

@@ -161,7 +161,8 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	}
 	memcpy(p->stdio, req->stdio, sizeof(p->stdio));
 	p->tty = req->tty;
-	p->proxy = req->proxy;
+	p->proxy = req->proxy && lb->caps.net == SANDBOX_NET_NAMESPACE;
+	memcpy(p->proxy_ports, req->proxy_ports, sizeof(p->proxy_ports));
 	p->fs = req->fs;
 	p->umask = (mode_t)(req->umask & 0777);
 	if (req->tty && (r = tty_path(req->stdio[0], &p->tty_path)) < 0) {
@@ -183,6 +184,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->groups = lb->groups;
 	p->ngroups = lb->ngroups;
 	p->userns = !lb->cfg.privileged;
+	p->net = lb->caps.net;
 	p->landlock_abi = lb->caps.landlock_abi;
 	p->seccomp = lb->have_seccomp ? &lb->seccomp : NULL;
 	p->seccomp_notify = lb->caps.seccomp_notify;
@@ -248,6 +250,13 @@ linux_release(pid_t pid, int pidfd, int sync_w, const struct sandbox_plan *p)
 	return r;
 }
 
+int
+linux_session_ns_flags(const struct sandbox_plan *p)
+{
+	return CLONE_NEWIPC | CLONE_NEWUTS |
+	       (p->net == SANDBOX_NET_NAMESPACE ? CLONE_NEWNET : 0);
+}
+
 /* A -tty sandbox is built directly (its own namespaces, its own mounts):
  * the pty slave must be bound from the daemon's view of /dev/pts, which
  * only a fresh copy of that mount namespace has. */
@@ -260,8 +269,8 @@ spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
 
 	if (pipe2(sync, O_CLOEXEC) < 0)
 		return -errno;
-	a.flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
-		  CLONE_NEWNET | CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
+	a.flags = CLONE_NEWNS | CLONE_NEWPID | linux_session_ns_flags(p) |
+		  CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
@@ -291,8 +300,8 @@ helper_fail(int sfd, int step, int err)
 	_exit(125);
 }
 
-/* Second helper, inside the template's pid namespace: per-session network,
- * IPC, UTS and pid namespaces, then the session init as pid 1 of the last.
+/* Second helper, inside the template's pid namespace: per-session network
+ * (unless the host cannot make one), IPC, UTS and pid namespaces, then the session init as pid 1 of the last.
  * Its pidfd goes to the daemon; the init is reparented to the template. */
 static void __attribute__((noreturn))
 helper_in_template(struct sandbox_plan *p, int sfd)
@@ -302,8 +311,7 @@ helper_in_template(struct sandbox_plan *p, int sfd)
 	int pidfd = -1;
 	pid_t pid;
 
-	if (unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |
-		    CLONE_NEWPID) < 0)
+	if (unshare(linux_session_ns_flags(p) | CLONE_NEWPID) < 0)
 		helper_fail(sfd, STEP_UNSHARE, errno);
 	a.flags = CLONE_PIDFD;
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
@@ -431,6 +439,7 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 	}
 	fcntl(st[0], F_SETFL, O_NONBLOCK);
 	proc.status_fd = st[0];
+	memcpy(proc.proxy_ports, p->proxy_ports, sizeof(proc.proxy_ports));
 	*out = proc;
 	return 0;
 }
@@ -510,6 +519,7 @@ sandbox_proc_release(struct sandbox_proc *p)
 		close(p->status_fd);
 	if (p->template)
 		ltemplate_put(p->template);
+	linux_connect_release(p);
 	p->helper_pidfd = p->pidfd = p->status_fd = -1;
 	p->template = NULL;
 }

@@ -172,8 +172,8 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 		close(ready[1]);
 		return -errno;
 	}
-	a.flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
-		  CLONE_NEWNET | CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
+	a.flags = CLONE_NEWNS | CLONE_NEWPID | linux_session_ns_flags(p) |
+		  CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));

@@ -5,7 +5,10 @@
 
 #include <linux/filter.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
+
+#include "daemon/sandbox.h"
 
 struct walk_state;
 struct walk_result;
@@ -63,7 +66,8 @@ struct sandbox_plan {
 	char *tty_path;            /* host path of the pty slave, or NULL */
 	int stdio[3];              /* borrowed from the request */
 	bool tty;
-	bool proxy;
+	bool proxy;                /* make the proxy listeners inside */
+	uint16_t proxy_ports[2];   /* host loopback: SANDBOX_NET_HOST_PORTS */
 	mode_t umask;
 	const char *masks[LINUX_MAX_MASKS]; /* host paths hidden inside */
 	int nmasks;
@@ -74,6 +78,7 @@ struct sandbox_plan {
 	const gid_t *groups;
 	int ngroups;
 	bool userns;
+	enum sandbox_net net;
 	int landlock_abi;
 	const struct sock_fprog *seccomp;
 	bool seccomp_notify;       /* hand the listener to the daemon */
@@ -109,6 +114,23 @@ void linux_session_main(const struct sandbox_plan *plan, int sync_fd,
 
 /* Closes every fd but keep[] (which it sorts). */
 void linux_close_fds_except(int *keep, int n);
+struct seccomp_notif;
+struct sandbox_denial;
+struct sandbox_proc;
+/* linux-connect.c: makes the connect() of notification req (taken from
+ * listener) for the command when it is to p's proxy, answering it (1);
+ * else answers EACCES and describes it in out (0). */
+int linux_connect_mediate(struct sandbox_proc *p, int listener,
+			  const struct seccomp_notif *req,
+			  struct sandbox_denial *out);
+/* Drops the connects still under way for p (its session is over). */
+void linux_connect_release(struct sandbox_proc *p);
+/* Can this daemon take a child's fd and read its memory? 0 or -errno. */
+int linux_connect_probe(void);
+
+/* CLONE_NEW* flags of the namespaces a sandbox gets besides user, mount
+ * and pid: ipc, uts, and net unless the host cannot make one. */
+int linux_session_ns_flags(const struct sandbox_plan *p);
 /* Releases a just-cloned child waiting on sync_w: writes its id maps
  * (user namespace) first. On failure the child is killed and reaped. */
 int linux_release(pid_t pid, int pidfd, int sync_w,

@@ -44,7 +44,7 @@ static struct {
 static void
 degrade(const char *what)
 {
-	if (mb.caps.ndegraded < 8)
+	if (mb.caps.ndegraded < SANDBOX_DEGRADED_MAX)
 		snprintf(mb.caps.degraded[mb.caps.ndegraded++],
 		    sizeof(mb.caps.degraded[0]), "%s", what);
 }
@@ -89,6 +89,14 @@ const struct sandbox_caps *
 sandbox_caps(void)
 {
 	return &mb.caps;
+}
+
+int
+sandbox_peer_uid(int fd, uid_t *uid)
+{
+	/* Only asked with SANDBOX_NET_HOST_PORTS, which this backend does
+	 * not use. */
+	return -ENOTSUP;
 }
 
 /* The request's environment with TMPDIR pointing at the temp dir. */

@@ -206,7 +206,8 @@ sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds)
 }
 
 int
-sandbox_denial_read(int fd, struct sandbox_denial *out)
+sandbox_denial_read(struct sandbox_proc *p, int fd,
+    struct sandbox_denial *out)
 {
 	return -ENOTSUP;
 }

@@ -48,6 +48,8 @@ static struct proxy_config proxy_cfg = { ASK_TIMEOUT_MS,
 static bool log_after_ready;
 static struct policy_store_opts store_opts;
 static struct policy_org_opts org_opts;
+/* --no-netns: as if no network namespace could be made (tests). */
+static bool no_netns;
 
 uint64_t
 sbxd_now_ms(void)
@@ -72,7 +74,7 @@ usage(FILE *f)
 		"usage: sbxd [--socket PATH] [--user NAME] [--ready-fd N]\n"
 		"            [--policy FILE] [--org-dir DIR] [--hosts-file FILE]\n"
 		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
-		"            [--foreground] [--version]\n"
+		"            [--no-netns] [--foreground] [--version]\n"
 		"  --socket PATH  listen here (default $XDG_RUNTIME_DIR/sbx/"
 		"sbxd.sock)\n"
 		"  --user NAME    privileged mode: run as root, serve NAME\n"
@@ -93,7 +95,11 @@ usage(FILE *f)
 		"  --ask-timeout SEC  deny an unanswered approval after SEC "
 		"(60)\n"
 		"  --proxy-timeout SEC  a proxy client's time to send a "
-		"request (30)\n");
+		"request (30)\n"
+		"  --no-netns     give sandboxes no network namespace, as on "
+		"hosts that cannot\n"
+		"                 make one: proxy on host loopback ports, "
+		"Landlock TCP rules\n");
 }
 
 static void
@@ -183,6 +189,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "hosts-file", required_argument, NULL, 'H' },
 		{ "ask-timeout", required_argument, NULL, 'A' },
 		{ "proxy-timeout", required_argument, NULL, 'T' },
+		{ "no-netns", no_argument, NULL, 'N' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -236,6 +243,9 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 				proxy_cfg.ask_timeout_ms = seconds_ms(optarg);
 			else
 				proxy_cfg.head_timeout_ms = seconds_ms(optarg);
+			break;
+		case 'N':
+			no_netns = true;
 			break;
 		case 'V':
 			printf("sbxd %s\n", SBX_VERSION);
@@ -369,6 +379,7 @@ setup(int ready_fd)
 	cfg.uid = sbxd.uid;
 	cfg.gid = sbxd.gid;
 	cfg.privileged = sbxd.privileged;
+	cfg.no_netns = no_netns;
 	cfg.rundir = sbxd.rundir;
 	cfg.statedir = sbxd.statedir;
 	cfg.home = store_opts.home;

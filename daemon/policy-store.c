@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "daemon/events.h"
 #include "daemon/log.h"
 #include "daemon/policy-merge.h"
 #include "daemon/policy-rule.h"
@@ -476,10 +477,8 @@ policy_store_refresh(const char *const *ws, size_t n)
 void
 policy_store_changed(const char *what)
 {
-	log_info("%s changed: new runs use the new policy", what);
-	/* TODO(issue 6): also a policy-changed event to `sbxctl events`
-	 * subscribers, once that stream exists (it is the violations
-	 * issue's). */
+	log_info("%s changed: new runs use the policy now in force", what);
+	events_policy_changed(what);
 }
 
 

@@ -151,14 +151,18 @@ relevant(enum role role, const char *name)
 
 struct changes {
 	bool any, store;
+	char what[PATH_MAX];	/* the first policy file that changed */
 };
 
 static void
-note(struct changes *ch, const struct watch *w)
+note(struct changes *ch, const struct watch *w, const char *name)
 {
 	ch->any = true;
 	if (w->role == ROLE_STORE)
 		ch->store = true;
+	else if (!ch->what[0])
+		snprintf(ch->what, sizeof(ch->what), "%s%s%s", w->path,
+			 name ? "/" : "", name ? name : "");
 }
 
 static void
@@ -170,7 +174,7 @@ handle(const struct inotify_event *e, struct changes *ch)
 		/* Events were lost: assume everything changed. */
 		for (i = 0; i < WATCH_MAX; i++)
 			if (watches[i].path)
-				note(ch, &watches[i]);
+				note(ch, &watches[i], NULL);
 		return;
 	}
 	for (i = 0; i < WATCH_MAX; i++) {
@@ -179,9 +183,9 @@ handle(const struct inotify_event *e, struct changes *ch)
 		if (e->mask & IN_IGNORED) {
 			/* The directory went: watch it again if it returns. */
 			watches[i].wd = -1;
-			note(ch, &watches[i]);
+			note(ch, &watches[i], NULL);
 		} else if (e->len && relevant(watches[i].role, e->name))
-			note(ch, &watches[i]);
+			note(ch, &watches[i], e->name);
 	}
 }
 
@@ -198,6 +202,9 @@ apply(const struct changes *ch)
 		policy_org_rescan();
 	arm();
 	policy_store_refresh(ws, n);
+	/* (The org store says so itself, when a new serial is in force.) */
+	if (ch->what[0])
+		policy_store_changed(ch->what);
 }
 
 void

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon/addr-class.h"
 #include "daemon/proxy-int.h"
 #include "daemon/proxy-io.h"
 
@@ -128,6 +129,32 @@ dial_event(struct pconn *pc, struct pio *p, int what)
 
 static const struct pio_ops dial_ops = { NULL, NULL, dial_event };
 
+/*
+ * A session's proxy listener on the host's loopback (no network namespace)
+ * is never an upstream, whatever the rules say: through it one session
+ * would reach another's policy. Fills d when it is one.
+ */
+static bool
+own_listener(struct pconn *pc, const struct host *addr,
+    struct proxy_denial *d)
+{
+	enum addr_class cls;
+
+	if (!proxy_loopback_port(pc->port) ||
+	    addr_class_host(addr, &cls) < 0 ||
+	    (cls != ADDR_LOOPBACK && cls != ADDR_UNSPECIFIED))
+		return false;
+	if (d->why == NULL) {
+		d->check = "proxy check";
+		d->why = "is an sbx proxy listener";
+		snprintf(d->detail, sizeof(d->detail), "%s:%u serves another "
+		    "session", addr->text, pc->port);
+		d->remedy = "each session reaches the network through its own "
+		    "proxy only";
+	}
+	return true;
+}
+
 /* Address check of ai; fills d on a denial. */
 static bool
 address_allowed(struct pconn *pc, const struct evutil_addrinfo *ai,
@@ -143,6 +170,8 @@ address_allowed(struct pconn *pc, const struct evutil_addrinfo *ai,
 		host_set_ipv6(addr, ((const struct sockaddr_in6 *)
 		    ai->ai_addr)->sin6_addr.s6_addr);
 	else
+		return false;
+	if (own_listener(pc, addr, d))
 		return false;
 	if (proxy_rules_address(pc->px->rules, &pc->host, pc->by_exact, addr,
 	    pc->port, pc->has_once ? &pc->once : NULL, &rule, &cls) ==

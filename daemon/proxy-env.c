@@ -10,8 +10,8 @@
  *
  * NO_PROXY is set empty on purpose: a loopback entry would send requests
  * for 127.0.0.1 past the proxy, to the sandbox's own loopback where the
- * host's servers are not, and on a host without a network namespace it
- * would be a hole around the policy. A command that runs its own server
+ * host's servers are not (on a host without a network namespace, to
+ * loopback ports Landlock refuses). A command that runs its own server
  * inside the sandbox sets NO_PROXY=localhost itself.
  */
 #include <errno.h>
@@ -21,50 +21,51 @@
 #include <strings.h>
 
 #include "proxy-env.h"
-#include "sandbox.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define HTTP_URL "http://127.0.0.1:" STR(SANDBOX_HTTP_PROXY_PORT)
-#define SOCKS_URL "socks5h://127.0.0.1:" STR(SANDBOX_SOCKS_PROXY_PORT)
-
-static const char *const fixed[] = {
-	"HTTP_PROXY=" HTTP_URL,
-	"http_proxy=" HTTP_URL,
-	"HTTPS_PROXY=" HTTP_URL,
-	"https_proxy=" HTTP_URL,
-	"ALL_PROXY=" SOCKS_URL,
-	"all_proxy=" SOCKS_URL,
-	"FTP_PROXY=" SOCKS_URL,
-	"ftp_proxy=" SOCKS_URL,
-	"NO_PROXY=",
-	"no_proxy=",
-	/* gRPC C-core and grpc-js speak only HTTP CONNECT to a proxy. */
-	"GRPC_PROXY=" HTTP_URL,
-	"grpc_proxy=" HTTP_URL,
-	/* rsync's proxy is an HTTP CONNECT proxy, given as host:port. */
-	"RSYNC_PROXY=127.0.0.1:" STR(SANDBOX_HTTP_PROXY_PORT),
-	"npm_config_proxy=" HTTP_URL,
-	"npm_config_https_proxy=" HTTP_URL,
-	"npm_config_noproxy=",
-	"YARN_HTTP_PROXY=" HTTP_URL,
-	"YARN_HTTPS_PROXY=" HTTP_URL,
-	"PIP_PROXY=" HTTP_URL,
-	"DOCKER_HTTP_PROXY=" HTTP_URL,
-	"DOCKER_HTTPS_PROXY=" HTTP_URL,
-	/* gcloud: the type names what the proxy speaks, not what it carries. */
-	"CLOUDSDK_PROXY_TYPE=http",
-	"CLOUDSDK_PROXY_ADDRESS=127.0.0.1",
-	"CLOUDSDK_PROXY_PORT=" STR(SANDBOX_HTTP_PROXY_PORT),
+/* What a variable's value is made of. */
+enum proxy_val {
+	VAL_HTTP,	/* http://127.0.0.1:HTTP */
+	VAL_SOCKS,	/* socks5h://127.0.0.1:SOCKS */
+	VAL_HOSTPORT,	/* 127.0.0.1:HTTP */
+	VAL_PORT,	/* HTTP */
+	VAL_TEXT,	/* text as it is ("" included) */
 };
-#define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
 
-/* Java has no proxy variable; -D properties through the JVM's own hook. */
-static const char java_opts[] =
-	"-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort="
-	STR(SANDBOX_HTTP_PROXY_PORT)
-	" -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort="
-	STR(SANDBOX_HTTP_PROXY_PORT) " -Dhttp.nonProxyHosts=";
+static const struct {
+	const char *name;
+	enum proxy_val val;
+	const char *text;
+} vars[] = {
+	{ "HTTP_PROXY", VAL_HTTP, NULL },
+	{ "http_proxy", VAL_HTTP, NULL },
+	{ "HTTPS_PROXY", VAL_HTTP, NULL },
+	{ "https_proxy", VAL_HTTP, NULL },
+	{ "ALL_PROXY", VAL_SOCKS, NULL },
+	{ "all_proxy", VAL_SOCKS, NULL },
+	{ "FTP_PROXY", VAL_SOCKS, NULL },
+	{ "ftp_proxy", VAL_SOCKS, NULL },
+	{ "NO_PROXY", VAL_TEXT, "" },
+	{ "no_proxy", VAL_TEXT, "" },
+	/* gRPC C-core and grpc-js speak only HTTP CONNECT to a proxy. */
+	{ "GRPC_PROXY", VAL_HTTP, NULL },
+	{ "grpc_proxy", VAL_HTTP, NULL },
+	/* rsync's proxy is an HTTP CONNECT proxy, given as host:port. */
+	{ "RSYNC_PROXY", VAL_HOSTPORT, NULL },
+	{ "npm_config_proxy", VAL_HTTP, NULL },
+	{ "npm_config_https_proxy", VAL_HTTP, NULL },
+	{ "npm_config_noproxy", VAL_TEXT, "" },
+	{ "YARN_HTTP_PROXY", VAL_HTTP, NULL },
+	{ "YARN_HTTPS_PROXY", VAL_HTTP, NULL },
+	{ "PIP_PROXY", VAL_HTTP, NULL },
+	{ "DOCKER_HTTP_PROXY", VAL_HTTP, NULL },
+	{ "DOCKER_HTTPS_PROXY", VAL_HTTP, NULL },
+	/* gcloud: the type names what the proxy speaks, not what it
+	 * carries. */
+	{ "CLOUDSDK_PROXY_TYPE", VAL_TEXT, "http" },
+	{ "CLOUDSDK_PROXY_ADDRESS", VAL_TEXT, "127.0.0.1" },
+	{ "CLOUDSDK_PROXY_PORT", VAL_PORT, NULL },
+};
+#define NVARS (sizeof(vars) / sizeof(vars[0]))
 
 /* Largest GIT_CONFIG_COUNT we continue; git itself has no limit. */
 #define GIT_COUNT_MAX 1000
@@ -96,20 +97,47 @@ lookup(char *const *env, size_t n, const char *name)
 }
 
 static int
-own(struct proxy_env *pe, char *s)
+add(struct proxy_env *pe, int r, char *s)
 {
-	if (s == NULL)
+	if (r < 0 || pe->n >= PROXY_ENV_MAX)
 		return -ENOMEM;
-	pe->owned[pe->nowned++] = s;
 	pe->v[pe->n++] = s;
 	return 0;
 }
 
 static int
-git_config(struct proxy_env *pe, const char *count)
+add_var(struct proxy_env *pe, size_t i, unsigned http, unsigned socks)
+{
+	const char *name = vars[i].name;
+	char *s = NULL;
+	int r;
+
+	switch (vars[i].val) {
+	case VAL_HTTP:
+		r = asprintf(&s, "%s=http://127.0.0.1:%u", name, http);
+		break;
+	case VAL_SOCKS:
+		r = asprintf(&s, "%s=socks5h://127.0.0.1:%u", name, socks);
+		break;
+	case VAL_HOSTPORT:
+		r = asprintf(&s, "%s=127.0.0.1:%u", name, http);
+		break;
+	case VAL_PORT:
+		r = asprintf(&s, "%s=%u", name, http);
+		break;
+	default:
+		r = asprintf(&s, "%s=%s", name, vars[i].text);
+		break;
+	}
+	return add(pe, r, s);
+}
+
+static int
+git_config(struct proxy_env *pe, const char *count, unsigned http)
 {
 	char *s, *end;
 	long c = 0;
+	int r;
 
 	if (count != NULL) {
 		c = strtol(count, &end, 10);
@@ -118,36 +146,40 @@ git_config(struct proxy_env *pe, const char *count)
 			c = 0;
 	}
 	pe->git_index = (unsigned)c;
-	if (asprintf(&s, "GIT_CONFIG_COUNT=%u", pe->git_index + 1) < 0)
-		s = NULL;
-	if (own(pe, s) < 0)
+	r = asprintf(&s, "GIT_CONFIG_COUNT=%u", pe->git_index + 1);
+	if (add(pe, r, s) < 0)
 		return -ENOMEM;
-	if (asprintf(&s, "GIT_CONFIG_KEY_%u=http.proxy", pe->git_index) < 0)
-		s = NULL;
-	if (own(pe, s) < 0)
+	r = asprintf(&s, "GIT_CONFIG_KEY_%u=http.proxy", pe->git_index);
+	if (add(pe, r, s) < 0)
 		return -ENOMEM;
-	if (asprintf(&s, "GIT_CONFIG_VALUE_%u=" HTTP_URL, pe->git_index) < 0)
-		s = NULL;
-	return own(pe, s);
+	r = asprintf(&s, "GIT_CONFIG_VALUE_%u=http://127.0.0.1:%u",
+	    pe->git_index, http);
+	return add(pe, r, s);
 }
 
 int
-proxy_env_build(char *const *env, size_t n, struct proxy_env *out)
+proxy_env_build(char *const *env, size_t n, unsigned http_port,
+    unsigned socks_port, struct proxy_env *out)
 {
 	const char *java = lookup(env, n, "JAVA_TOOL_OPTIONS");
 	char *s;
 	size_t i;
+	int r;
 
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i < NFIXED; i++)
-		out->v[out->n++] = fixed[i];
-	if (git_config(out, lookup(env, n, "GIT_CONFIG_COUNT")) < 0)
+	for (i = 0; i < NVARS; i++)
+		if (add_var(out, i, http_port, socks_port) < 0)
+			goto fail;
+	if (git_config(out, lookup(env, n, "GIT_CONFIG_COUNT"),
+	    http_port) < 0)
 		goto fail;
-	/* Ours last: the JVM lets a later -D win. */
-	if (asprintf(&s, "JAVA_TOOL_OPTIONS=%s%s%s", java ? java : "",
-	    java && *java ? " " : "", java_opts) < 0)
-		s = NULL;
-	if (own(out, s) < 0)
+	/* Java has no proxy variable: -D properties through the JVM's own
+	 * hook, ours last (the JVM lets a later -D win). */
+	r = asprintf(&s, "JAVA_TOOL_OPTIONS=%s%s-Dhttp.proxyHost=127.0.0.1 "
+	    "-Dhttp.proxyPort=%u -Dhttps.proxyHost=127.0.0.1 "
+	    "-Dhttps.proxyPort=%u -Dhttp.nonProxyHosts=", java ? java : "",
+	    java && *java ? " " : "", http_port, http_port);
+	if (add(out, r, s) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -177,7 +209,7 @@ proxy_env_free(struct proxy_env *pe)
 {
 	size_t i;
 
-	for (i = 0; i < pe->nowned; i++)
-		free(pe->owned[i]);
+	for (i = 0; i < pe->n; i++)
+		free(pe->v[i]);
 	memset(pe, 0, sizeof(*pe));
 }

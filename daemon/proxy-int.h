@@ -36,6 +36,9 @@ struct proxy {
 	struct pconn *conns, *dead;
 	struct ask *asks;
 	unsigned nconns;
+	/* proxy_listen_loopback's: the ports, and the list of such proxies */
+	uint16_t ports[2];
+	struct proxy *lo_next, **lo_pprev;
 };
 
 /*

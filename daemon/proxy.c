@@ -3,6 +3,27 @@
 /*
  * The listeners were made inside one sandbox's network namespace, so
  * whoever connects to them is that sandbox: attribution needs no token.
+ *
+ * Where no network namespace can be made (sandbox.h,
+ * SANDBOX_NET_HOST_PORTS) they are on the host's loopback instead, at
+ * ports the kernel picks per session, and a port alone proves nothing.
+ * A connection is that session's when two things hold:
+ *  - every sandbox can reach its own session's ports only (Landlock's TCP
+ *    connect rule, and the daemon, which makes each connect() itself to
+ *    127.0.0.1 at those ports only; seccomp closes what passes both by:
+ *    other IP protocols, listen(), TCP Fast Open), so no other sandbox
+ *    can be the peer;
+ *  - the peer's socket belongs to the served user (hooks->admit: the
+ *    session asks the kernel, sandbox_peer_uid), so no other user can be.
+ * What remains are the served user's own processes outside any sandbox:
+ * they could reach what the proxy reaches without it (the session's
+ * allowed hosts, its approvals, a loopback service a rule names), so
+ * borrowing the proxy gains them nothing. They could ask the session's
+ * client an approval question in the session's name, which a process of
+ * that user can do to its terminal anyway. The proxy itself never dials
+ * one of these ports (proxy_loopback_port): one session must not reach
+ * another's policy through it.
+ *
  * A connection is closed at once (sockets freed, dialling cancelled) but
  * its memory is released from reap_ev, never inside its own callback.
  */
@@ -10,6 +31,7 @@
 #include <event2/dns.h>
 #include <event2/event.h>
 #include <event2/listener.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +47,8 @@
 
 static struct evdns_base *dns;
 static struct proxy_config config;
+/* The proxies listening on the host's loopback. */
+static struct proxy *loopback_proxies;
 
 const struct proxy_config *
 proxy_config(void)
@@ -220,6 +244,10 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	enum pconn_kind kind = l == px->lis[0] ? PCONN_HTTP : PCONN_SOCKS;
 	struct pconn *pc;
 
+	if (px->hooks.admit != NULL && !px->hooks.admit(px->hooks.arg, fd)) {
+		close(fd);
+		return;
+	}
 	if (px->nconns >= PROXY_CONNS_MAX) {
 		/* This one is refused; the next wait in the backlog until a
 		 * connection closes. */
@@ -308,6 +336,71 @@ fail:
 	return NULL;
 }
 
+/* A listening socket on 127.0.0.1 at a port the kernel picks. */
+static int
+listen_loopback(uint16_t *port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+	    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	int fd, e;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(fd, 128) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	*port = ntohs(sa.sin_port);
+	return fd;
+}
+
+struct proxy *
+proxy_listen_loopback(uint64_t session_id, const struct policy *policy,
+    const struct proxy_hooks *hooks, uint16_t ports[2])
+{
+	uint16_t p[2] = { 0, 0 };
+	int fds[2] = { -1, -1 }, i;
+	struct proxy *px;
+
+	if (hooks->admit == NULL)
+		return NULL;
+	for (i = 0; i < 2; i++)
+		if ((fds[i] = listen_loopback(&p[i])) < 0) {
+			log_error("session %llu: proxy listener on 127.0.0.1: "
+			    "%s", (unsigned long long)session_id,
+			    strerror(-fds[i]));
+			if (i == 1)
+				close(fds[0]);
+			return NULL;
+		}
+	if ((px = proxy_attach(session_id, policy, hooks, fds, 2)) == NULL)
+		return NULL;
+	memcpy(px->ports, p, sizeof(p));
+	memcpy(ports, p, sizeof(p));
+	px->lo_next = loopback_proxies;
+	if (px->lo_next != NULL)
+		px->lo_next->lo_pprev = &px->lo_next;
+	px->lo_pprev = &loopback_proxies;
+	loopback_proxies = px;
+	return px;
+}
+
+bool
+proxy_loopback_port(uint16_t port)
+{
+	const struct proxy *px;
+
+	for (px = loopback_proxies; px != NULL; px = px->lo_next)
+		if (port != 0 && (px->ports[0] == port || px->ports[1] == port))
+			return true;
+	return false;
+}
+
 void
 proxy_free(struct proxy *px)
 {
@@ -315,6 +408,11 @@ proxy_free(struct proxy *px)
 
 	if (px == NULL)
 		return;
+	if (px->lo_pprev != NULL) {
+		*px->lo_pprev = px->lo_next;
+		if (px->lo_next != NULL)
+			px->lo_next->lo_pprev = px->lo_pprev;
+	}
 	for (i = 0; i < 2; i++)
 		if (px->lis[i] != NULL)
 			evconnlistener_free(px->lis[i]);

@@ -2,6 +2,7 @@
 #ifndef SBX_PROXY_H
 #define SBX_PROXY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "proto/wire.h"
@@ -33,6 +34,9 @@ struct proxy_hooks {
 	/* A denial, for the session's violation events (v and its strings
 	 * are valid during the call only). */
 	void (*violation)(void *arg, const struct violation *v);
+	/* May this accepted connection be served? NULL: every one (the
+	 * listeners are inside the sandbox's own network namespace). */
+	bool (*admit)(void *arg, int fd);
 };
 
 /*
@@ -43,6 +47,19 @@ struct proxy_hooks {
  */
 struct proxy *proxy_attach(uint64_t session_id, const struct policy *policy,
     const struct proxy_hooks *hooks, int *fds, int nfds);
+/*
+ * For a sandbox without a network namespace of its own: listens on the
+ * host's 127.0.0.1 at two ports the kernel picks, ports[0] HTTP and
+ * ports[1] SOCKS5, and serves them as proxy_attach does. Any process of
+ * the host can connect to them, so hooks->admit is required. NULL if it
+ * cannot (logged).
+ */
+struct proxy *proxy_listen_loopback(uint64_t session_id,
+    const struct policy *policy, const struct proxy_hooks *hooks,
+    uint16_t ports[2]);
+/* Is port one of proxy_listen_loopback's listeners (live ones)? */
+bool proxy_loopback_port(uint16_t port);
+
 /* Stops serving and frees every connection. Not from a proxy callback. */
 void proxy_free(struct proxy *px);
 

@@ -18,7 +18,9 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 	const struct sandbox_caps *caps = sandbox_caps();
 	struct describe_ctx dc = { .backend = caps->backend,
 				   .landlock_abi = caps->landlock_abi,
-				   .seccomp = caps->seccomp };
+				   .seccomp = caps->seccomp,
+				   .host_network = caps->net !=
+						   SANDBOX_NET_NAMESPACE };
 	Sbx__Envelope out = SBX__ENVELOPE__INIT;
 	Sbx__DescribeReply rep = SBX__DESCRIBE_REPLY__INIT;
 	char ws[PATH_MAX], err[512];

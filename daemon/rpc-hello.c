@@ -11,7 +11,7 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	Sbx__Envelope out = SBX__ENVELOPE__INIT;
 	Sbx__HelloReply hr = SBX__HELLO_REPLY__INIT;
 	Sbx__Capabilities cap = SBX__CAPABILITIES__INIT;
-	char *degraded[8];
+	char *degraded[SANDBOX_DEGRADED_MAX];
 	size_t n = 0;
 	int i;
 

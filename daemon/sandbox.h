@@ -11,6 +11,30 @@
 struct event_base;
 struct fsplan;
 
+/* How sandboxes reach the network: always only through the daemon's proxy,
+ * but the proxy's listeners sit in different places. */
+enum sandbox_net {
+	/* Each sandbox has a network namespace with only loopback; the
+	 * listeners are made inside it (SANDBOX_*_PROXY_PORT), so whoever
+	 * connects to them is that sandbox. */
+	SANDBOX_NET_NAMESPACE = 0,
+	/* No network namespace can be made: sandboxes share the host's.
+	 * The daemon listens on the host's 127.0.0.1 at two ports per
+	 * session (sandbox_request.proxy_ports); Landlock (ABI >= 4) lets
+	 * the command connect to those two TCP ports only and bind none,
+	 * and seccomp refuses every other IP socket, listen() and TCP Fast
+	 * Open. Where it can (caps connect_mediated), the daemon makes every
+	 * connect() itself, to 127.0.0.1 at those ports only: Landlock
+	 * matches the port on any address. Connections are admitted by
+	 * owner (sandbox_peer_uid). */
+	SANDBOX_NET_HOST_PORTS,
+	/* Neither a network namespace nor Landlock's TCP rules: IP sockets
+	 * are refused altogether (no network, not even the proxy). */
+	SANDBOX_NET_NONE,
+};
+
+#define SANDBOX_DEGRADED_MAX 10
+
 /* What the kernel gives us, probed once at start-up. */
 struct sandbox_caps {
 	const char *backend;
@@ -20,10 +44,15 @@ struct sandbox_caps {
 	bool landlock_audit;       /* Landlock denials read from audit */
 	char landlock_audit_off[128]; /* if not, why ("": Landlock < 7) */
 	bool userns;               /* unprivileged user namespaces usable */
+	bool connect_mediated;     /* SANDBOX_NET_HOST_PORTS: the daemon
+				      makes the command's connect() calls,
+				      to the proxy's address only */
 	bool privileged;           /* daemon is root serving target_uid */
 	bool home_overlay;         /* the home can be seen as an overlay */
+	enum sandbox_net net;
 	const char *namespaces[8]; /* NULL-terminated */
-	char degraded[8][192];     /* human-readable weakened points */
+	char degraded[SANDBOX_DEGRADED_MAX][320]; /* human-readable weakened
+						     points */
 	int ndegraded;
 };
 
@@ -32,6 +61,8 @@ struct sandbox_config {
 	uid_t uid;                 /* whose commands run */
 	gid_t gid;
 	bool privileged;           /* root daemon, --user mode */
+	bool no_netns;             /* behave as if no network namespace could
+				      be made (sbxd --no-netns, for tests) */
 	const char *rundir;        /* daemon state: masked inside sandboxes */
 	const char *statedir;      /* masked too (home overlay layers) */
 	const char *home;          /* the served user's home */
@@ -54,6 +85,10 @@ struct sandbox_request {
 	bool tty;
 	unsigned umask;            /* for the command */
 	bool proxy;                /* create proxy listeners inside */
+	uint16_t proxy_ports[2];   /* SANDBOX_NET_HOST_PORTS: the daemon's
+				      HTTP and SOCKS5 listeners on the
+				      host's 127.0.0.1, the only TCP ports
+				      the command may connect to */
 	const struct fsplan *fs;   /* writable, read-only and masked paths */
 	const struct policy *policy;      /* effective; NULL: built-in only */
 	const struct ignore_set *ignores; /* the workspace's, or NULL */
@@ -69,6 +104,7 @@ struct sandbox_request {
  * (helper_pidfd, to be reaped with sandbox_reap_helper() when readable);
  * the session init's pidfd arrives in a STARTED record unless the spawn was
  * direct (then pidfd is set at once). */
+struct sandbox_connect;
 struct sandbox_proc {
 	pid_t pid;                 /* host pid of the session init, or 0 */
 	int pidfd;                 /* session init, -1 until started */
@@ -78,6 +114,9 @@ struct sandbox_proc {
 	pid_t cmd_pid;             /* host pid of the command, once its
 				      DENIALS record came; 0 before */
 	void *template;            /* backend's, for release */
+	uint16_t proxy_ports[2];   /* the request's */
+	struct sandbox_connect *connects; /* backend's: connect() calls it
+					     is making for the command */
 };
 
 /* Records the sandbox writes on status_fd (atomic, < PIPE_BUF). */
@@ -96,6 +135,7 @@ struct sandbox_denial {
 	pid_t pid;                 /* as the daemon sees it */
 	char syscall[32];
 	uint64_t args[6];
+	char addr[128];            /* a refused connect(): "host:port" */
 };
 
 struct sandbox_status {
@@ -138,9 +178,13 @@ void sandbox_proc_release(struct sandbox_proc *p);
 /* A DENIALS record arrived: fds[0] is the listener to read denials from
  * (returned, or -1), fds[1] the command's pidfd, which sets p->cmd_pid. */
 int sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds);
-/* Reads one denial from a DENIALS fd, answering it; -EAGAIN when none
- * waits (never blocks), -EPIPE once nothing is filtered any more. */
-int sandbox_denial_read(int fd, struct sandbox_denial *out);
+/* Reads one denial from a DENIALS fd of p, answering it: 0, or -EAGAIN
+ * when none waits (never blocks), -EPIPE once nothing is filtered any
+ * more. With caps connect_mediated the command's connect() calls come
+ * this way too: those to p's proxy ports are made (1: nothing to report),
+ * the rest refused (0: a denial naming out->addr). */
+int sandbox_denial_read(struct sandbox_proc *p, int fd,
+			struct sandbox_denial *out);
 /*
  * Denials the kernel reports for sandboxes (Linux: Landlock audit records,
  * kernel >= 6.15 with audit enabled, a daemon allowed to read them;
@@ -178,6 +222,14 @@ unsigned sandbox_templates(void);
 /* Drops the held templates of workspace ws (they hold its home overlay
  * mounted). 0, or -EBUSY when one still serves a session or a spawn. */
 int sandbox_retire_workspace(const char *ws);
+
+/*
+ * SANDBOX_NET_HOST_PORTS: the owner of the socket at the far end of fd, a
+ * TCP connection accepted on a host-loopback listener (Linux: looked up by
+ * its addresses with NETLINK_SOCK_DIAG). -errno when it cannot be told
+ * (the peer already closed, or a uid this daemon cannot name).
+ */
+int sandbox_peer_uid(int fd, uid_t *uid);
 
 /* Sends sig to the command (SIGKILL: to the whole sandbox). */
 int sandbox_signal(const struct sandbox_proc *p, int sig);

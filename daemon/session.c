@@ -74,6 +74,7 @@ struct session {
 	struct policy *policy;     /* effective policy of this run */
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct proxy *proxy;   /* serves the sandbox's listeners */
+	unsigned proxy_refused; /* connections not admitted (logged) */
 	struct session *next;
 };
 
@@ -106,7 +107,7 @@ static void
 session_proxy_listeners(struct session *s, int *fds, int nfds)
 {
 	const struct proxy_hooks hooks = { s, session_send_hook,
-					   session_violation };
+					   session_violation, NULL };
 	int i;
 
 	if (s->proxy) {
@@ -117,6 +118,41 @@ session_proxy_listeners(struct session *s, int *fds, int nfds)
 	s->proxy = proxy_attach(s->id, s->policy, &hooks, fds,
 				nfds);
 }
+/* No network namespace (SANDBOX_NET_HOST_PORTS): the proxy's ports are
+ * on the host's loopback, and a connection is served only when its peer
+ * socket is the served user's; Landlock keeps the user's other sandboxes
+ * off these ports (proxy.c says why the two together are enough). */
+static bool
+session_admit(void *arg, int fd)
+{
+	struct session *s = arg;
+	uid_t uid = (uid_t)-1;
+	int r = sandbox_peer_uid(fd, &uid);
+
+	if (r == 0 && uid == sbxd.uid)
+		return true;
+	/* Someone else's doing: the daemon's log, not the session's
+	 * violations, and not without end. */
+	if (s->proxy_refused++ < 8)
+		log_warn("session %llu: proxy connection refused: %s %u",
+			 (unsigned long long)s->id, r == 0 ?
+			 "it comes from uid" : "cannot tell its owner, errno",
+			 r == 0 ? (unsigned)uid : (unsigned)-r);
+	return false;
+}
+
+/* Listeners on the host's loopback, made before the spawn: their ports go
+ * into the command's environment and its Landlock rules. */
+static int
+session_loopback_proxy(struct session *s, uint16_t ports[2])
+{
+	const struct proxy_hooks hooks = { s, session_send_hook,
+					   session_violation, session_admit };
+
+	s->proxy = proxy_listen_loopback(s->id, s->policy, &hooks, ports);
+	return s->proxy ? 0 : -EADDRNOTAVAIL;
+}
+
 static void session_started(struct session *s, int pidfd);
 static void session_denials(struct session *s, int *fds, int nfds);
 
@@ -391,7 +427,8 @@ session_syscall_denied(struct session *s, const struct sandbox_denial *d)
 	char target[128];
 	struct violation v;
 
-	syscall_deny_describe(d->syscall, d->args, &v, target, sizeof(target));
+	syscall_deny_describe(d->syscall, d->args, d->addr[0] ? d->addr : NULL,
+			      &v, target, sizeof(target));
 	session_violation(s, &v);
 }
 
@@ -425,10 +462,10 @@ deny_cb(evutil_socket_t fd, short what, void *arg)
 	/* One notification per wake-up: receiving blocks when none is
 	 * pending (O_NONBLOCK does not apply to the ioctl), and the loop
 	 * must never block. */
-	r = sandbox_denial_read(fd, &d);
+	r = sandbox_denial_read(&s->proc, fd, &d);
 	if (r == 0)
 		session_syscall_denied(s, &d);
-	else if (r != -EAGAIN && r != -EINTR && r != -ENOENT)
+	else if (r != 1 && r != -EAGAIN && r != -EINTR && r != -ENOENT)
 		event_del(s->deny_ev); /* listener gone: the filtered exited */
 }
 
@@ -682,17 +719,19 @@ env_passes(const struct policy *p, const char *entry)
 
 /* Environment for the command: the client's, scrubbed by policy, the
  * variables set explicitly for this run (-e), what tells a tool it runs
- * sandboxed, and where its proxy is (pe holds those). */
+ * sandboxed, and where its proxy is (ports: HTTP, SOCKS5 on 127.0.0.1;
+ * NULL: there is none; pe holds those). */
 static char **
 build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
-	  struct proxy_env *pe)
+	  const uint16_t *ports, struct proxy_env *pe)
 {
 	char **env, **all;
 	size_t i, n = 0;
-	int r;
+	int r = 0;
 
 	/* The proxy's variables continue or replace the client's, whether
 	 * they come from its environment or from -e (set_env, later). */
+	memset(pe, 0, sizeof(*pe));
 	all = calloc(req->n_env + req->n_set_env + 1, sizeof(*all));
 	if (!all)
 		return NULL;
@@ -700,7 +739,9 @@ build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 		all[i] = req->env[i];
 	for (i = 0; i < req->n_set_env; i++)
 		all[req->n_env + i] = req->set_env[i];
-	r = proxy_env_build(all, req->n_env + req->n_set_env, pe);
+	if (ports)
+		r = proxy_env_build(all, req->n_env + req->n_set_env, ports[0],
+				    ports[1], pe);
 	free(all);
 	if (r < 0)
 		return NULL;
@@ -711,13 +752,13 @@ build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 	}
 	for (i = 0; i < req->n_env; i++)
 		if (env_passes(p, req->env[i]) &&
-		    !proxy_env_replaces(pe, req->env[i]))
+		    !(ports && proxy_env_replaces(pe, req->env[i])))
 			env[n++] = req->env[i];
 	/* Asked for by name on this run's command line: the user's call. */
 	for (i = 0; i < req->n_set_env; i++)
 		if (strncmp(req->set_env[i], "TMPDIR=", 7) &&
 		    strncmp(req->set_env[i], "SBX_", 4) &&
-		    !proxy_env_replaces(pe, req->set_env[i]))
+		    !(ports && proxy_env_replaces(pe, req->set_env[i])))
 			env[n++] = req->set_env[i];
 	for (i = 0; i < pe->n; i++)
 		env[n++] = (char *)pe->v[i];
@@ -891,10 +932,39 @@ fail:
 	return NULL;
 }
 
+/* The run's filesystem plan and, when it overlays the home, the layers of
+ * the workspace's home overlay (layers: PATH_MAX bytes). */
+static int
+plan_fs(struct session *s, const char *ws, struct fsplan **fs, char *layers,
+	char *err, size_t errlen)
+{
+	int r;
+
+	if ((r = fsplan_build(s->policy, ws, sandbox_caps()->home_overlay ?
+			      policy_store_home() : NULL, fs)) < 0) {
+		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
+		return r;
+	}
+	if (fsplan_home(*fs) &&
+	    (r = home_overlay_prepare(ws, fsplan_home(*fs), layers,
+				      PATH_MAX)) < 0) {
+		snprintf(err, errlen, "home overlay layers in %s: %s (or set "
+			 "filesystem.home to \"read-only\")", sbxd.statedir,
+			 strerror(-r));
+		fsplan_free(*fs);
+		*fs = NULL;
+		return r;
+	}
+	return 0;
+}
+
 static int
 spawn(struct session *s, const Sbx__RunRequest *req,
       const struct policy *request, int child[3], char *err, size_t errlen)
 {
+	enum sandbox_net net = sandbox_caps()->net;
+	uint16_t ports[2] = { SANDBOX_HTTP_PROXY_PORT,
+			      SANDBOX_SOCKS_PROXY_PORT };
 	struct sandbox_request sr = { 0 };
 	struct sandbox_plan *plan = NULL;
 	struct fsplan *fs = NULL;
@@ -914,22 +984,16 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 				   errlen);
 	if (r < 0)
 		return r;
-	if ((r = fsplan_build(s->policy, req->workspace,
-			      sandbox_caps()->home_overlay ?
-			      policy_store_home() : NULL, &fs)) < 0) {
-		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
+	if (net == SANDBOX_NET_HOST_PORTS &&
+	    (r = session_loopback_proxy(s, ports)) < 0) {
+		snprintf(err, errlen, "cannot listen for the proxy on "
+			 "127.0.0.1");
 		return r;
 	}
-	if (fsplan_home(fs) &&
-	    (r = home_overlay_prepare(req->workspace, fsplan_home(fs),
-				      layers, sizeof(layers))) < 0) {
-		snprintf(err, errlen, "home overlay layers in %s: %s (or set "
-			 "filesystem.home to \"read-only\")", sbxd.statedir,
-			 strerror(-r));
-		fsplan_free(fs);
+	if ((r = plan_fs(s, req->workspace, &fs, layers, err, errlen)) < 0)
 		return r;
-	}
-	env = build_env(req, s->policy, s->id, &pe);
+	env = build_env(req, s->policy, s->id,
+			net == SANDBOX_NET_NONE ? NULL : ports, &pe);
 	if (!env) {
 		fsplan_free(fs);
 		return -ENOMEM;
@@ -943,7 +1007,9 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.home_layers = fsplan_home(fs) ? layers : NULL;
 	sr.tty = req->tty;
 	sr.umask = req->umask;
-	sr.proxy = true;
+	sr.proxy = net == SANDBOX_NET_NAMESPACE;
+	if (net == SANDBOX_NET_HOST_PORTS)
+		memcpy(sr.proxy_ports, ports, sizeof(sr.proxy_ports));
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
 	free_env(env, req);

@@ -8,6 +8,9 @@
 #include "daemon/syscall-deny.h"
 
 #define LINUX_AF_UNIX 1
+#define LINUX_AF_INET 2
+#define LINUX_AF_INET6 10
+#define LINUX_MSG_FASTOPEN 0x20000000
 #define LINUX_TIOCSTI 0x5412
 #define LINUX_TIOCLINUX 0x541c
 #define LINUX_SYS_SOCKET 1 /* socketcall's call number for socket() */
@@ -83,8 +86,24 @@ const struct syscall_deny_group syscall_deny_groups[] = {
 	  "socketpair or ask the user to allow the socket",
 	  NULL },
 	{ "seccomp.socket-family", VIOLATION_SYSCALL,
-	  "only TCP and UDP (through the proxy), Unix socketpairs and route "
-	  "netlink work in the sandbox", NULL },
+	  "only IP sockets (the network through the proxy), Unix socketpairs "
+	  "and route netlink work in the sandbox", NULL },
+	{ "seccomp.ip-socket", VIOLATION_SYSCALL,
+	  "this kind of IP socket is refused in the sandbox: the network is "
+	  "reached through the proxy (HTTP_PROXY, ALL_PROXY), over TCP; "
+	  "sbxctl status says how this host confines it", NULL },
+	/* Only without a network namespace: the host's ports are shared. */
+	{ "seccomp.listen", VIOLATION_SYSCALL,
+	  "listening is refused: this host gives sandboxes no network "
+	  "namespace, so a server would listen on the host's own ports; "
+	  "run servers outside the sandbox", NULL },
+	{ "seccomp.tcp-fastopen", VIOLATION_SYSCALL,
+	  "TCP Fast Open (MSG_FASTOPEN) is refused: it would connect past "
+	  "the sandbox's port rules; connect() first, then send", NULL },
+	{ "seccomp.connect", VIOLATION_NETWORK,
+	  "only the session's proxy can be connected to (this host gives "
+	  "sandboxes no network namespace): go through HTTP_PROXY or "
+	  "ALL_PROXY, where the policy decides", NULL },
 };
 const size_t syscall_deny_ngroups =
 	sizeof(syscall_deny_groups) / sizeof(syscall_deny_groups[0]);
@@ -108,11 +127,20 @@ group_of(const char *name, const uint64_t args[6])
 
 	if (!strcmp(name, "socket"))
 		return find(args[0] == LINUX_AF_UNIX ? "seccomp.unix-socket" :
-						       "seccomp.socket-family");
+			    args[0] == LINUX_AF_INET ||
+			    args[0] == LINUX_AF_INET6 ? "seccomp.ip-socket" :
+			    "seccomp.socket-family");
 	/* i386's multiplexer: the filter cannot see which family its
 	 * arguments in memory name, and refuses every socket it makes. */
 	if (!strcmp(name, "socketcall"))
 		return find("seccomp.socket-family");
+	if (!strcmp(name, "listen"))
+		return find("seccomp.listen");
+	if (!strcmp(name, "connect"))
+		return find("seccomp.connect");
+	if (!strcmp(name, "sendto") || !strcmp(name, "sendmsg") ||
+	    !strcmp(name, "sendmmsg"))
+		return find("seccomp.tcp-fastopen");
 	if (!strcmp(name, "ioctl"))
 		return find("seccomp.tty-inject");
 	if (!strcmp(name, "unshare") || !strcmp(name, "clone"))
@@ -201,7 +229,8 @@ ns_flags(const char *name, uint64_t flags, char *buf, size_t len)
 
 void
 syscall_deny_describe(const char *name, const uint64_t args[6],
-		      struct violation *v, char *target, size_t tlen)
+		      const char *addr, struct violation *v, char *target,
+		      size_t tlen)
 {
 	const struct syscall_deny_group *g = group_of(name, args);
 
@@ -225,6 +254,11 @@ syscall_deny_describe(const char *name, const uint64_t args[6],
 			 "TIOCLINUX" : "?");
 	else if (!strcmp(name, "unshare") || !strcmp(name, "clone"))
 		ns_flags(name, args[0], target, tlen);
+	else if (!strcmp(name, "sendto") || !strcmp(name, "sendmsg") ||
+		 !strcmp(name, "sendmmsg"))
+		snprintf(target, tlen, "%s(MSG_FASTOPEN)", name);
+	else if (!strcmp(name, "connect") && addr)
+		snprintf(target, tlen, "%s", addr);
 	else
 		snprintf(target, tlen, "%s", name);
 	v->target = target;

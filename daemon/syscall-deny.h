@@ -32,10 +32,12 @@ extern const size_t syscall_deny_ngroups;
  * target gets the name or, where the arguments are what was refused, the
  * name with them decoded ("socket(AF_UNIX, SOCK_STREAM)",
  * "unshare(CLONE_NEWUSER)", "ioctl(TIOCSTI)"): stable text, so repeats
- * group together (pointers and other varying values are left out). v's
+ * group together (pointers and other varying values are left out); for a
+ * connect() refused by the daemon, addr ("host:port", else NULL). v's
  * strings point into target and the table.
  */
 void syscall_deny_describe(const char *name, const uint64_t args[6],
-			   struct violation *v, char *target, size_t tlen);
+			   const char *addr, struct violation *v,
+			   char *target, size_t tlen);
 
 #endif

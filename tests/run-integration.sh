@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs every tests/integration/t-*.sh against the binaries in BUILD, first as
 # the invoking user and then, when root, again as an unprivileged user
-# (created here if missing). Exit 77 from a test means skipped.
+# (created here if missing). Exit 77 from a test means skipped. SBXD_ARGS
+# (say --no-netns) goes to every test daemon, for both users.
 set -u
 build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +40,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	as_user=(setpriv --reuid="$user" --regid="$user" --init-groups
 		 env -i HOME="$(getent passwd "$user" | cut -d: -f6)"
 		 PATH=/usr/local/bin:/usr/bin:/bin USER="$user" LANG=C.UTF-8
-		 TMPDIR=/tmp SBX_TEST_AS_USER=1)
+		 TMPDIR=/tmp SBX_TEST_AS_USER=1 SBXD_ARGS="${SBXD_ARGS:-}")
 fi
 
 # Run from the repo root: the packaging tests use the tree itself.

@@ -49,13 +49,16 @@ expect_eq() { # expect_eq DESC GOT WANT
 }
 done_test() { [ "$FAILS" -eq 0 ] || { echo "$FAILS failure(s)"; exit 1; }; exit 0; }
 
-# start_daemon [ARGS...]: starts sbxd and returns once it listens; its
-# state dir is the scratch dir's.
+# start_daemon [ARGS...]: starts sbxd and returns once it listens, its state
+# dir the scratch dir's; with SBXD_ARGS in the environment (say --no-netns,
+# to run the proxy tests without network namespaces) those come first, and
+# SBXD_WRAP names a program sbxd runs under (it must exec it, keeping its
+# pid).
 start_daemon() {
 	mkfifo "$T/ready"
-	"$BIN/sbxd" --socket "$SOCK" --state-dir "$T/state" --ready-fd 3 "$@" \
-		3>"$T/ready" \
-		2>>"$T/sbxd.log" &
+	# shellcheck disable=SC2086 # word lists, on purpose
+	${SBXD_WRAP:-} "$BIN/sbxd" --socket "$SOCK" --state-dir "$T/state" \
+		--ready-fd 3 ${SBXD_ARGS:-} "$@" 3>"$T/ready" 2>>"$T/sbxd.log" &
 	DPID=$!
 	local line
 	read -r line <"$T/ready" || true

@@ -3,7 +3,7 @@
 not send (odd host spellings, mismatched names, refused SOCKS commands).
 Prints one result line.
 
-  http REQUEST                 raw request to 127.0.0.1:3128 (\\r\\n escapes);
+  http REQUEST                 raw request to HTTP_PROXY (\\r\\n escapes);
                                prints the status line and the body
   connect-tls HOST PORT SNI    CONNECT, then a TLS handshake naming SNI;
                                prints "ok", or "closed" if the proxy ended it
@@ -20,6 +20,7 @@ Prints one result line.
   stall SECONDS                half a request head, then silence; prints
                                "closed after S" (or "open" at SECONDS)
 """
+import os
 import socket
 import ssl
 import struct
@@ -28,8 +29,21 @@ import time
 
 from netserver import read_head as recv_head
 
-PROXY = ("127.0.0.1", 3128)
-SOCKS = ("127.0.0.1", 1080)
+
+def proxy_addr(var, default):
+    """The proxy the sandbox was given: 127.0.0.1 at 3128 and 1080 in a
+    network namespace, ports of the session's own on the host's loopback
+    without one."""
+    url = os.environ.get(var, "")
+    hostport = url.split("://", 1)[-1].rstrip("/")
+    if ":" not in hostport:
+        return default
+    host, port = hostport.rsplit(":", 1)
+    return (host, int(port))
+
+
+PROXY = proxy_addr("HTTP_PROXY", ("127.0.0.1", 3128))
+SOCKS = proxy_addr("ALL_PROXY", ("127.0.0.1", 1080))
 
 
 def http(req):

@@ -96,6 +96,33 @@ else
 	echo "note: unshare cannot map users here; userns case not run"
 fi
 
+# 2b. No network namespaces (nonetns.py: user.max_net_namespaces is 0 in
+# the user namespace doctor and its daemon run in): a warning with the
+# sysctl, and the sandbox, on the host's network, still proves itself.
+if "$PY" "$HERE/nonetns.py" true 2>/dev/null; then
+	sock3="$T/run3/sbxd.sock"
+	mkdir -m 700 "$T/run3"
+	out=$("$PY" "$HERE/nonetns.py" "$BIN/sbxctl" --socket "$sock3" doctor)
+	rc=$?
+	echo "$out"
+	expect_eq "without netns doctor exits 0" "$rc" 0
+	expect_eq "netns warns" "$(status_of netns "$out")" warn
+	check "it says what sbxd does instead" grep -q \
+		"^warn  netns: unshare(CLONE_NEWUSER | CLONE_NEWNET): No space left on device: sandboxes share the host's network, which sbxd confines to each session's proxy" \
+		<<<"$out"
+	check "the fix names the sysctl" grep -q \
+		'sudo sysctl -w user.max_net_namespaces=' <<<"$(fix_of netns "$out")"
+	expect_eq "the sandbox proves itself" \
+		"$(status_of sandbox-write "$out")" ok
+	pid=$("$PY" "$HERE/nonetns.py" "$BIN/sbxctl" --no-autostart \
+		--socket "$sock3" --json status | "$PY" -c \
+		'import json,sys; print(json.load(sys.stdin)["pid"])')
+	kill -TERM "$pid"
+	check "its daemon stops" wait_exit "$pid"
+else
+	echo "note: cannot make a user namespace here; netns case not run"
+fi
+
 # 3. A daemon that cannot enforce what doctor proves: its policy lets
 # writes reach /var/tmp, where the scratch files are.
 cat >"$T/loose.json" <<'EOF'

@@ -25,8 +25,20 @@ check "status shows the bad edit with its position, before any run ($out)" \
 expect_eq "the last good policy still masks" \
 	"$(sbx run -- "$P" read "$T/secret.txt")" EACCES
 expect_eq "host file intact" "$(cat "$T/secret.txt")" top-secret
+# Subscribers of every session hear of a change (fifos: bounded waits).
+mkfifo "$T/events.ready" "$T/events.out"
+exec {rfd}<>"$T/events.ready" {ofd}<>"$T/events.out"
+sbx events --json --count 1 >&$ofd 2>&$rfd &
+read -r -t 60 line <&$rfd
+expect_eq "subscribed" "$line" \
+	"sbxctl: streaming violation events (Ctrl-C to stop)"
 # A good edit: in force for the next run, the problem gone.
 good "$T/other.txt"
+sbx status >/dev/null # takes in the queued change at once
+read -r -t 60 ev <&$ofd
+check "a policy-changed event ($ev)" \
+	grep -q '^{"event":"policy-changed",' <<<"$ev"
+check "... naming the file" grep -qF "\"what\":\"$T/policy.json\"" <<<"$ev"
 check "problem cleared" bash -c '! sbx status | grep -q "^policy:"'
 expect_eq "new rule in force" "$(sbx run -- "$P" read "$T/other.txt")" EACCES
 expect_eq "old rule gone" "$(sbx run -- cat "$T/secret.txt")" top-secret

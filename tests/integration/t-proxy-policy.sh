@@ -51,14 +51,22 @@ check "... saying which" grep -q -- '--allow-domain: error: network.allowedDomai
 out=$(sbx run -e HTTP_PROXY=http://elsewhere:1 -e no_proxy=localhost \
 	-e GIT_CONFIG_COUNT=1 -e GIT_CONFIG_KEY_0=user.name \
 	-e GIT_CONFIG_VALUE_0=t -e JAVA_TOOL_OPTIONS=-Xmx64m -- env)
-for want in HTTP_PROXY=http://127.0.0.1:3128 http_proxy=http://127.0.0.1:3128 \
-	HTTPS_PROXY=http://127.0.0.1:3128 https_proxy=http://127.0.0.1:3128 \
-	ALL_PROXY=socks5h://127.0.0.1:1080 all_proxy=socks5h://127.0.0.1:1080 \
-	NO_PROXY= no_proxy= PIP_PROXY=http://127.0.0.1:3128 \
-	npm_config_proxy=http://127.0.0.1:3128 GRPC_PROXY=http://127.0.0.1:3128 \
+# In a network namespace of its own the sandbox's proxy is at fixed ports;
+# without one (SBXD_ARGS=--no-netns) at two ports of its session's own.
+hp=$(sed -n 's|^HTTP_PROXY=http://127\.0\.0\.1:\([0-9]*\)$|\1|p' <<<"$out")
+sp=$(sed -n 's|^ALL_PROXY=socks5h://127\.0\.0\.1:\([0-9]*\)$|\1|p' <<<"$out")
+case " ${SBXD_ARGS:-} " in
+*" --no-netns "*) check "ports of the session's own ($hp $sp)" test "$hp" != 3128 ;;
+*) expect_eq "the proxy's fixed ports" "$hp $sp" "3128 1080" ;;
+esac
+for want in HTTP_PROXY=http://127.0.0.1:$hp http_proxy=http://127.0.0.1:$hp \
+	HTTPS_PROXY=http://127.0.0.1:$hp https_proxy=http://127.0.0.1:$hp \
+	ALL_PROXY=socks5h://127.0.0.1:$sp all_proxy=socks5h://127.0.0.1:$sp \
+	NO_PROXY= no_proxy= PIP_PROXY=http://127.0.0.1:$hp \
+	npm_config_proxy=http://127.0.0.1:$hp GRPC_PROXY=http://127.0.0.1:$hp \
 	GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_KEY_1=http.proxy \
-	GIT_CONFIG_VALUE_1=http://127.0.0.1:3128 CLOUDSDK_PROXY_PORT=3128 \
-	DOCKER_HTTPS_PROXY=http://127.0.0.1:3128; do
+	GIT_CONFIG_VALUE_1=http://127.0.0.1:$hp CLOUDSDK_PROXY_PORT=$hp \
+	DOCKER_HTTPS_PROXY=http://127.0.0.1:$hp; do
 	check "env has $want" grep -qxF "$want" <<<"$out"
 done
 check "JAVA_TOOL_OPTIONS keeps the client's, then the proxy" \
@@ -67,8 +75,9 @@ expect_eq "the client's proxy is replaced, once" "$(grep -ci '^http_proxy=' <<<"
 expect_eq "no loopback hole in NO_PROXY" \
 	"$(grep -ic '^no_proxy=.*\(localhost\|127\|::1\)' <<<"$out")" 0
 if command -v git >/dev/null; then
-	expect_eq "git sees http.proxy" \
-		"$(sbx run -- git config --get http.proxy)" http://127.0.0.1:3128
+	expect_eq "git sees http.proxy, HTTP_PROXY's" "$(sbx run -- sh -c \
+		'echo "$(git config --get http.proxy) $HTTP_PROXY"' |
+		awk '$1 == $2 { print $1 }' | grep -c '^http://127\.0\.0\.1:')" 1
 fi
 stop_daemon
 

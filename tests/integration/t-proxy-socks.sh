@@ -23,16 +23,21 @@ start_proxy_daemon '{"network": {
   "deniedDomains": [{"domain": "127.0.0.1:'"$DENIED"'", "id": "socks-denied"}]}}'
 cd "$WS"
 sp() { sbx run -- "$PY" "$HERE/proxyprobe.py" "$@" 2>/dev/null; }
+# curl through the sandbox's SOCKS5 listener (ALL_PROXY's), as SCHEME.
+socks() { # socks SCHEME CURL-ARGS...
+	sbx run -- sh -c 'p=${ALL_PROXY#socks5h://}; s=$1; shift
+		exec curl -sS -x "$s://$p" "$@"' sh "$@"
+}
 
-out=$(sbx run -- curl -sS -x socks5h://127.0.0.1:1080 "http://localhost:$WEB/hello.txt")
+out=$(socks socks5h "http://localhost:$WEB/hello.txt")
 expect_eq "CONNECT by domain name (socks5h)" "$out" hello
-out=$(sbx run -- curl -sS -x socks5://127.0.0.1:1080 "http://127.0.0.1:$WEB/hello.txt")
+out=$(socks socks5 "http://127.0.0.1:$WEB/hello.txt")
 expect_eq "CONNECT by IPv4 address" "$out" hello
 out=$(sbx run -- sh -c "unset HTTP_PROXY http_proxy; \
 	curl -sS http://localhost:$WEB/hello.txt")
 expect_eq "ALL_PROXY (socks5h) carries what HTTP_PROXY does not" "$out" hello
 if [ $v6 = 1 ]; then
-	out=$(sbx run -- curl -sS -x socks5://127.0.0.1:1080 "http://[::1]:$WEB6/hello.txt")
+	out=$(socks socks5 "http://[::1]:$WEB6/hello.txt")
 	expect_eq "CONNECT by IPv6 address" "$out" hello
 	expect_eq "the IPv6 server saw it" "$(conns web6)" 1
 	out=$(sbx run -- curl -sS "http://[::1]:$WEB6/hello.txt")
@@ -44,7 +49,7 @@ fi
 expect_eq "denied name: reply 02" "$(sp socks 1 3 127.0.0.1 "$DENIED")" "rep 2"
 expect_eq "denied IPv4: reply 02" "$(sp socks 1 1 127.0.0.1 "$DENIED")" "rep 2"
 expect_eq "denied shorthand: reply 02" "$(sp socks 1 3 2130706433 "$DENIED")" "rep 2"
-sbx run -- curl -sS -x socks5h://127.0.0.1:1080 "http://127.0.0.1:$DENIED/" \
+socks socks5h "http://127.0.0.1:$DENIED/" \
 	>/dev/null 2>"$T/err"
 check "event names the rule" grep -q "^sbx: blocked network 127.0.0.1:$DENIED (matches deniedDomains; user policy $T/policy.json, rule socks-denied)" "$T/err"
 expect_eq "nothing reached the denied server" "$(conns denied)" 0

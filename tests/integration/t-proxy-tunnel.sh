@@ -24,7 +24,8 @@ sp() { sbx run -- "$PY" "$HERE/proxyprobe.py" "$@" 2>"$T/err"; }
 
 out=$(sbx run -- curl -sS -k "https://tls.test:$TLS/")
 expect_eq "HTTPS through CONNECT, SNI tls.test" "$out" "tls ok tls.test"
-out=$(sbx run -- curl -sS -k -x socks5h://127.0.0.1:1080 "https://tls.test:$TLS/")
+out=$(sbx run -- sh -c 'exec curl -sS -k -x "$ALL_PROXY" "$0"' \
+	"https://tls.test:$TLS/")
 expect_eq "HTTPS through SOCKS5" "$out" "tls ok tls.test"
 expect_eq "SNI matching the tunnel passes" "$(sp connect-tls tls.test "$TLS" tls.test)" "ok tls ok tls.test"
 

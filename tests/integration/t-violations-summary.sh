@@ -18,7 +18,7 @@ else
 fi
 # A syscall, a network request through the proxy (bash's /dev/tcp: no
 # libc name lookups), then a write outside the workspace.
-CMD="$P bpf >/dev/null; exec 3<>/dev/tcp/127.0.0.1/3128 &&
+CMD="$P bpf >/dev/null; exec 3<>/dev/tcp/127.0.0.1/\${HTTP_PROXY##*:} &&
 printf 'GET http://127.0.0.1:9/ HTTP/1.0\r\n\r\n' >&3 && head -1 <&3; echo x > /etc/sbx-sum-$$"
 
 # bash asks libc for the user, and libc tries nscd over a Unix socket:

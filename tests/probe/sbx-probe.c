@@ -17,7 +17,54 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <unistd.h>
+
+/* ADDR (IPv4 or IPv6 literal) and PORT as a socket address; its length,
+ * or 0 when ADDR is no address. */
+static socklen_t
+inet_addr_of(const char *addr, const char *port, struct sockaddr_in6 *out)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)out;
+
+	memset(out, 0, sizeof(*out));
+	if (inet_pton(AF_INET, addr, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		in->sin_port = htons((uint16_t)atoi(port));
+		return sizeof(*in);
+	}
+	if (inet_pton(AF_INET6, addr, &out->sin6_addr) == 1) {
+		out->sin6_family = AF_INET6;
+		out->sin6_port = htons((uint16_t)atoi(port));
+		return sizeof(*out);
+	}
+	return 0;
+}
+
+/* OP ADDR PORT on a fresh TCP socket: connect, bind, or sendto with
+ * MSG_FASTOPEN (a connect by another road). */
+static int
+inet_op(const char *op, const char *addr, const char *port)
+{
+	struct sockaddr_in6 sa;
+	socklen_t len = inet_addr_of(addr, port, &sa);
+	int s;
+
+	if (!len) {
+		errno = EINVAL;
+		return -2;
+	}
+	s = socket(sa.sin6_family, SOCK_STREAM, 0);
+	if (s < 0)
+		return s;
+	if (!strcmp(op, "connect"))
+		return connect(s, (struct sockaddr *)&sa, len);
+	if (!strcmp(op, "bind"))
+		return bind(s, (struct sockaddr *)&sa, len);
+	return (int)sendto(s, "probe\n", 6, MSG_FASTOPEN,
+			   (struct sockaddr *)&sa, len);
+}
 
 static int
 result(int r)
@@ -111,6 +158,14 @@ attempt(int argc, char **argv)
 		int sv[2];
 
 		return socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	}
+	if (!strcmp(op, "connect") || !strcmp(op, "bind") ||
+	    !strcmp(op, "fastopen")) /* OP ADDR PORT */
+		return inet_op(op, a, argc > 3 ? argv[3] : "0");
+	if (!strcmp(op, "listen")) { /* on an unbound TCP socket */
+		int s = socket(AF_INET, SOCK_STREAM, 0);
+
+		return s < 0 ? s : listen(s, 1);
 	}
 	if (!strcmp(op, "connect-unix")) {
 		struct sockaddr_un sa = { .sun_family = AF_UNIX };

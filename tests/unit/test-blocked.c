@@ -1,5 +1,6 @@
 /* Unit tests for client/blocked.c: the line sbxctl prints for an event and
  * a group, the honest note after a failed run, the JSON summary. */
+#include <stdio.h>
 #include <string.h>
 
 #include "client/blocked.h"
@@ -62,6 +63,19 @@ test_lines(void)
 	CHECK_STR(buf, "blocked n");
 }
 
+/* What blocked_summary writes for es after exit code (malloc'd). */
+static char *
+summary(const Sbx__ExitStatus *es, int code, bool json)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	blocked_summary(f, es, code, json);
+	fclose(f);
+	return out;
+}
+
 static void
 test_note_and_json(void)
 {
@@ -70,9 +84,7 @@ test_note_and_json(void)
 				       "builtin", "", "", "x");
 	Sbx__ViolationEvent *groups[1] = { &ev };
 	char *writable[2] = { (char *)"/ws", (char *)"/tmp" }, note[512];
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *out;
 
 	es.fs_unobserved = true;
 	es.writable = writable;
@@ -94,39 +106,58 @@ test_note_and_json(void)
 	es.violation_groups = groups;
 	es.n_violation_groups = 1;
 	ev.count = 5;
-	f = open_memstream(&out, &len);
-	blocked_summary(f, &es, 0, false);
-	fclose(f);
+	out = summary(&es, 0, false);
 	CHECK_STR(out, "sbx: blocked syscall bpf (r, rule seccomp.bpf) \u2014 "
 		  "x (5 times)\n");
 	free(out);
-	f = open_memstream(&out, &len);
-	blocked_summary(f, &es, 0, true);
-	fclose(f);
+	out = summary(&es, 0, true);
 	CHECK(out && strstr(out, "\"violations\":5,\"suppressed\":2,"));
 	CHECK(out && strstr(out, "\"rule_id\":\"seccomp.bpf\""));
 	CHECK(out && strstr(out, "\"count\":5"));
 	CHECK(out && strstr(out, "\"note\":null"));
-	CHECK(out && strchr(out, '\n') == out + len - 1);
+	CHECK(out && strchr(out, '\n') == out + strlen(out) - 1);
 	free(out);
+}
 
-	/* libc's nscd probe: only after a failure. */
-	ev = event("ipc", "socket(AF_UNIX, SOCK_STREAM)", "r",
-		   "seccomp.unix-socket", "builtin", "", "", "x");
-	ev.count = 2;
-	es.fs_unobserved = false;
-	es.n_writable = 0;
-	f = open_memstream(&out, &len);
-	blocked_summary(f, &es, 0, false);
-	fclose(f);
-	CHECK_STR(out, "");
-	free(out);
-	f = open_memstream(&out, &len);
-	blocked_summary(f, &es, 1, false);
-	fclose(f);
-	CHECK(out && !strncmp(out, "sbx: blocked ipc socket(AF_UNIX, "
-			      "SOCK_STREAM) (r, rule seccomp.unix-socket)", 63));
-	free(out);
+/* What libc tries and takes in its stride: listed only after a failure. */
+static void
+test_probes(void)
+{
+	static const struct {
+		const char *kind, *target, *id;
+		bool probe;
+	} cases[] = {
+		/* nscd, over a Unix socket */
+		{ "ipc", "socket(AF_UNIX, SOCK_STREAM)", "seccomp.unix-socket",
+		  true },
+		/* getaddrinfo's sorting, where UDP is refused */
+		{ "syscall", "socket(AF_INET6, SOCK_DGRAM)", "seccomp.ip-socket",
+		  true },
+		{ "syscall", "socket(AF_INET, SOCK_DGRAM)", "seccomp.ip-socket",
+		  true },
+		{ "syscall", "socket(AF_INET, SOCK_RAW)", "seccomp.ip-socket",
+		  false },
+	};
+	Sbx__ExitStatus es = SBX__EXIT_STATUS__INIT;
+	Sbx__ViolationEvent ev, *groups[1] = { &ev };
+	char *out, want[160];
+	size_t i;
+
+	es.violation_groups = groups;
+	es.n_violation_groups = 1;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ev = event(cases[i].kind, cases[i].target, "r", cases[i].id,
+			   "builtin", "", "", "x");
+		ev.count = 2;
+		snprintf(want, sizeof(want), "sbx: blocked %s %s (r, rule %s)",
+			 cases[i].kind, cases[i].target, cases[i].id);
+		out = summary(&es, 0, false);
+		CHECK(out && (cases[i].probe ? !*out : !!strstr(out, want)));
+		free(out);
+		out = summary(&es, 1, false);
+		CHECK(out && !strncmp(out, want, strlen(want)));
+		free(out);
+	}
 }
 
 int
@@ -134,5 +165,6 @@ main(void)
 {
 	test_lines();
 	test_note_and_json();
+	test_probes();
 	UNIT_DONE();
 }

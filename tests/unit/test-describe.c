@@ -16,7 +16,7 @@ main(void)
 {
 	struct policy_ctx ctx = { POLICY_LAYER_USER, "u.json", "/home/u",
 				  "/w" };
-	struct describe_ctx dc = { "/w", "linux", 6, true };
+	struct describe_ctx dc = { "/w", "linux", 6, true, false };
 	struct policy_diags d = { 0 };
 	struct policy *u = NULL, *eff = NULL;
 	const struct policy *docs[1];
@@ -40,8 +40,18 @@ main(void)
 		  "deny");
 	CHECK_INT(json_array_size(json_object_get(j, "writable")), 1);
 	CHECK_INT(json_integer_value(json_object_get(j, "landlock_abi")), 6);
+	CHECK(json_is_true(json_object_get(j, "local_servers")));
+	CHECK(text && !strstr(text, "listening"));
 	CHECK(json_is_null(json_object_get(j, "home_overlay")));
 	CHECK(text && !strstr(text, "overlay"));
+	free(text);
+	json_decref(j);
+	/* No network namespace on this host: no servers, no UDP. */
+	dc.host_network = true;
+	CHECK_INT(describe_build(eff, fs, &dc, &text, &j), 0);
+	CHECK(text && strstr(text, "- No UDP and no listening sockets (this "
+			     "host gives the sandbox no network namespace)"));
+	CHECK(json_is_false(json_object_get(j, "local_servers")));
 	free(text);
 	json_decref(j);
 	fsplan_free(fs);

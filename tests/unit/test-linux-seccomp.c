@@ -3,7 +3,9 @@
  * host's own through seccomp_compile, the other through
  * seccomp_compile_arch) and run through bpf-sim.h on syscall numbers taken
  * from the kernel's syscall tables, so a wrong ABI, a rule lost on one
- * ABI or an ABI left unfiltered fails here on any host. */
+ * ABI or an ABI left unfiltered fails here on any host; so are the
+ * programs for sandboxes without a network namespace (sandbox.h's
+ * SANDBOX_NET_HOST_PORTS and SANDBOX_NET_NONE). */
 #include <errno.h>
 #include <linux/audit.h>
 #include <seccomp.h>
@@ -45,6 +47,10 @@ static const struct {
 	{ "execve", { 59, 11, 520, 221, 11 } },
 	{ "getpid", { 39, 20, 39, 172, 20 } },
 	{ "connect", { 42, 362, 42, 203, 283 } },
+	{ "listen", { 50, 363, 50, 201, 284 } },
+	{ "sendto", { 44, 369, 44, 206, 290 } },
+	{ "sendmsg", { 46, 370, 518, 211, 296 } },
+	{ "sendmmsg", { 307, 345, 538, 269, 374 } },
 	{ "socketpair", { 53, 360, 53, 199, 288 } },
 	{ "socket", { 41, 359, 41, 198, 281 } },
 	{ "socketcall", { -1, 102, -1, -1, -1 } },
@@ -74,8 +80,13 @@ enum {
 	AF_NETLINK_ = 16, AF_PACKET_ = 17, AF_VSOCK_ = 40,
 	SOCK_STREAM_ = 1, SOCK_DGRAM_ = 2, SOCK_RAW_ = 3, SOCK_PACKET_ = 10,
 	SOCK_CLOEXEC_ = 02000000, NETLINK_ROUTE_ = 0, NETLINK_AUDIT_ = 9,
-	SYS_SOCKET_ = 1, SYS_CONNECT_ = 3, SYS_SOCKETPAIR_ = 8,
+	SYS_SOCKET_ = 1, SYS_CONNECT_ = 3, SYS_LISTEN_ = 4,
+	SYS_SOCKETPAIR_ = 8, SYS_SEND_ = 9, SYS_SENDTO_ = 11,
+	SYS_SENDMSG_ = 16, SYS_SENDMMSG_ = 20,
+	SOCK_SEQPACKET_ = 5, IPPROTO_TCP_ = 6, IPPROTO_SCTP_ = 132,
+	IPPROTO_MPTCP_ = 262, MSG_DONTWAIT_ = 0x40, MSG_FASTOPEN_ = 0x20000000,
 };
+#define NOTIFY		SECCOMP_RET_USER_NOTIF
 #define TIOCSTI_	0x5412u
 #define TIOCLINUX_	0x541cu
 #define TCGETS_		0x5401u
@@ -105,7 +116,7 @@ nr_of(const char *name)
 }
 
 static uint32_t
-call_nr(int nr, uint64_t a0, uint64_t a1, uint64_t a2)
+call_nr4(int nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
 	struct seccomp_data d;
 
@@ -115,7 +126,14 @@ call_nr(int nr, uint64_t a0, uint64_t a1, uint64_t a2)
 	d.args[0] = a0;
 	d.args[1] = a1;
 	d.args[2] = a2;
+	d.args[3] = a3;
 	return bpf_sim_run(prog, &d);
+}
+
+static uint32_t
+call_nr(int nr, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	return call_nr4(nr, a0, a1, a2, 0);
 }
 
 static uint32_t
@@ -294,6 +312,144 @@ check_args(void)
 	}
 }
 
+/* No network namespace, Landlock's TCP rules (SANDBOX_NET_HOST_PORTS): IP
+ * sockets are TCP only; listen() and TCP Fast Open are refused; connect()
+ * goes to the daemon when it makes them (notify_connect, with notify). */
+static void
+check_host_ports(bool notify_connect)
+{
+	static const uint64_t refused[][3] = {
+		{ AF_INET_, SOCK_DGRAM_, 0 },
+		{ AF_INET6_, SOCK_DGRAM_ | SOCK_CLOEXEC_, 0 },
+		{ AF_INET_, SOCK_DGRAM_, 1 },		/* ping */
+		{ AF_INET_, SOCK_RAW_, 6 },
+		{ AF_INET6_, SOCK_SEQPACKET_, IPPROTO_SCTP_ },
+		{ AF_INET_, SOCK_STREAM_, IPPROTO_SCTP_ },
+		{ AF_INET6_, SOCK_STREAM_, IPPROTO_MPTCP_ },
+		{ AF_INET_, SOCK_STREAM_, 1 },
+		{ AF_INET_, SOCK_STREAM_, 5 },
+		{ AF_INET_, 0, 0 },
+		{ AF_INET_, SOCK_PACKET_, 0 },
+	};
+	static const char *const sends[] = { "sendto", "sendmsg", "sendmmsg" };
+	/* Where each takes its flags. */
+	static const int flags_arg[] = { 3, 2, 3 };
+	char what[96];
+	size_t i;
+
+	EXPECT(call("socket", AF_INET_, SOCK_STREAM_, 0), ALLOW,
+	       "socket(AF_INET, SOCK_STREAM, 0)");
+	EXPECT(call("socket", AF_INET6_, SOCK_STREAM_ | SOCK_CLOEXEC_,
+		    IPPROTO_TCP_), ALLOW,
+	       "socket(AF_INET6, SOCK_STREAM|SOCK_CLOEXEC, IPPROTO_TCP)");
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		snprintf(what, sizeof(what), "socket(%d, %#x, %d)",
+			 (int)refused[i][0], (unsigned)refused[i][1],
+			 (int)refused[i][2]);
+		EXPECT(call("socket", refused[i][0], refused[i][1],
+			    refused[i][2]), deny, what);
+	}
+	if (abis[abi].wide)
+		EXPECT(call("socket", AF_INET_, SOCK_STREAM_,
+			    HIGH | IPPROTO_SCTP_), deny,
+		       "socket(AF_INET, SOCK_STREAM, 1<<32 | IPPROTO_SCTP)");
+	EXPECT(call("listen", 3, 128, 0), deny, "listen");
+	for (i = 0; i < 3; i++) {
+		uint64_t a[4] = { 3, 0x1000, 16, 0 };
+
+		EXPECT(call_nr4(nr_of(sends[i]), a[0], a[1], a[2], a[3]),
+		       ALLOW, sends[i]);
+		a[flags_arg[i]] = MSG_FASTOPEN_ | MSG_DONTWAIT_;
+		snprintf(what, sizeof(what), "%s(MSG_FASTOPEN)", sends[i]);
+		EXPECT(call_nr4(nr_of(sends[i]), a[0], a[1], a[2], a[3]),
+		       deny, what);
+	}
+	EXPECT(call("connect", 3, 0x1000, 16), notify_connect ? NOTIFY : ALLOW,
+	       "connect");
+	if (nr_of("socketcall") >= 0) {
+		/* Arguments in memory: the sends that could carry
+		 * MSG_FASTOPEN are refused whole; connect goes to the
+		 * daemon, which refuses a foreign ABI's. */
+		EXPECT(call("socketcall", SYS_LISTEN_, 0x1000, 0), deny,
+		       "socketcall(SYS_LISTEN)");
+		EXPECT(call("socketcall", SYS_SENDTO_, 0x1000, 0), deny,
+		       "socketcall(SYS_SENDTO)");
+		EXPECT(call("socketcall", SYS_SENDMSG_, 0x1000, 0), deny,
+		       "socketcall(SYS_SENDMSG)");
+		EXPECT(call("socketcall", SYS_SENDMMSG_, 0x1000, 0), deny,
+		       "socketcall(SYS_SENDMMSG)");
+		EXPECT(call("socketcall", SYS_SEND_, 0x1000, 0), ALLOW,
+		       "socketcall(SYS_SEND)");
+		EXPECT(call("socketcall", SYS_CONNECT_, 0x1000, 0),
+		       notify_connect ? NOTIFY : ALLOW,
+		       "socketcall(SYS_CONNECT)");
+	}
+}
+
+/* Neither a network namespace nor Landlock's TCP rules
+ * (SANDBOX_NET_NONE): no IP socket at all; the rest as usual. */
+static void
+check_no_ip(void)
+{
+	EXPECT(call("socket", AF_INET_, SOCK_STREAM_, 0), deny,
+	       "socket(AF_INET, SOCK_STREAM)");
+	EXPECT(call("socket", AF_INET6_, SOCK_STREAM_ | SOCK_CLOEXEC_, 0),
+	       deny, "socket(AF_INET6, SOCK_STREAM|SOCK_CLOEXEC)");
+	EXPECT(call("socket", AF_INET6_, SOCK_DGRAM_, 0), deny,
+	       "socket(AF_INET6, SOCK_DGRAM)");
+	EXPECT(call("socket", AF_NETLINK_, SOCK_RAW_, NETLINK_ROUTE_), ALLOW,
+	       "socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)");
+	EXPECT(call("socketpair", AF_UNIX_, SOCK_STREAM_, 0), ALLOW,
+	       "socketpair(AF_UNIX, SOCK_STREAM)");
+	EXPECT(call("connect", 3, 0x1000, 16), ALLOW, "connect");
+	EXPECT(call("listen", 3, 128, 0), ALLOW, "listen");
+}
+
+/* The programs without a network namespace, for native ABI `native` and
+ * its compat ABIs. */
+static void
+check_net_modes(int native, const int *compat, size_t ncompat)
+{
+	static const struct {
+		enum sandbox_net net;
+		bool notify, notify_connect;
+	} modes[] = {
+		{ SANDBOX_NET_HOST_PORTS, true, true },
+		{ SANDBOX_NET_HOST_PORTS, true, false },
+		{ SANDBOX_NET_HOST_PORTS, false, true }, /* needs notify */
+		{ SANDBOX_NET_NONE, true, false },
+		{ SANDBOX_NET_NONE, false, false },
+	};
+	size_t m, i;
+
+	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		struct seccomp_opts o = {
+			.notify = modes[m].notify, .net = modes[m].net,
+			.notify_connect = modes[m].notify_connect,
+		};
+		struct sock_fprog p;
+		int r = seccomp_compile_arch(abis[native].scmp, &o, &p);
+
+		CHECK_INT(r, 0);
+		if (r < 0)
+			continue;
+		prog = &p;
+		deny = o.notify ? SECCOMP_RET_USER_NOTIF :
+				  SECCOMP_RET_ERRNO | EPERM;
+		for (i = 0; i <= ncompat; i++) {
+			abi = i ? compat[i - 1] : native;
+			check_deny_set();
+			check_args();
+			if (o.net == SANDBOX_NET_NONE)
+				check_no_ip();
+			else
+				check_host_ports(o.notify &&
+						 o.notify_connect);
+		}
+		free(p.filter);
+	}
+}
+
 /* Checks the program for native ABI `native` and its compat ABIs; any
  * other ABI gets ENOSYS. */
 static void
@@ -305,15 +461,16 @@ check_program(int native, const int *compat, size_t ncompat,
 
 	for (allow_unix = 0; allow_unix < 2; allow_unix++)
 		for (notify = 0; notify < 2; notify++) {
+			struct seccomp_opts o = { .allow_unix = allow_unix,
+						  .notify = notify };
 			struct sock_fprog p;
 			int r;
 
 			if (abis[native].scmp == seccomp_arch_native())
-				r = seccomp_compile(allow_unix, notify, &p);
+				r = seccomp_compile(&o, &p);
 			else
 				r = seccomp_compile_arch(abis[native].scmp,
-							 allow_unix, notify,
-							 &p);
+							 &o, &p);
 			CHECK_INT(r, 0);
 			if (r < 0)
 				continue;
@@ -405,5 +562,7 @@ main(void)
 	test_names();
 	check_program(X86_64, x86_compat, 2, x86_foreign, 2);
 	check_program(AARCH64, arm_compat, 1, arm_foreign, 2);
+	check_net_modes(X86_64, x86_compat, 2);
+	check_net_modes(AARCH64, arm_compat, 1);
 	UNIT_DONE();
 }

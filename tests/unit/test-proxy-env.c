@@ -20,7 +20,7 @@ test_plain(void)
 {
 	struct proxy_env pe;
 
-	CHECK_INT(proxy_env_build(NULL, 0, &pe), 0);
+	CHECK_INT(proxy_env_build(NULL, 0, 3128, 1080, &pe), 0);
 	CHECK_STR(get(&pe, "HTTP_PROXY"), "http://127.0.0.1:3128");
 	CHECK_STR(get(&pe, "https_proxy"), "http://127.0.0.1:3128");
 	CHECK_STR(get(&pe, "ALL_PROXY"), "socks5h://127.0.0.1:1080");
@@ -34,6 +34,31 @@ test_plain(void)
 	CHECK(strncmp(get(&pe, "JAVA_TOOL_OPTIONS"), "-Dhttp.proxyHost=", 17)
 	    == 0);
 	CHECK(pe.n < PROXY_ENV_MAX);
+	proxy_env_free(&pe);
+}
+
+/* Without a network namespace the listeners are on the host's loopback,
+ * at ports the kernel chose: every variable names them. */
+static void
+test_ports(void)
+{
+	struct proxy_env pe;
+	size_t i;
+
+	CHECK_INT(proxy_env_build(NULL, 0, 40001, 40002, &pe), 0);
+	CHECK_STR(get(&pe, "HTTP_PROXY"), "http://127.0.0.1:40001");
+	CHECK_STR(get(&pe, "all_proxy"), "socks5h://127.0.0.1:40002");
+	CHECK_STR(get(&pe, "FTP_PROXY"), "socks5h://127.0.0.1:40002");
+	CHECK_STR(get(&pe, "RSYNC_PROXY"), "127.0.0.1:40001");
+	CHECK_STR(get(&pe, "CLOUDSDK_PROXY_PORT"), "40001");
+	CHECK_STR(get(&pe, "CLOUDSDK_PROXY_TYPE"), "http");
+	CHECK_STR(get(&pe, "GIT_CONFIG_VALUE_0"), "http://127.0.0.1:40001");
+	CHECK_STR(get(&pe, "JAVA_TOOL_OPTIONS"), "-Dhttp.proxyHost=127.0.0.1 "
+	    "-Dhttp.proxyPort=40001 -Dhttps.proxyHost=127.0.0.1 "
+	    "-Dhttps.proxyPort=40001 -Dhttp.nonProxyHosts=");
+	for (i = 0; i < pe.n; i++)
+		CHECK(strstr(pe.v[i], "3128") == NULL &&
+		    strstr(pe.v[i], "1080") == NULL);
 	proxy_env_free(&pe);
 }
 
@@ -52,7 +77,7 @@ test_continues(void)
 	size_t i;
 	bool drop[11];
 
-	CHECK_INT(proxy_env_build((char *const *)env, 11, &pe), 0);
+	CHECK_INT(proxy_env_build((char *const *)env, 11, 3128, 1080, &pe), 0);
 	CHECK_STR(get(&pe, "GIT_CONFIG_COUNT"), "3");
 	CHECK_STR(get(&pe, "GIT_CONFIG_KEY_2"), "http.proxy");
 	CHECK(strncmp(get(&pe, "JAVA_TOOL_OPTIONS"), "-Xmx1g -Dhttp.", 14)
@@ -68,7 +93,7 @@ test_continues(void)
 
 	/* A count git would refuse is not continued. */
 	env[0] = "GIT_CONFIG_COUNT=x";
-	CHECK_INT(proxy_env_build((char *const *)env, 1, &pe), 0);
+	CHECK_INT(proxy_env_build((char *const *)env, 1, 3128, 1080, &pe), 0);
 	CHECK_STR(get(&pe, "GIT_CONFIG_COUNT"), "1");
 	CHECK(proxy_env_replaces(&pe, "GIT_CONFIG_VALUE_0=z"));
 	proxy_env_free(&pe);
@@ -78,6 +103,7 @@ int
 main(void)
 {
 	test_plain();
+	test_ports();
 	test_continues();
 	UNIT_DONE();
 }

@@ -13,7 +13,7 @@ describe(const char *name, uint64_t a0, uint64_t a1, uint64_t a2,
 	const uint64_t args[6] = { a0, a1, a2, 0, 0, 0 };
 	struct violation v;
 
-	syscall_deny_describe(name, args, &v, target, tlen);
+	syscall_deny_describe(name, args, NULL, &v, target, tlen);
 	return v;
 }
 
@@ -46,6 +46,35 @@ test_describe(void)
 	CHECK_STR(v.target, "socket(AF_NETLINK, SOCK_RAW, 9)");
 	v = describe("socket", 99, 14, 0, t, sizeof(t));
 	CHECK_STR(v.target, "socket(family 99, type 14)");
+	/* IP sockets the sandbox may not make: raw ones; without a network
+	 * namespace UDP and non-TCP stream protocols too; then listen() and
+	 * TCP Fast Open, which pass Landlock's port rules by. */
+	v = describe("socket", 10, 2 | 0x800, 0, t, sizeof(t));
+	CHECK_STR(v.target, "socket(AF_INET6, SOCK_DGRAM)");
+	CHECK_STR(v.rule_id, "seccomp.ip-socket");
+	v = describe("socket", 2, 3, 1, t, sizeof(t));
+	CHECK_STR(v.target, "socket(AF_INET, SOCK_RAW)");
+	CHECK_STR(v.rule_id, "seccomp.ip-socket");
+	v = describe("listen", 3, 128, 0, t, sizeof(t));
+	CHECK_STR(v.target, "listen");
+	CHECK_STR(v.rule_id, "seccomp.listen");
+	v = describe("sendto", 3, 0x7ffd0000, 2, t, sizeof(t));
+	CHECK_STR(v.target, "sendto(MSG_FASTOPEN)");
+	CHECK_STR(v.rule_id, "seccomp.tcp-fastopen");
+	v = describe("sendmsg", 3, 0x7ffd0000, 0x20000000, t, sizeof(t));
+	CHECK_STR(v.rule_id, "seccomp.tcp-fastopen");
+	/* A connect() the daemon refused to make: a network violation
+	 * naming the address. */
+	{
+		const uint64_t a[6] = { 3, 0x7ffd0000, 16 };
+
+		syscall_deny_describe("connect", a, "203.0.113.7:40001", &v,
+				      t, sizeof(t));
+		CHECK_INT(v.kind, VIOLATION_NETWORK);
+		CHECK_STR(v.target, "203.0.113.7:40001");
+		CHECK_STR(v.operation, "connect");
+		CHECK_STR(v.rule_id, "seccomp.connect");
+	}
 
 	/* i386's socketcall(SYS_SOCKET, args in memory). */
 	v = describe("socketcall", 1, 0xffd01234, 0, t, sizeof(t));
