@@ -35,6 +35,8 @@ daemon_info(const struct cmd_ctx *ctx, struct client *c,
 	if (caps) {
 		dd->privileged = caps->run_mode ==
 				 SBX__RUN_MODE__RUN_MODE_PRIVILEGED;
+		dd->landlock_only = caps->run_mode ==
+				    SBX__RUN_MODE__RUN_MODE_LANDLOCK_ONLY;
 		for (i = 0; i < caps->n_namespaces; i++)
 			if (!strcmp(caps->namespaces[i], "user"))
 				dd->userns = true;
@@ -88,10 +90,17 @@ check_daemon(struct doctor *d, const struct cmd_ctx *ctx,
 				   "--foreground says why it does not start");
 		return;
 	}
-	k = doctor_add(d, strcmp(dd->version, SBX_VERSION) ? DOCTOR_WARN :
-		       DOCTOR_OK, "daemon", "sbxd %s (pid %d, %s mode) "
-		       "answers on %s", dd->version, dd->pid, dd->privileged ?
-		       "privileged" : "user", c->socket);
+	k = doctor_add(d, strcmp(dd->version, SBX_VERSION) ||
+		       dd->landlock_only ? DOCTOR_WARN : DOCTOR_OK, "daemon",
+		       "sbxd %s (pid %d, %s mode) answers on %s", dd->version,
+		       dd->pid, dd->privileged ? "privileged" :
+		       dd->landlock_only ? "landlock-only" : "user", c->socket);
+	if (k && dd->landlock_only)
+		doctor_fix(k, "Landlock-only mode has no namespaces (no mount "
+			   "masks, no private /tmp, no network; `sbxctl "
+			   "status` lists the losses): make user namespaces "
+			   "work (the userns check), or run sbxd in "
+			   "privileged mode");
 	if (k && k->status == DOCTOR_WARN)
 		doctor_fix(k, "this sbxctl is %s: restart sbxd (stop pid %d; "
 			   "the next sbxctl starts the installed one)",

@@ -14,6 +14,7 @@
 #include "daemon/landlock-abi.h"
 #include "daemon/linux-backend.h"
 #include "daemon/linux-landlock.h"
+#include "daemon/linux-llonly.h"
 #include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
 
@@ -24,7 +25,7 @@ degrade(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (lb.caps.ndegraded >= 8)
+	if (lb.caps.ndegraded >= SANDBOX_MAX_DEGRADED)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(lb.caps.degraded[lb.caps.ndegraded++],
@@ -97,6 +98,14 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	lb.cfg = *cfg;
 	lb.caps.backend = "linux";
 	lb.caps.privileged = cfg->privileged;
+	if (!cfg->privileged && (cfg->landlock_only || probe_userns(&f) < 0)) {
+		/* No namespaces to build: linux-llonly.c says what holds. */
+		lb.caps.namespaces[0] = NULL;
+		if ((r = llonly_init(&lb.caps, cfg->landlock_only ? NULL : &f,
+				     err, errlen)) < 0)
+			return r;
+		return setup_seccomp(err, errlen);
+	}
 	if (probe_mount_api() < 0) {
 		snprintf(err, errlen, "kernel lacks the mount API "
 			 "(mount_setattr, Linux >= 5.12); refusing to run "

@@ -11,7 +11,7 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	Sbx__Envelope out = SBX__ENVELOPE__INIT;
 	Sbx__HelloReply hr = SBX__HELLO_REPLY__INIT;
 	Sbx__Capabilities cap = SBX__CAPABILITIES__INIT;
-	char *degraded[8];
+	char *degraded[SANDBOX_MAX_DEGRADED];
 	size_t n = 0;
 	int i;
 
@@ -33,7 +33,9 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	cap.namespaces = (char **)caps->namespaces;
 	cap.n_namespaces = n;
 	cap.run_mode = sbxd.privileged ? SBX__RUN_MODE__RUN_MODE_PRIVILEGED :
-					 SBX__RUN_MODE__RUN_MODE_USER;
+		       caps->landlock_only ?
+		       SBX__RUN_MODE__RUN_MODE_LANDLOCK_ONLY :
+		       SBX__RUN_MODE__RUN_MODE_USER;
 	for (i = 0; i < caps->ndegraded; i++)
 		degraded[i] = (char *)caps->degraded[i];
 	cap.degraded = degraded;

@@ -11,6 +11,8 @@
 struct event_base;
 struct fsplan;
 
+#define SANDBOX_MAX_DEGRADED 16
+
 /* What the kernel gives us, probed once at start-up. */
 struct sandbox_caps {
 	const char *backend;
@@ -21,8 +23,9 @@ struct sandbox_caps {
 	char landlock_audit_off[128]; /* if not, why ("": Landlock < 7) */
 	bool userns;               /* unprivileged user namespaces usable */
 	bool privileged;           /* daemon is root serving target_uid */
+	bool landlock_only;        /* no namespaces: Landlock + seccomp only */
 	const char *namespaces[8]; /* NULL-terminated */
-	char degraded[8][192];     /* human-readable weakened points */
+	char degraded[SANDBOX_MAX_DEGRADED][192]; /* weakened points */
 	int ndegraded;
 };
 
@@ -31,6 +34,8 @@ struct sandbox_config {
 	uid_t uid;                 /* whose commands run */
 	gid_t gid;
 	bool privileged;           /* root daemon, --user mode */
+	bool landlock_only;        /* --landlock-only: no user namespaces
+				      even where they work (tests) */
 	const char *rundir;        /* daemon state: masked inside sandboxes */
 	const char *socket_path;   /* masked too when outside rundir */
 };
