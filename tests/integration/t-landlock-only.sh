@@ -108,4 +108,32 @@ expect_eq "command with a background child exits" "$?" 0
 check "the background child was killed with the sandbox" \
 	sh -c '! kill -0 "$(cat "$0"/sbx/tmp/*/bg)" 2>/dev/null' "$XDG_RUNTIME_DIR"
 stop_daemon
+
+# Without the option, on a host where user namespaces really are
+# unavailable: the daemon runs in a user namespace of its own whose limit
+# on nested ones is 0 (its capabilities there dropped before it starts),
+# so its probe fails and it falls back to this mode by itself.
+if ! unshare --user --map-current-user --keep-caps true 2>/dev/null; then
+	echo "SKIP part: no unshare --keep-caps here"
+	done_test
+fi
+mkfifo "$T/ready"
+unshare --user --map-current-user --keep-caps sh -c '
+	echo 0 >/proc/sys/user/max_user_namespaces || exit 1
+	exec setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all \
+		"$0" --socket "$1" --ready-fd 3 --policy "$2" --home "$3"' \
+	"$BIN/sbxd" "$SOCK" "$T/policy.json" "$T/home" 3>"$T/ready" \
+	2>>"$T/sbxd.log" &
+DPID=$!
+read -r line <"$T/ready" || true
+rm -f "$T/ready"
+expect_eq "sbxd starts without user namespaces" "$line" READY
+out=$(sbx status)
+check "it chose Landlock-only mode, saying why" \
+	grep -q "Landlock-only mode: no user namespaces (" <<<"$out"
+expect_eq "write outside -> EACCES" "$(sbx run -- "$P" write "$T/ro/file")" EACCES
+expect_eq "denyRead -> EACCES" \
+	"$(sbx run -- "$P" read "$T/home/.ssh/id_rsa")" EACCES
+expect_eq "workspace write works" "$(sbx run -- "$P" write "$WS/made2")" ok
+stop_daemon
 done_test
