@@ -535,7 +535,7 @@ supervise(pid_t cmd, int sigfd, int sfd)
 {
 	struct signalfd_siginfo si;
 	int status = 0, st;
-	bool done = false, gone;
+	bool done = false, killing = false, gone;
 	pid_t w;
 
 	for (;;) {
@@ -545,8 +545,14 @@ supervise(pid_t cmd, int sigfd, int sfd)
 			kill_children(cmd);
 			_exit(125);
 		}
+		if ((int)si.ssi_signo == LLONLY_SIGKILL) {
+			killing = true;
+			kill_children(cmd);
+			continue;
+		}
 		if (si.ssi_signo != SIGCHLD) {
-			if (!done && kill(-cmd, (int)si.ssi_signo) < 0)
+			if (!done && !killing &&
+			    kill(-cmd, (int)si.ssi_signo) < 0)
 				kill(cmd, (int)si.ssi_signo);
 			continue;
 		}
@@ -556,7 +562,7 @@ supervise(pid_t cmd, int sigfd, int sfd)
 				done = true;
 			}
 		gone = w < 0 && errno == ECHILD;
-		if (done && !gone)
+		if ((done || killing) && !gone)
 			kill_children(cmd);
 		if (done && gone) {
 			linux_report_exited(sfd, status);
@@ -593,6 +599,7 @@ session_main(struct sandbox_plan *p, int sfd)
 	sigemptyset(&set);
 	for (i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
 		sigaddset(&set, relayed[i]);
+	sigaddset(&set, LLONLY_SIGKILL);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (sigfd = signalfd(-1, &set, SFD_CLOEXEC)) < 0)
 		goto fail;

@@ -7,6 +7,7 @@
 #ifndef SBX_LINUX_LLONLY_H
 #define SBX_LINUX_LLONLY_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "daemon/sandbox.h"
@@ -23,6 +24,11 @@ int llonly_init(struct sandbox_caps *caps, const struct probe_fail *why,
  * cache until the next llonly_plan), the extra filter. */
 int llonly_plan(struct sandbox_plan *p, const struct sandbox_request *req,
 		char *err, size_t errlen);
+/* What sandbox_signal sends the session init for SIGKILL: with no pid
+ * namespace, killing the init would not take the sandbox along, so the
+ * init kills the command's process group and every orphan, then exits. */
+#define LLONLY_SIGKILL (SIGRTMIN + 2)
+
 /* Starts the session init (a plain child of the daemon, pidfd in *out);
  * st[1] is its status channel. */
 int llonly_spawn(struct sandbox_plan *p, struct sandbox_proc *out, int st[2]);

@@ -541,6 +541,8 @@ sandbox_signal(const struct sandbox_proc *proc, int sig)
 {
 	if (proc->pidfd < 0)
 		return -EAGAIN; /* not started yet: caller retries at start */
+	if (sig == SIGKILL && linux_backend()->caps.landlock_only)
+		sig = LLONLY_SIGKILL; /* the init kills the rest, then itself */
 	if (syscall(SYS_pidfd_send_signal, proc->pidfd, sig, NULL, 0) < 0)
 		return -errno;
 	return 0;

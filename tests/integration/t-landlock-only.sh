@@ -107,6 +107,21 @@ sbx run -- sh -c 'sleep 300 & echo $! >"$TMPDIR/bg"; exit 0'
 expect_eq "command with a background child exits" "$?" 0
 check "the background child was killed with the sandbox" \
 	sh -c '! kill -0 "$(cat "$0"/sbx/tmp/*/bg)" 2>/dev/null' "$XDG_RUNTIME_DIR"
+# A kill (SIGKILL) takes the whole sandbox, even what left the command's
+# session (no pid namespace to die with: the session init hunts them).
+mkfifo "$T/o"
+sbx run -- sh -c 'setsid sleep 300 & echo $! >"$TMPDIR/gc"; echo ready; exec sleep 1000' >"$T/o" &
+client=$!
+exec 8<"$T/o"
+read -r line <&8
+id=$(sbx --json ps | "$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+gc=$(cat "$XDG_RUNTIME_DIR"/sbx/tmp/*/gc)
+check "the setsid grandchild runs" kill -0 "$gc"
+sbx kill "$id" KILL
+wait "$client"
+expect_eq "kill ID KILL -> client exits 137" $? 137
+check "the setsid grandchild is gone" sh -c "! kill -0 $gc 2>/dev/null"
+exec 8<&-
 stop_daemon
 
 # Without the option, on a host where user namespaces really are
