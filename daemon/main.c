@@ -384,6 +384,11 @@ main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &user, &ready_fd) < 0)
 		return 2;
+	if (landlock_only && user) {
+		fprintf(stderr, "sbxd: --landlock-only is for unprivileged "
+			"daemons; --user is privileged mode\n");
+		return 2;
+	}
 	if (set_identity(user) < 0 || set_home() < 0)
 		return 1;
 	policy_store_init(&store_opts);
