@@ -113,9 +113,16 @@ llonly_init(struct sandbox_caps *caps, const struct probe_fail *why,
 	int r;
 
 	if (geteuid() == 0) {
-		snprintf(err, errlen, "Landlock-only mode is for unprivileged "
-			 "daemons: as root, serve a user in privileged mode "
-			 "(sbxd --user NAME)");
+		if (why)
+			snprintf(err, errlen, "cannot create user namespaces "
+				 "(%s: %s), and Landlock-only mode is for "
+				 "unprivileged daemons: as root, serve a user "
+				 "in privileged mode (sbxd --user NAME)",
+				 why->step, strerror(why->err));
+		else
+			snprintf(err, errlen, "Landlock-only mode is for "
+				 "unprivileged daemons: as root, serve a user "
+				 "in privileged mode (sbxd --user NAME)");
 		return -EPERM;
 	}
 	ll.abi = landlock_probe_abi();
