@@ -35,6 +35,8 @@ daemon_info(const struct cmd_ctx *ctx, struct client *c,
 	if (caps) {
 		dd->privileged = caps->run_mode ==
 				 SBX__RUN_MODE__RUN_MODE_PRIVILEGED;
+		dd->landlock_only = caps->run_mode ==
+				    SBX__RUN_MODE__RUN_MODE_LANDLOCK_ONLY;
 		for (i = 0; i < caps->n_namespaces; i++)
 			if (!strcmp(caps->namespaces[i], "user"))
 				dd->userns = true;
@@ -88,10 +90,17 @@ check_daemon(struct doctor *d, const struct cmd_ctx *ctx,
 				   "--foreground says why it does not start");
 		return;
 	}
-	k = doctor_add(d, strcmp(dd->version, SBX_VERSION) ? DOCTOR_WARN :
-		       DOCTOR_OK, "daemon", "sbxd %s (pid %d, %s mode) "
-		       "answers on %s", dd->version, dd->pid, dd->privileged ?
-		       "privileged" : "user", c->socket);
+	k = doctor_add(d, strcmp(dd->version, SBX_VERSION) ||
+		       dd->landlock_only ? DOCTOR_WARN : DOCTOR_OK, "daemon",
+		       "sbxd %s (pid %d, %s mode) answers on %s", dd->version,
+		       dd->pid, dd->privileged ? "privileged" :
+		       dd->landlock_only ? "landlock-only" : "user", c->socket);
+	if (k && dd->landlock_only)
+		doctor_fix(k, "Landlock-only mode has no namespaces (no mount "
+			   "masks, no private /tmp, no network; `sbxctl "
+			   "status` lists the losses): make user namespaces "
+			   "work (the userns check), or run sbxd in "
+			   "privileged mode");
 	if (k && k->status == DOCTOR_WARN)
 		doctor_fix(k, "this sbxctl is %s: restart sbxd (stop pid %d; "
 			   "the next sbxctl starts the installed one)",
@@ -99,15 +108,20 @@ check_daemon(struct doctor *d, const struct cmd_ctx *ctx,
 }
 
 /* Scratch space the sandbox can see: not /tmp, which each sandbox
- * replaces with its own. dir gets its real path (PATH_MAX bytes). */
+ * replaces with its own; base (--scratch) or /var/tmp, else $HOME. dir
+ * gets its real path (PATH_MAX bytes). */
 static int
-scratch_dir(char *dir)
+scratch_dir(const char *base, char *dir)
 {
 	const char *home = getenv("HOME");
 	char tmp[PATH_MAX];
 
-	snprintf(tmp, sizeof(tmp), "/var/tmp/sbx-doctor.XXXXXX");
+	if (snprintf(tmp, sizeof(tmp), "%s/sbx-doctor.XXXXXX",
+		     base ? base : "/var/tmp") >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
 	if (!mkdtemp(tmp)) {
+		if (base)
+			return -errno;
 		if (!home || !*home)
 			return -errno;
 		snprintf(tmp, sizeof(tmp), "%s/.sbx-doctor.XXXXXX", home);
@@ -134,8 +148,10 @@ cmd_doctor(const struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "scratch", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *base = NULL;
 	struct doctor_daemon dd = { 0 };
 	struct client c = { .fd = -1 };
 	bool json = ctx->json;
@@ -145,17 +161,20 @@ cmd_doctor(const struct cmd_ctx *ctx, int argc, char **argv)
 	int opt, r;
 
 	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (opt != 'j')
+		if (opt == 'j')
+			json = true;
+		else if (opt == 's')
+			base = optarg;
+		else
 			break;
-		json = true;
 	}
 	if (opt != -1 || optind != argc) {
-		client_err("usage: sbxctl doctor [--json]");
+		client_err("usage: sbxctl doctor [--json] [--scratch DIR]");
 		return EXIT_SBX;
 	}
-	if ((r = scratch_dir(dir)) < 0) {
-		client_err("doctor: no scratch directory in /var/tmp or $HOME: "
-			   "%s", strerror(-r));
+	if ((r = scratch_dir(base, dir)) < 0) {
+		client_err("doctor: no scratch directory in %s: %s",
+			   base ? base : "/var/tmp or $HOME", strerror(-r));
 		return EXIT_SBX;
 	}
 	if (!(d = calloc(1, sizeof(*d)))) {
@@ -185,5 +204,5 @@ cmd_doctor(const struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_doctor_entry = {
-	"doctor", "doctor [--json]", cmd_doctor,
+	"doctor", "doctor [--json] [--scratch DIR]", cmd_doctor,
 };

@@ -7,7 +7,9 @@
 static const char *
 mode_name(Sbx__RunMode m)
 {
-	return m == SBX__RUN_MODE__RUN_MODE_PRIVILEGED ? "privileged" : "user";
+	return m == SBX__RUN_MODE__RUN_MODE_PRIVILEGED ? "privileged" :
+	       m == SBX__RUN_MODE__RUN_MODE_LANDLOCK_ONLY ? "landlock-only" :
+	       "user";
 }
 
 static void
@@ -72,7 +74,7 @@ print_text(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 	printf("namespaces:");
 	for (i = 0; i < h->caps->n_namespaces; i++)
 		printf(" %s", h->caps->namespaces[i]);
-	printf("\n");
+	printf("%s\n", h->caps->n_namespaces ? "" : " none");
 	for (i = 0; i < h->caps->n_degraded; i++)
 		printf("degraded:   %s\n", h->caps->degraded[i]);
 	printf("templates:  %u held\n", s->templates);

@@ -31,6 +31,7 @@ struct proof {
 	char out[PROOF_OUT_MAX];    /* the command's stdout */
 	size_t outlen;
 	char error[512];            /* sbxd's Error reply, if any */
+	bool timed_out;             /* killed after PROOF_TIMEOUT_MS */
 };
 
 /* The sandboxed side: each line is "WHAT: written|read|<error text>". */
@@ -224,6 +225,7 @@ proof_run(struct client *c, struct proof *p)
 			wire_envelope_free(e);
 			return -EPROTO;
 		case SBX__ENVELOPE__MSG_EXIT_STATUS:
+			p->timed_out = e->exit_status->timed_out;
 			wire_envelope_free(e);
 			return 0;
 		default: /* started, violations: the host decides */
@@ -257,7 +259,17 @@ proof_judge(struct doctor *d, const struct proof *p)
 	char a[128], b[128];
 	struct doctor_check *c;
 
-	if (!holds(p->inside, "inside")) {
+	if (p->timed_out) {
+		/* A first run in a workspace builds its template, which walks
+		 * the writable trees: a policy that makes a big tree writable
+		 * makes that slow. */
+		c = doctor_add(d, DOCTOR_FAIL, "sandbox-write", "the throwaway "
+			       "sandbox did not finish in %d s, so nothing is "
+			       "proved", PROOF_TIMEOUT_MS / 1000);
+		doctor_fix(c, "`sbxctl describe` lists the writable paths: a "
+			   "large writable tree makes a first run slow; run "
+			   "`sbxctl doctor` again, or narrow allowWrite");
+	} else if (!holds(p->inside, "inside")) {
 		c = doctor_add(d, DOCTOR_FAIL, "sandbox-write", "a write "
 			       "inside the workspace did not reach the host "
 			       "(%s), so nothing is proved", said(p, "inside",

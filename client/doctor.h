@@ -50,6 +50,7 @@ int doctor_exit_status(const struct doctor *d);
 struct doctor_daemon {
 	bool up;
 	bool privileged;
+	bool landlock_only;      /* no namespaces: fewer guarantees */
 	bool userns;         /* it made user namespaces at start-up */
 	int landlock_abi;
 	bool seccomp, seccomp_notify, landlock_audit;

@@ -16,6 +16,7 @@
 #include "daemon/landlock-abi.h"
 #include "daemon/linux-backend.h"
 #include "daemon/linux-landlock.h"
+#include "daemon/linux-llonly.h"
 #include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
 #include "daemon/linux.h"
@@ -208,6 +209,17 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	lb.cfg = *cfg;
 	lb.caps.backend = "linux";
 	lb.caps.privileged = cfg->privileged;
+	if (!cfg->privileged && (cfg->landlock_only || probe_userns(&f) < 0)) {
+		/* No namespaces to build: linux-llonly.c says what holds. */
+		lb.caps.namespaces[0] = NULL;
+		/* No proxy listeners anywhere yet (the host-port fallback
+		 * could serve this mode later): no IP sockets at all. */
+		lb.caps.net = SANDBOX_NET_NONE;
+		if ((r = llonly_init(&lb.caps, cfg->landlock_only ? NULL : &f,
+				     err, errlen)) < 0)
+			return r;
+		return setup_seccomp(err, errlen);
+	}
 	if (probe_mount_api() < 0) {
 		snprintf(err, errlen, "kernel lacks the mount API "
 			 "(mount_setattr, Linux >= 5.12); refusing to run "

@@ -175,6 +175,9 @@ exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 		fail(sfd, STEP_NO_NEW_PRIVS, errno);
 	if (ruleset >= 0 && (e = landlock_enforce(ruleset, p->landlock_log)) < 0)
 		fail(sfd, STEP_LANDLOCK, -e);
+	if (p->seccomp_extra &&
+	    (e = seccomp_load_prog(p->seccomp_extra, false)) < 0)
+		fail(sfd, STEP_SECCOMP, -e);
 	if (p->seccomp && (e = seccomp_load_prog(p->seccomp,
 						 p->seccomp_notify)) < 0)
 		fail(sfd, STEP_SECCOMP, -e);
@@ -331,4 +334,16 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	if (ruleset >= 0)
 		close(ruleset);
 	supervise(cmd, sigfd, sfd);
+}
+
+void
+linux_exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
+{
+	exec_command(p, ruleset, sfd);
+}
+
+void
+linux_report_exited(int sfd, int status)
+{
+	report(sfd, SANDBOX_STATUS_EXITED, 0, status);
 }

@@ -41,8 +41,8 @@ landlock_write_rights(int abi)
 	return r;
 }
 
-static int
-add_path(int rs, const char *path, uint64_t access)
+int
+landlock_add_path(int rs, const char *path, uint64_t access)
 {
 	struct landlock_path_beneath_attr pb = { .allowed_access = access };
 	int fd, r;
@@ -103,19 +103,19 @@ landlock_build(int abi, const char *const *rw, const char *const *must,
 	if (tcp_ports && (r = add_ports(rs, tcp_ports)) < 0)
 		goto fail;
 	for (; rw && *rw; rw++) {
-		r = add_path(rs, *rw, all);
+		r = landlock_add_path(rs, *rw, all);
 		if (r < 0 && r != -ENOENT) /* absent: nothing to grant */
 			goto fail;
 	}
 	for (; must && *must; must++)
-		if ((r = add_path(rs, *must, all)) < 0)
+		if ((r = landlock_add_path(rs, *must, all)) < 0)
 			goto fail;
 	if (abi >= 3)
 		devrights |= SBX_LL_FS_TRUNCATE;
 	if (abi >= 5)
 		devrights |= SBX_LL_FS_IOCTL_DEV;
 	if (dev) {
-		r = add_path(rs, dev, devrights);
+		r = landlock_add_path(rs, dev, devrights);
 		if (r < 0)
 			goto fail;
 	}

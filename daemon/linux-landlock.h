@@ -63,6 +63,9 @@ uint64_t landlock_write_rights(int abi);
 int landlock_build(int abi, const char *const *rw, const char *const *must,
 		   const char *dev, const uint16_t *tcp_ports);
 
+/* Grants access beneath path (a directory, or one file) in ruleset rs. */
+int landlock_add_path(int rs, const char *path, uint64_t access);
+
 /* Enforces ruleset fd on the calling thread (no_new_privs already set).
  * log_new_exec (ABI >= 7): denials of the programs exec'd after this are
  * audited too (by default only the caller's own are). */

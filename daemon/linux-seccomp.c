@@ -267,6 +267,25 @@ export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
 	return 0;
 }
 
+/* An empty filter for arch and its compat ABIs (*r: 0 or -errno). */
+static scmp_filter_ctx
+filter_new(uint32_t arch, int *r)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+
+	*r = -ENOMEM;
+	if (!ctx)
+		return NULL;
+	/* Foreign-ABI syscalls would dodge the rules: refuse, do not kill. */
+	*r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+			      SCMP_ACT_ERRNO(ENOSYS));
+	if (*r == 0)
+		*r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	if (*r == 0)
+		*r = add_arches(ctx, arch);
+	return ctx;
+}
+
 int
 seccomp_compile_arch(uint32_t arch, const struct seccomp_opts *o,
 		     struct sock_fprog *prog)
@@ -278,16 +297,8 @@ seccomp_compile_arch(uint32_t arch, const struct seccomp_opts *o,
 	scmp_filter_ctx ctx;
 	int r;
 
-	ctx = seccomp_init(SCMP_ACT_ALLOW);
-	if (!ctx)
-		return -ENOMEM;
-	/* Foreign-ABI syscalls would dodge the rules: refuse, do not kill. */
-	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
-			     SCMP_ACT_ERRNO(ENOSYS));
-	if (r == 0)
-		r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-	if (r == 0)
-		r = add_arches(ctx, arch);
+	if (!(ctx = filter_new(arch, &r)))
+		return r;
 	if (r == 0)
 		r = add_denies(ctx, deny, o);
 	if (r == 0)
@@ -300,6 +311,27 @@ int
 seccomp_compile(const struct seccomp_opts *o, struct sock_fprog *prog)
 {
 	return seccomp_compile_arch(seccomp_arch_native(), o, prog);
+}
+
+int
+seccomp_compile_no_inet(struct sock_fprog *prog)
+{
+	const uint32_t deny = SCMP_ACT_ERRNO(EPERM);
+	scmp_filter_ctx ctx;
+	int r;
+
+	if (!(ctx = filter_new(seccomp_arch_native(), &r)))
+		return r;
+	if (r == 0)
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
+				     SCMP_A0(SCMP_CMP_EQ, AF_INET));
+	if (r == 0)
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
+				     SCMP_A0(SCMP_CMP_EQ, AF_INET6));
+	if (r == 0)
+		r = export_prog(ctx, prog);
+	seccomp_release(ctx);
+	return r;
 }
 
 int

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "daemon/linux-backend.h"
+#include "daemon/linux-llonly.h"
 #include "daemon/linux-template.h"
 #include "daemon/linux.h"
 #include "proto/fdpass.h"
@@ -189,6 +190,12 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->seccomp = lb->have_seccomp ? &lb->seccomp : NULL;
 	p->seccomp_notify = lb->caps.seccomp_notify;
 	p->landlock_log = lb->caps.landlock_audit;
+	p->ll_ruleset = -1;
+	if (lb->caps.landlock_only &&
+	    (r = llonly_plan(p, req, err, errlen)) < 0) {
+		sandbox_plan_free(p);
+		return r;
+	}
 	*out = p;
 	return 0;
 }
@@ -431,7 +438,8 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 	/* SEQPACKET: records stay whole and may carry fds. */
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
 		return -errno;
-	r = p->tty ? spawn_direct(p, &proc, st) : spawn_templated(p, &proc, st);
+	r = p->llonly ? llonly_spawn(p, &proc, st) :
+	    p->tty ? spawn_direct(p, &proc, st) : spawn_templated(p, &proc, st);
 	close(st[1]);
 	if (r < 0) {
 		close(st[0]);
@@ -558,6 +566,8 @@ sandbox_signal(const struct sandbox_proc *proc, int sig)
 {
 	if (proc->pidfd < 0)
 		return -EAGAIN; /* not started yet: caller retries at start */
+	if (sig == SIGKILL && linux_backend()->caps.landlock_only)
+		sig = LLONLY_SIGKILL; /* the init kills the rest, then itself */
 	if (syscall(SYS_pidfd_send_signal, proc->pidfd, sig, NULL, 0) < 0)
 		return -errno;
 	return 0;

@@ -83,6 +83,11 @@ struct sandbox_plan {
 	const struct sock_fprog *seccomp;
 	bool seccomp_notify;       /* hand the listener to the daemon */
 	bool landlock_log;         /* audit the command's Landlock denials */
+	/* Landlock-only mode (linux-llonly.c): no namespaces, the command
+	 * runs under ll_ruleset (cached, borrowed) and a second filter. */
+	bool llonly;
+	int ll_ruleset;
+	const struct sock_fprog *seccomp_extra; /* loaded before seccomp */
 };
 
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace
@@ -111,6 +116,13 @@ void linux_watch_run(struct walk_state *st, int ctl_fd)
  * signals, reaps, reports. Never returns. */
 void linux_session_main(const struct sandbox_plan *plan, int sync_fd,
 			int status_fd) __attribute__((noreturn));
+
+/* linux-init.c, for the Landlock-only session (linux-llonly.c): the
+ * command's last steps (session, stdio, no_new_privs, Landlock, seccomp,
+ * exec), and the EXITED record. */
+void linux_exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
+	__attribute__((noreturn));
+void linux_report_exited(int sfd, int status);
 
 /* Closes every fd but keep[] (which it sorts). */
 void linux_close_fds_except(int *keep, int n);

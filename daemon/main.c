@@ -46,6 +46,9 @@ static struct proxy_config proxy_cfg = { ASK_TIMEOUT_MS,
 					 PROXY_HEAD_TIMEOUT_MS, NULL };
 /* Autostarted by sbxctl: stderr is its pipe until READY, a log after. */
 static bool log_after_ready;
+/* --landlock-only: the mode of hosts without user namespaces, chosen even
+ * where they work (to test it, or to compare). */
+static bool landlock_only;
 static struct policy_store_opts store_opts;
 static struct policy_org_opts org_opts;
 /* --no-netns: as if no network namespace could be made (tests). */
@@ -74,10 +77,14 @@ usage(FILE *f)
 		"usage: sbxd [--socket PATH] [--user NAME] [--ready-fd N]\n"
 		"            [--policy FILE] [--org-dir DIR] [--hosts-file FILE]\n"
 		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
-		"            [--no-netns] [--foreground] [--version]\n"
+		"            [--no-netns] [--landlock-only] [--foreground] [--version]\n"
 		"  --socket PATH  listen here (default $XDG_RUNTIME_DIR/sbx/"
 		"sbxd.sock)\n"
 		"  --user NAME    privileged mode: run as root, serve NAME\n"
+		"  --landlock-only  no namespaces, Landlock and seccomp only "
+		"(what sbxd falls\n"
+		"                 back to without user namespaces; "
+		"`sbxctl status` lists the losses)\n"
 		"  --ready-fd N   write READY to fd N once listening\n"
 		"  --policy FILE  user-layer policy (instead of "
 		"~/.config/sbx/policy.json)\n"
@@ -181,6 +188,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "log-stderr-after-ready", no_argument, NULL, 'L' },
+		{ "landlock-only", no_argument, NULL, 'l' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "org-dir", required_argument, NULL, 'o' },
 		{ "trusted-keys", required_argument, NULL, 'k' },
@@ -211,6 +219,9 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			break;
 		case 'L':
 			log_after_ready = true;
+			break;
+		case 'l':
+			landlock_only = true;
 			break;
 		case 'p':
 			store_opts.user_file = optarg;
@@ -380,6 +391,7 @@ setup(int ready_fd)
 	cfg.gid = sbxd.gid;
 	cfg.privileged = sbxd.privileged;
 	cfg.no_netns = no_netns;
+	cfg.landlock_only = landlock_only;
 	cfg.rundir = sbxd.rundir;
 	cfg.statedir = sbxd.statedir;
 	cfg.home = store_opts.home;
@@ -421,6 +433,11 @@ main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &user, &ready_fd) < 0)
 		return 2;
+	if (landlock_only && user) {
+		fprintf(stderr, "sbxd: --landlock-only is for unprivileged "
+			"daemons; --user is privileged mode\n");
+		return 2;
+	}
 	if (set_identity(user) < 0 || set_home() < 0 || set_state_dir() < 0)
 		return 1;
 	policy_store_init(&store_opts);
@@ -449,7 +466,8 @@ main(int argc, char **argv)
 	}
 	log_info("sbxd %s serving uid %u on %s (%s mode)", SBX_VERSION,
 		 (unsigned)sbxd.uid, sbxd.socket_path,
-		 sbxd.privileged ? "privileged" : "user");
+		 sbxd.privileged ? "privileged" :
+		 sandbox_caps()->landlock_only ? "landlock-only" : "user");
 	svc_notify("READY=1\nSTATUS=serving");
 	if (ready_fd >= 0) {
 		if (write(ready_fd, "READY\n", 6) != 6)

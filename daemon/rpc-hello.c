@@ -33,7 +33,9 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	cap.namespaces = (char **)caps->namespaces;
 	cap.n_namespaces = n;
 	cap.run_mode = sbxd.privileged ? SBX__RUN_MODE__RUN_MODE_PRIVILEGED :
-					 SBX__RUN_MODE__RUN_MODE_USER;
+		       caps->landlock_only ?
+		       SBX__RUN_MODE__RUN_MODE_LANDLOCK_ONLY :
+		       SBX__RUN_MODE__RUN_MODE_USER;
 	for (i = 0; i < caps->ndegraded; i++)
 		degraded[i] = (char *)caps->degraded[i];
 	cap.degraded = degraded;

@@ -33,7 +33,7 @@ enum sandbox_net {
 	SANDBOX_NET_NONE,
 };
 
-#define SANDBOX_DEGRADED_MAX 10
+#define SANDBOX_DEGRADED_MAX 16
 
 /* What the kernel gives us, probed once at start-up. */
 struct sandbox_caps {
@@ -49,6 +49,7 @@ struct sandbox_caps {
 				      to the proxy's address only */
 	bool privileged;           /* daemon is root serving target_uid */
 	bool home_overlay;         /* the home can be seen as an overlay */
+	bool landlock_only;        /* no namespaces: Landlock + seccomp only */
 	enum sandbox_net net;
 	const char *namespaces[8]; /* NULL-terminated */
 	char degraded[SANDBOX_DEGRADED_MAX][320]; /* human-readable weakened
@@ -63,6 +64,8 @@ struct sandbox_config {
 	bool privileged;           /* root daemon, --user mode */
 	bool no_netns;             /* behave as if no network namespace could
 				      be made (sbxd --no-netns, for tests) */
+	bool landlock_only;        /* --landlock-only: no user namespaces
+				      even where they work (tests) */
 	const char *rundir;        /* daemon state: masked inside sandboxes */
 	const char *statedir;      /* masked too (home overlay layers) */
 	const char *home;          /* the served user's home */

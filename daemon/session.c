@@ -632,7 +632,9 @@ send_exit(struct session *s)
 		for (i = 0; w && i < w->n; i++)
 			if (strcmp(w->v[i].value, s->workspace))
 				writable[n++] = w->v[i].value;
-		writable[n++] = (char *)"/tmp";
+		/* Landlock-only mode: /tmp is the host's, TMPDIR is private. */
+		writable[n++] = (char *)(sandbox_caps()->landlock_only ?
+					 "$TMPDIR" : "/tmp");
 		es.writable = writable;
 		es.n_writable = n;
 	}

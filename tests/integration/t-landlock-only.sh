@@ -1,0 +1,154 @@
+#!/bin/bash
+# Landlock-only mode (sbxd --landlock-only: what a daemon without user
+# namespaces and without root falls back to): writes only in the
+# workspace and TMPDIR, denyRead and ignored paths unreadable, the seccomp
+# deny set, no IPv4/IPv6 sockets, no signals to host processes; status
+# names the mode and its losses. As root the mode is refused (root serves
+# a user in privileged mode instead).
+. "$(dirname "$0")/lib.sh"
+P=$BIN/sbx-probe
+if [ "$(id -u)" -eq 0 ]; then
+	out=$("$BIN/sbxd" --socket "$SOCK" --landlock-only 2>&1)
+	expect_eq "refused as root (exit 1)" "$?" 1
+	check "the refusal names privileged mode ($out)" \
+		grep -q "privileged mode (sbxd --user NAME)" <<<"$out"
+	check "nothing listens" test ! -e "$SOCK"
+	done_test
+fi
+mkdir -p "$T/home/.ssh" "$T/ro"
+echo private-key >"$T/home/.ssh/id_rsa"
+echo public-key >"$T/home/.ssh/id_rsa.pub"
+echo host-file >"$T/ro/file"
+echo env-secret >"$WS/.env"
+echo keep >"$WS/keep.txt"
+printf '.env\n' >"$WS/.sbxignore"
+cat >"$T/policy.json" <<JSON
+{ "filesystem": { "denyRead": ["$T/home/.ssh/id_rsa"] } }
+JSON
+start_daemon --landlock-only --policy "$T/policy.json" --home "$T/home"
+cd "$WS"
+
+# What the mode is and what it loses, said by status.
+out=$(sbx status)
+check "status names the mode" grep -q "landlock-only mode" <<<"$out"
+check "status: no namespaces" grep -q "^namespaces: none" <<<"$out"
+check "status: no masks by mount" grep -q "no masks by mount" <<<"$out"
+check "status: no private /tmp" grep -q "no private /tmp" <<<"$out"
+check "status: protected paths not read-only" \
+	grep -q "protected and denyWrite paths inside the workspace are NOT read-only" <<<"$out"
+check "status: no network" grep -q "no network: IPv4/IPv6 sockets refused" <<<"$out"
+out=$(sbx --json status)
+check "json run_mode" grep -q '"run_mode": "landlock-only"' <<<"$out"
+
+# Writes: outside the workspace refused with EACCES, host file unchanged.
+expect_eq "write outside the workspace -> EACCES" \
+	"$(sbx run -- "$P" write "$T/ro/file")" EACCES
+expect_eq "host file unchanged" "$(cat "$T/ro/file")" host-file
+expect_eq "create outside the workspace -> EACCES" \
+	"$(sbx run -- "$P" write "$T/ro/new")" EACCES
+check "nothing created outside" test ! -e "$T/ro/new"
+expect_eq "/tmp is the host's, read-only" \
+	"$(sbx run -- "$P" write /tmp/sbx-llonly-$$)" EACCES
+expect_eq "write inside the workspace works" \
+	"$(sbx run -- "$P" write "$WS/made")" ok
+check "the file is on the host" test -e "$WS/made"
+out=$(sbx run -- sh -c 'echo t >"$TMPDIR/f" && cat "$TMPDIR/f" && echo "$TMPDIR"')
+expect_eq "TMPDIR is private and writable" "$(head -1 <<<"$out")" t
+check "TMPDIR is under the runtime dir ($out)" \
+	grep -q "^$XDG_RUNTIME_DIR/sbx/tmp/" <<<"$(tail -1 <<<"$out")"
+
+# Reads: denyRead and ignored files masked, their siblings readable.
+expect_eq "denyRead file -> EACCES" \
+	"$(sbx run -- "$P" read "$T/home/.ssh/id_rsa")" EACCES
+expect_eq "its sibling is readable" \
+	"$(sbx run -- "$P" read "$T/home/.ssh/id_rsa.pub")" ok
+expect_eq "ignored .env -> EACCES" "$(sbx run -- "$P" read "$WS/.env")" EACCES
+expect_eq "workspace file readable" "$(sbx run -- cat keep.txt)" keep
+# The daemon's state: unreadable (its names are listable: see status),
+# other workspaces' temp dirs included.
+echo state >"$XDG_RUNTIME_DIR/sbx/state"
+mkdir -p "$XDG_RUNTIME_DIR/sbx/tmp/other"
+echo other >"$XDG_RUNTIME_DIR/sbx/tmp/other/f"
+expect_eq "daemon state unreadable" \
+	"$(sbx run -- "$P" read "$XDG_RUNTIME_DIR/sbx/state")" EACCES
+expect_eq "another workspace's temp file unreadable" \
+	"$(sbx run -- "$P" read "$XDG_RUNTIME_DIR/sbx/tmp/other/f")" EACCES
+expect_eq "no writes in the daemon's dir" \
+	"$(sbx run -- "$P" write "$XDG_RUNTIME_DIR/sbx/x")" EACCES
+# A file made by an earlier run beside a mask is granted at the next run
+# (the rules are rebuilt when such a directory changes).
+expect_eq "earlier run's file readable" "$(sbx run -- "$P" read "$WS/made")" ok
+
+# The seccomp deny set, and no network.
+for op in keyctl bpf; do
+	expect_eq "$op -> EPERM" "$(sbx run -- "$P" "$op" 2>/dev/null)" EPERM
+done
+expect_eq "IPv4 socket -> EPERM" "$(sbx run -- "$P" socket 2 1 0)" EPERM
+expect_eq "IPv6 socket -> EPERM" "$(sbx run -- "$P" socket 10 2 0)" EPERM
+expect_eq "AF_UNIX socket -> EPERM" "$(sbx run -- "$P" unix-socket 2>/dev/null)" EPERM
+expect_eq "socketpair still works" "$(sbx run -- "$P" socketpair)" ok
+
+# Signals: a host process of the same user is out of reach.
+sleep 300 &
+victim=$!
+expect_eq "signal to a host process -> EPERM" "$(sbx run -- "$P" kill "$victim")" EPERM
+sbx run -- sh -c "kill -TERM $victim" 2>/dev/null
+check "the host process survived" kill -0 "$victim"
+kill "$victim"
+wait "$victim" 2>/dev/null
+
+# Exit codes and output as in the other modes; no_new_privs and a session.
+sbx run -- sh -c 'exit 7'
+expect_eq "exit code passed through" "$?" 7
+expect_eq "stdout relayed" "$(sbx run -- echo hello)" hello
+out=$(sbx run -- sh -c 'grep NoNewPrivs /proc/self/status; ps -o sid= -p $$ 2>/dev/null || cat /proc/self/stat')
+check "no_new_privs set ($out)" grep -q "NoNewPrivs:.*1" <<<"$out"
+sbx run -- sh -c 'sleep 300 & echo $! >"$TMPDIR/bg"; exit 0'
+expect_eq "command with a background child exits" "$?" 0
+check "the background child was killed with the sandbox" \
+	sh -c '! kill -0 "$(cat "$0"/sbx/tmp/*/bg)" 2>/dev/null' "$XDG_RUNTIME_DIR"
+# A kill (SIGKILL) takes the whole sandbox, even what left the command's
+# session (no pid namespace to die with: the session init hunts them).
+mkfifo "$T/o"
+sbx run -- sh -c 'setsid sleep 300 & echo $! >"$TMPDIR/gc"; echo ready; exec sleep 1000' >"$T/o" &
+client=$!
+exec 8<"$T/o"
+read -r line <&8
+id=$(sbx --json ps | "$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+gc=$(cat "$XDG_RUNTIME_DIR"/sbx/tmp/*/gc)
+check "the setsid grandchild runs" kill -0 "$gc"
+sbx kill "$id" KILL
+wait "$client"
+expect_eq "kill ID KILL -> client exits 137" $? 137
+check "the setsid grandchild is gone" sh -c "! kill -0 $gc 2>/dev/null"
+exec 8<&-
+stop_daemon
+
+# Without the option, on a host where user namespaces really are
+# unavailable: the daemon runs in a user namespace of its own whose limit
+# on nested ones is 0 (its capabilities there dropped before it starts),
+# so its probe fails and it falls back to this mode by itself.
+if ! unshare --user --map-current-user --keep-caps true 2>/dev/null; then
+	echo "SKIP part: no unshare --keep-caps here"
+	done_test
+fi
+mkfifo "$T/ready"
+unshare --user --map-current-user --keep-caps sh -c '
+	echo 0 >/proc/sys/user/max_user_namespaces || exit 1
+	exec setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all \
+		"$0" --socket "$1" --ready-fd 3 --policy "$2" --home "$3"' \
+	"$BIN/sbxd" "$SOCK" "$T/policy.json" "$T/home" 3>"$T/ready" \
+	2>>"$T/sbxd.log" &
+DPID=$!
+read -r line <"$T/ready" || true
+rm -f "$T/ready"
+expect_eq "sbxd starts without user namespaces" "$line" READY
+out=$(sbx status)
+check "it chose Landlock-only mode, saying why" \
+	grep -q "Landlock-only mode: no user namespaces (" <<<"$out"
+expect_eq "write outside -> EACCES" "$(sbx run -- "$P" write "$T/ro/file")" EACCES
+expect_eq "denyRead -> EACCES" \
+	"$(sbx run -- "$P" read "$T/home/.ssh/id_rsa")" EACCES
+expect_eq "workspace write works" "$(sbx run -- "$P" write "$WS/made2")" ok
+stop_daemon
+done_test
