@@ -15,6 +15,7 @@
 
 #include "client/client.h"
 #include "client/doctor.h"
+#include "client/file.h"
 
 #define PROOF_TIMEOUT_MS 30000
 #define PROOF_OUT_MAX 4096
@@ -60,21 +61,6 @@ token(char *buf, size_t len)
 	return 0;
 }
 
-static int
-put_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	size_t len = strlen(text);
-	int r = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len)
-		r = -EIO;
-	close(fd);
-	return r;
-}
-
 /* The file's whole content equals text. */
 static bool
 holds(const char *path, const char *text)
@@ -115,9 +101,12 @@ proof_setup(struct proof *p, const char *dir)
 		 tok);
 	if (mkdir(p->ws, 0755) < 0)
 		return -errno;
-	if (put_file(p->target, p->target_text) < 0 ||
-	    put_file(p->secret, p->secret_text) < 0 ||
-	    put_file(p->readable, p->readable_text) < 0)
+	if (file_write_new(p->target, 0644, p->target_text,
+			   strlen(p->target_text)) < 0 ||
+	    file_write_new(p->secret, 0644, p->secret_text,
+			   strlen(p->secret_text)) < 0 ||
+	    file_write_new(p->readable, 0644, p->readable_text,
+			   strlen(p->readable_text)) < 0)
 		return -EIO;
 	return 0;
 }
