@@ -216,9 +216,19 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		 * could serve this mode later): no IP sockets at all. */
 		lb.caps.net = SANDBOX_NET_NONE;
 		if ((r = llonly_init(&lb.caps, cfg->landlock_only ? NULL : &f,
-				     err, errlen)) < 0)
+				     err, errlen)) < 0 ||
+		    (r = setup_seccomp(err, errlen)) < 0)
 			return r;
-		return setup_seccomp(err, errlen);
+		/* The main filter refuses IP sockets (SANDBOX_NET_NONE) and
+		 * reports them; without it this mode has nothing else that
+		 * keeps the command off the network. */
+		if (!lb.caps.seccomp) {
+			snprintf(err, errlen, "no user namespaces and no "
+				 "seccomp: the network cannot be kept from "
+				 "commands; refusing to run them");
+			return -ENOTSUP;
+		}
+		return 0;
 	}
 	if (probe_mount_api() < 0) {
 		snprintf(err, errlen, "kernel lacks the mount API "

@@ -175,9 +175,6 @@ exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 		fail(sfd, STEP_NO_NEW_PRIVS, errno);
 	if (ruleset >= 0 && (e = landlock_enforce(ruleset, p->landlock_log)) < 0)
 		fail(sfd, STEP_LANDLOCK, -e);
-	if (p->seccomp_extra &&
-	    (e = seccomp_load_prog(p->seccomp_extra, false)) < 0)
-		fail(sfd, STEP_SECCOMP, -e);
 	if (p->seccomp && (e = seccomp_load_prog(p->seccomp,
 						 p->seccomp_notify)) < 0)
 		fail(sfd, STEP_SECCOMP, -e);

@@ -54,10 +54,9 @@ struct ll_entry {
 
 static struct {
 	int abi;
-	struct sock_fprog no_inet;
 	struct ll_entry cache[LL_CACHE_MAX];
 	uint64_t tick;
-} ll = { .no_inet = { 0, NULL } };
+} ll;
 
 static void __attribute__((format(printf, 2, 3)))
 lost(struct sandbox_caps *caps, const char *fmt, ...)
@@ -110,8 +109,6 @@ int
 llonly_init(struct sandbox_caps *caps, const struct probe_fail *why,
 	    char *err, size_t errlen)
 {
-	int r;
-
 	if (geteuid() == 0) {
 		if (why)
 			snprintf(err, errlen, "cannot create user namespaces "
@@ -136,11 +133,6 @@ llonly_init(struct sandbox_caps *caps, const struct probe_fail *why,
 			 why ? why->step : "--landlock-only",
 			 strerror(errno));
 		return -ENOTSUP;
-	}
-	if ((r = seccomp_compile_no_inet(&ll.no_inet)) < 0) {
-		snprintf(err, errlen, "compiling the no-network seccomp "
-			 "filter: %s", strerror(-r));
-		return r;
 	}
 	caps->landlock_abi = ll.abi;
 	caps->landlock_only = true;
@@ -495,7 +487,6 @@ llonly_plan(struct sandbox_plan *p, const struct sandbox_request *req,
 	(void)req;
 	p->llonly = true;
 	p->userns = false;
-	p->seccomp_extra = &ll.no_inet;
 	if ((r = set_tmpdir(p)) < 0)
 		return r;
 	if ((r = ruleset_get(p, &p->ll_ruleset)) < 0)

@@ -314,27 +314,6 @@ seccomp_compile(const struct seccomp_opts *o, struct sock_fprog *prog)
 }
 
 int
-seccomp_compile_no_inet(struct sock_fprog *prog)
-{
-	const uint32_t deny = SCMP_ACT_ERRNO(EPERM);
-	scmp_filter_ctx ctx;
-	int r;
-
-	if (!(ctx = filter_new(seccomp_arch_native(), &r)))
-		return r;
-	if (r == 0)
-		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
-				     SCMP_A0(SCMP_CMP_EQ, AF_INET));
-	if (r == 0)
-		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
-				     SCMP_A0(SCMP_CMP_EQ, AF_INET6));
-	if (r == 0)
-		r = export_prog(ctx, prog);
-	seccomp_release(ctx);
-	return r;
-}
-
-int
 seccomp_load_prog(const struct sock_fprog *prog, bool notify)
 {
 	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,

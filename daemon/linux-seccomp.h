@@ -30,11 +30,6 @@ int seccomp_compile(const struct seccomp_opts *o, struct sock_fprog *prog);
 int seccomp_compile_arch(uint32_t arch, const struct seccomp_opts *o,
 			 struct sock_fprog *prog);
 
-/* A second, small program for Landlock-only sandboxes, which have no
- * network namespace: socket(AF_INET) and socket(AF_INET6) fail with EPERM
- * (not notified: the first program holds the listener). */
-int seccomp_compile_no_inet(struct sock_fprog *prog);
-
 /* Loads prog on the calling thread; no_new_privs must already be set. Does
  * not allocate (safe in the forked child). With notify, returns the
  * listener fd. */

@@ -87,7 +87,6 @@ struct sandbox_plan {
 	 * runs under ll_ruleset (cached, borrowed) and a second filter. */
 	bool llonly;
 	int ll_ruleset;
-	const struct sock_fprog *seccomp_extra; /* loaded before seccomp */
 };
 
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace

@@ -85,6 +85,9 @@ for op in keyctl bpf; do
 done
 expect_eq "IPv4 socket -> EPERM" "$(sbx run -- "$P" socket 2 1 0)" EPERM
 expect_eq "IPv6 socket -> EPERM" "$(sbx run -- "$P" socket 10 2 0)" EPERM
+sbx run --json -- "$P" socket 2 1 0 >/dev/null 2>"$T/v.json"
+check "... reported to the client as a violation (rule seccomp.ip-socket)" \
+	grep -q '"rule_id":"seccomp.ip-socket"' "$T/v.json"
 expect_eq "AF_UNIX socket -> EPERM" "$(sbx run -- "$P" unix-socket 2>/dev/null)" EPERM
 expect_eq "socketpair still works" "$(sbx run -- "$P" socketpair)" ok
 
