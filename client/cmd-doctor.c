@@ -101,7 +101,7 @@ check_daemon(struct doctor *d, const struct cmd_ctx *ctx,
 			   "status` lists the losses): make user namespaces "
 			   "work (the userns check), or run sbxd in "
 			   "privileged mode");
-	if (k && k->status == DOCTOR_WARN)
+	if (k && strcmp(dd->version, SBX_VERSION))
 		doctor_fix(k, "this sbxctl is %s: restart sbxd (stop pid %d; "
 			   "the next sbxctl starts the installed one)",
 			   SBX_VERSION, dd->pid);

@@ -150,7 +150,7 @@ doctor_userns(struct doctor *d, const struct doctor_userns *u,
 	if (!u->failed) {
 		doctor_add(d, DOCTOR_OK, "userns", "unprivileged user "
 			   "namespaces work (unshare(CLONE_NEWUSER), then mnt, "
-			   "pid, net, ipc, uts and a tmpfs in it)");
+			   "pid, ipc, uts and a tmpfs in it)");
 		return;
 	}
 	userns_why(u, why, sizeof(why), fix, sizeof(fix));

@@ -220,10 +220,12 @@ sock_write_cb(evutil_socket_t fd, short what, void *arg)
 		event_del(r->sock_wev);
 	if (r->stdin_paused && evbuffer_get_length(r->out) < SOCK_HIGH / 2) {
 		r->stdin_paused = false;
-		if (r->stdin_pollable && !r->stdin_held)
-			event_add(r->stdin_ev, NULL);
-		else
+		/* A held stdin (a prompt has the terminal) is re-armed by
+		 * ask_hold(false), not here. */
+		if (!r->stdin_pollable)
 			event_active(r->stdin_ev, EV_READ, 0);
+		else if (!r->stdin_held)
+			event_add(r->stdin_ev, NULL);
 	}
 }
 

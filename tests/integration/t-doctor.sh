@@ -96,6 +96,9 @@ if unshare --user --map-root-user true 2>/dev/null &&
 		# doctor flags and still proves (t-landlock-only tests it).
 		check "the daemon started in Landlock-only mode" grep -q \
 			'^warn  daemon: sbxd .*landlock-only mode' <<<"$out"
+		check "... with what it loses as the fix" grep -q \
+			'^Landlock-only mode has no namespaces' \
+			<<<"$(fix_of daemon "$out")"
 		expect_eq "its sandbox holds" "$(status_of sandbox-write "$out")" ok
 		pid2=$(sed -n 's/^warn  daemon: sbxd [^ ]* (pid \([0-9]*\),.*/\1/p' <<<"$out")
 		[ -z "$pid2" ] || kill -TERM "$pid2"
