@@ -7,15 +7,16 @@
 #include "daemon/fsdenial.h"
 
 static void
-describe_path(const struct policy *p, const char *home, const char *ws,
-	      const char *target, struct fsdenial *f, struct violation *v)
+describe_path(const struct policy *p, const char *home, const char *overlay,
+	      const char *ws, const char *target, struct fsdenial *f,
+	      struct violation *v)
 {
 	const struct policy_rule *r;
 
 	v->rule = "filesystem.allowWrite";
 	v->detail = "outside the writable paths";
-	if (!p || policy_explain_path(p, target, POLICY_ACCESS_WRITE, home, ws,
-				      &f->d) < 0)
+	if (!p || policy_explain_path(p, target, POLICY_ACCESS_WRITE, home,
+				      overlay, ws, &f->d) < 0)
 		return;
 	if (f->d.why)
 		v->detail = f->d.why;
@@ -42,7 +43,7 @@ describe_path(const struct policy *p, const char *home, const char *ws,
 
 void
 fsdenial_describe(const struct policy *p, const char *home,
-		  const char *workspace, int kind, const char *access,
+		  const char *overlay, const char *workspace, int kind, const char *access,
 		  const char *target, struct fsdenial *f, struct violation *v)
 {
 	memset(v, 0, sizeof(*v));
@@ -54,7 +55,7 @@ fsdenial_describe(const struct policy *p, const char *home,
 	switch (kind) {
 	case VIOLATION_FS_WRITE:
 	case VIOLATION_FS_CREATE:
-		describe_path(p, home, workspace, target, f, v);
+		describe_path(p, home, overlay, workspace, target, f, v);
 		break;
 	case VIOLATION_SIGNAL:
 	case VIOLATION_IPC:

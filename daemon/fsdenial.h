@@ -19,10 +19,10 @@ struct fsdenial {
  * Fills v for a denial of kind (enum violation_kind) named by Landlock's
  * access ("fs.write_file", "scope.signal") on target, in a session whose
  * effective policy is p (may be NULL) with home and workspace for
- * relative rules. Strings point into f, target and static text.
+ * relative rules and overlay its overlaid home (NULL: none). Strings point into f, target and static text.
  */
 void fsdenial_describe(const struct policy *p, const char *home,
-		       const char *workspace, int kind, const char *access,
+		       const char *overlay, const char *workspace, int kind, const char *access,
 		       const char *target, struct fsdenial *f,
 		       struct violation *v);
 

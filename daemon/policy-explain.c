@@ -92,7 +92,7 @@ write_denial(const struct policy *p, const char *path,
 }
 
 static void
-explain_write(const struct policy *p, const char *path, const char *home,
+explain_write(const struct policy *p, const char *path, const char *overlay,
     const char *ws, struct policy_decision *out)
 {
 	const struct policy_setting *s = &p->settings[POLICY_HOME];
@@ -110,7 +110,7 @@ explain_write(const struct policy *p, const char *path, const char *home,
 	    "outside every allowWrite path");
 	/* The workspace is never shadowed by the overlay: what allowWrite
 	 * leaves out of it stays read-only. */
-	if (home == NULL || !policy_path_covers(home, path) ||
+	if (overlay == NULL || !policy_path_covers(overlay, path) ||
 	    (ws != NULL && policy_path_covers(ws, path)))
 		return;
 	if (policy_setting_value(p, POLICY_HOME) == POLICY_HOME_OVERLAY)
@@ -143,8 +143,8 @@ explain_read(const struct policy *p, const char *path,
 
 int
 policy_explain_path(const struct policy *p, const char *path,
-    enum policy_access access, const char *home, const char *cwd,
-    struct policy_decision *out)
+    enum policy_access access, const char *home, const char *overlay,
+    const char *cwd, struct policy_decision *out)
 {
 	const char *why;
 	char *abs;
@@ -156,7 +156,7 @@ policy_explain_path(const struct policy *p, const char *path,
 	    POLICY_ACCESS_READ;
 	snprintf(out->target, sizeof(out->target), "%s", abs);
 	if (out->access == POLICY_ACCESS_WRITE)
-		explain_write(p, abs, home, cwd, out);
+		explain_write(p, abs, overlay, cwd, out);
 	else
 		explain_read(p, abs, out);
 	free(abs);

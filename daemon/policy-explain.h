@@ -43,15 +43,16 @@ struct policy_decision {
  * layer re-allows (policy-merge.h), else allowed. Writes: denied if reads
  * are (the path is masked), if protected, or under denyWrite, whichever
  * rule is most authoritative; else allowed under allowWrite; else, under
- * home but outside the workspace (cwd), allowed into the home overlay
- * unless filesystem.home is "read-only" (setting_id POLICY_HOME); else
- * denied. A relative path resolves against cwd, the workspace; "~"
+ * overlay (the overlaid home, NULL when the sandbox has none: see
+ * fsplan_build) but outside the workspace (cwd), allowed into the home
+ * overlay unless filesystem.home is "read-only" (setting_id POLICY_HOME);
+ * else denied. A relative path resolves against cwd, the workspace; "~"
  * against home. Ignore-file patterns are the ignore module's and not seen
  * here. 0 or -EINVAL.
  */
 int policy_explain_path(const struct policy *p, const char *path,
-    enum policy_access access, const char *home, const char *cwd,
-    struct policy_decision *out);
+    enum policy_access access, const char *home, const char *overlay,
+    const char *cwd, struct policy_decision *out);
 /*
  * HOST, HOST:PORT, [V6]:PORT or a bare IPv6 address; no port means 443.
  * deniedDomains first, then allowedDomains, then unknownHosts (ask or

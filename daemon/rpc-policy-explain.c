@@ -12,6 +12,7 @@
 #include "daemon/policy-store.h"
 #include "daemon/rpc-policy.h"
 #include "daemon/rpc.h"
+#include "daemon/sandbox.h"
 
 static const char *const verdicts[] = { "allow", "deny", "ask" };
 static const char *const accesses[] = { "read", "write", "connect", "env" };
@@ -59,7 +60,9 @@ decide(const struct policy *eff, const Sbx__PolicyExplain *q, const char *ws,
 		return policy_explain_path(eff, q->path, q->write ?
 					   POLICY_ACCESS_WRITE :
 					   POLICY_ACCESS_READ,
-					   policy_store_home(), ws, d);
+					   policy_store_home(),
+					   sandbox_caps()->home_overlay ?
+					   policy_store_home() : NULL, ws, d);
 	if (q->host[0])
 		return policy_explain_host(eff, q->host, d);
 	return explain_env(eff, q->env, d);

@@ -447,8 +447,10 @@ session_audit_denied(const struct sandbox_audit_denial *d, void *arg)
 			break;
 	if (!s)
 		return;
-	fsdenial_describe(s->policy, policy_store_home(), s->workspace,
-			  d->kind, d->access, d->target, &f, &v);
+	fsdenial_describe(s->policy, policy_store_home(),
+			  sandbox_caps()->home_overlay ? policy_store_home() :
+			  NULL, s->workspace, d->kind, d->access, d->target,
+			  &f, &v);
 	session_violation(s, &v);
 }
 

@@ -58,7 +58,7 @@ explain_rules(const struct policy *eff, const struct policy *doc)
 			default:
 				for (i = 0; i < 2; i++)
 					if (policy_explain_path(eff, v, i, HOME,
-					    WS, &d) == 0)
+					    HOME, WS, &d) == 0)
 						policy_explain_format(&d, buf,
 						    sizeof(buf));
 			}
@@ -66,7 +66,7 @@ explain_rules(const struct policy *eff, const struct policy *doc)
 	}
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		if (policy_explain_path(eff, paths[i], POLICY_ACCESS_WRITE,
-		    HOME, WS, &d) == 0)
+		    HOME, HOME, WS, &d) == 0)
 			policy_explain_format(&d, buf, sizeof(buf));
 	for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++)
 		if (policy_explain_host(eff, hosts[i], &d) == 0)

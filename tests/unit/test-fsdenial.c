@@ -33,7 +33,7 @@ test_paths(void)
 	struct fsdenial f;
 	struct violation v;
 
-	fsdenial_describe(p, HOME, WS, VIOLATION_FS_CREATE, "fs.make_reg",
+	fsdenial_describe(p, HOME, HOME, WS, VIOLATION_FS_CREATE, "fs.make_reg",
 	    "/dev/shm", &f, &v);
 	CHECK_INT(v.kind, VIOLATION_FS_CREATE);
 	CHECK_STR(v.target, "/dev/shm");
@@ -42,7 +42,7 @@ test_paths(void)
 	CHECK_INT(v.layer, VIOLATION_NO_LAYER);
 	CHECK(v.detail && strstr(v.detail, "allowWrite"));
 
-	fsdenial_describe(p, HOME, WS, VIOLATION_FS_WRITE, "fs.write_file",
+	fsdenial_describe(p, HOME, HOME, WS, VIOLATION_FS_WRITE, "fs.write_file",
 	    WS "/vendor/lib.c", &f, &v);
 	CHECK_STR(v.rule, "filesystem.denyWrite \"" WS "/vendor\"");
 	CHECK_STR(v.rule_id, "vendor");
@@ -51,7 +51,7 @@ test_paths(void)
 	CHECK_STR(violation_remediation(&v), "vendored code is read-only");
 
 	/* No policy (a session before its spawn finished): still named. */
-	fsdenial_describe(NULL, HOME, WS, VIOLATION_FS_WRITE, "fs.truncate",
+	fsdenial_describe(NULL, HOME, HOME, WS, VIOLATION_FS_WRITE, "fs.truncate",
 	    "/etc/hosts", &f, &v);
 	CHECK_STR(v.rule, "filesystem.allowWrite");
 	CHECK_STR(v.operation, "truncate");
@@ -64,13 +64,13 @@ test_scopes(void)
 	struct fsdenial f;
 	struct violation v;
 
-	fsdenial_describe(NULL, HOME, WS, VIOLATION_SIGNAL, "scope.signal",
+	fsdenial_describe(NULL, HOME, HOME, WS, VIOLATION_SIGNAL, "scope.signal",
 	    "process sbx-init (pid 7)", &f, &v);
 	CHECK_STR(v.rule, "builtin Landlock scope");
 	CHECK_STR(v.rule_id, "landlock.scope.signal");
 	CHECK_INT(v.layer, POLICY_LAYER_BUILTIN);
 	CHECK_STR(v.operation, "signal");
-	fsdenial_describe(NULL, HOME, WS, VIOLATION_IPC,
+	fsdenial_describe(NULL, HOME, HOME, WS, VIOLATION_IPC,
 	    "scope.abstract_unix_socket", "@x", &f, &v);
 	CHECK_STR(v.rule_id, "landlock.scope.abstract_unix_socket");
 	CHECK_INT(v.kind, VIOLATION_IPC);

@@ -69,7 +69,7 @@ path(const struct policy *p, const char *in, enum policy_access a,
 {
 	struct policy_decision d;
 
-	CHECK_INT(policy_explain_path(p, in, a, HOME, WS, &d), 0);
+	CHECK_INT(policy_explain_path(p, in, a, HOME, HOME, WS, &d), 0);
 	CHECK_INT(d.verdict, v);
 	if (rule == NULL) {
 		CHECK(d.rule == NULL);
@@ -137,20 +137,25 @@ test_home(const struct policy *p)
 	char buf[512];
 
 	CHECK_INT(policy_explain_path(p, "~/.cache/x", POLICY_ACCESS_WRITE,
-	    HOME, WS, &dec), 0);
+	    HOME, HOME, WS, &dec), 0);
 	CHECK_INT(dec.verdict, POLICY_VERDICT_ALLOW);
 	CHECK(dec.setting == NULL);
 	CHECK(policy_explain_format(&dec, buf, sizeof(buf)) > 0);
 	CHECK_STR(buf, "allow write " HOME "/.cache/x: in the home overlay: "
 	    "the write lands in this workspace's layer, never in the real "
 	    "home\n  rule: none, the default");
+	/* No overlay in this sandbox (kernel, macOS): the home is not
+	 * writable, whatever the setting says. */
+	CHECK_INT(policy_explain_path(p, "~/.cache/x", POLICY_ACCESS_WRITE,
+	    HOME, NULL, WS, &dec), 0);
+	CHECK_INT(dec.verdict, POLICY_VERDICT_DENY);
 	CHECK_INT(parse_as(ro, POLICY_LAYER_USER, &docs[0], &d), 0);
 	CHECK_INT(parse_as(ov, POLICY_LAYER_WORKSPACE, &docs[1], &d), 0);
 	CHECK_INT(policy_merge((const struct policy *const *)docs, 2, HOME,
 	    &eff, &d), 0);
 	CHECK_INT(eff->settings[POLICY_HOME].value, POLICY_HOME_READ_ONLY);
 	CHECK_INT(policy_explain_path(eff, "~/.cache/x", POLICY_ACCESS_WRITE,
-	    HOME, WS, &dec), 0);
+	    HOME, HOME, WS, &dec), 0);
 	CHECK_INT(dec.verdict, POLICY_VERDICT_DENY);
 	CHECK(policy_explain_format(&dec, buf, sizeof(buf)) > 0);
 	CHECK_STR(buf, "deny write " HOME "/.cache/x: the home is read-only "
@@ -158,11 +163,11 @@ test_home(const struct policy *p)
 	    "  from: user t.json:1:17");
 	/* Nor in the workspace, which the overlay never shadows. */
 	CHECK_INT(policy_explain_path(eff, WS "/x", POLICY_ACCESS_WRITE,
-	    HOME, WS, &dec), 0);
+	    HOME, HOME, WS, &dec), 0);
 	CHECK(dec.setting == NULL);
 	/* Outside the home the setting plays no part. */
 	CHECK_INT(policy_explain_path(eff, "/etc/x", POLICY_ACCESS_WRITE,
-	    HOME, WS, &dec), 0);
+	    HOME, HOME, WS, &dec), 0);
 	CHECK(dec.setting == NULL);
 	CHECK_INT(d.errors, 0);
 	policy_free(eff);
@@ -229,13 +234,13 @@ test_format(const struct policy *p)
 	struct policy_decision d;
 	char buf[1024], small[16];
 
-	policy_explain_path(p, "~/.ssh/id_rsa", POLICY_ACCESS_READ, HOME, WS,
-	    &d);
+	policy_explain_path(p, "~/.ssh/id_rsa", POLICY_ACCESS_READ, HOME,
+	    HOME, WS, &d);
 	CHECK(policy_explain_format(&d, buf, sizeof(buf)) > 0);
 	CHECK_STR(buf, "deny read " HOME "/.ssh/id_rsa: under a denyRead "
 	    "path\n  rule: filesystem.denyRead \"" HOME "/.ssh\" (id ssh)\n"
 	    "  from: org org.json:2:16\n  reason: keys");
-	policy_explain_path(p, "src/x.c", POLICY_ACCESS_WRITE, HOME, WS, &d);
+	policy_explain_path(p, "src/x.c", POLICY_ACCESS_WRITE, HOME, HOME, WS, &d);
 	policy_explain_format(&d, buf, sizeof(buf));
 	CHECK_STR(buf, "allow write " WS "/src/x.c: inside an allowWrite "
 	    "path\n  rule: filesystem.allowWrite \"" WS "\" (id ws)\n"
@@ -245,8 +250,8 @@ test_format(const struct policy *p)
 	CHECK_STR(buf, "ask connect example.com:443: not in allowedDomains\n"
 	    "  rule: network.unknownHosts \"ask\"\n"
 	    "  from: org org.json:7:39");
-	policy_explain_path(p, "/etc/hosts", POLICY_ACCESS_WRITE, HOME, WS,
-	    &d);
+	policy_explain_path(p, "/etc/hosts", POLICY_ACCESS_WRITE, HOME,
+	    HOME, WS, &d);
 	policy_explain_format(&d, buf, sizeof(buf));
 	CHECK_STR(buf, "deny write /etc/hosts: outside every allowWrite path\n"
 	    "  rule: none, the default");

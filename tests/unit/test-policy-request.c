@@ -45,7 +45,7 @@ path(const struct policy *eff, const char *p, enum policy_access a,
 {
 	struct policy_decision d;
 
-	CHECK_INT(policy_explain_path(eff, p, a, HOME, WS, &d), 0);
+	CHECK_INT(policy_explain_path(eff, p, a, HOME, HOME, WS, &d), 0);
 	*file = d.rule ? d.rule->origin.file : "";
 	return d.verdict;
 }
