@@ -418,6 +418,8 @@ policy_org_push(const void *buf, size_t len, const void *sig, size_t siglen,
 		size_t errlen)
 {
 	char id[CRYPTO_KEY_ID_LEN + 1], name[64];
+	char canon[CRYPTO_SIG_B64_LEN + 2];
+	uint8_t raw[CRYPTO_SIG_LEN];
 	struct policy *p;
 	long long prev = current;
 	int dfd, r;
@@ -435,6 +437,15 @@ policy_org_push(const void *buf, size_t len, const void *sig, size_t siglen,
 			 "by the daemon's user, or writable by others" :
 			 strerror(-dfd));
 		return dfd;
+	}
+	/* Stored as sbxctl policy sign writes it, whatever the client sent
+	 * (raw bytes, base64 with any white space): what load_stored reads
+	 * back is then always the same 89 bytes. */
+	if (siglen) {
+		(void)crypto_sig_decode(sig, siglen, raw); /* admit did */
+		crypto_sig_encode(raw, canon);
+		sig = canon;
+		siglen = strlen(canon);
 	}
 	r = store(dfd, res->serial, buf, len, sig, siglen);
 	if (r < 0)

@@ -25,5 +25,17 @@ check "explain names the rule" \
 	< <(explain_rule denied.example)
 out=$(peer --json policy push "$T/org.json" --sig "$T/org.json.sig" 2>&1)
 check "the same push again is a rollback ($out)" grep -q "no rollback" <<<"$out"
+# A signature with white space around it (accepted by the decoder) is
+# stored as sbxctl policy sign writes it, so reading it back cannot fail.
+org_policy 3 "$T/org3.json"
+sign "$T/org3.json" admin
+{ printf '%*s' 200 ''; cat "$T/org3.json.sig"; printf '%*s\n' 200 ''; } \
+	>"$T/padded.sig"
+out=$(peer policy push "$T/org3.json" --sig "$T/padded.sig" 2>&1); rc=$?
+expect_eq "a padded signature is accepted ($out)" "$rc" 0
+check "... and stored in canonical form" \
+	cmp "$STATE/org/pushed-0000000000000003.json.sig" "$T/org3.json.sig"
+check "... serial 3 in force" grep -q '(id org-deny-3)' \
+	< <(explain_rule denied.example)
 stop_daemon
 done_test
