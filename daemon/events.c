@@ -161,8 +161,3 @@ events_policy_changed(const char *what)
 			conn_send(s->c, &env);
 }
 
-unsigned
-events_subscribers(void)
-{
-	return nsubs;
-}

@@ -28,7 +28,6 @@ int events_subscribe(struct conn *c, uint64_t session_id);
 /* c is going away (conn.c); a no-op for a connection that never
  * subscribed. */
 void events_unsubscribe(struct conn *c);
-unsigned events_subscribers(void);
 /* A policy layer changed (what: "org policy", a file): told to the
  * subscribers of every session and logged. */
 void events_policy_changed(const char *what);

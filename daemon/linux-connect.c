@@ -53,7 +53,6 @@
 
 /* A connect in progress for a blocking socket: the answer waits. */
 struct sandbox_connect {
-	struct sandbox_proc *p;
 	int listener;           /* a dup: the session may close its own */
 	uint64_t id;
 	int sock;
@@ -204,7 +203,6 @@ pend(struct sandbox_proc *p, int listener, uint64_t id, int sock)
 
 	if (!pd)
 		return -ENOMEM;
-	pd->p = p;
 	pd->id = id;
 	pd->sock = sock;
 	pd->listener = fcntl(listener, F_DUPFD_CLOEXEC, 3);

@@ -145,15 +145,14 @@ git_config(struct proxy_env *pe, const char *count, unsigned http)
 		    c >= GIT_COUNT_MAX)
 			c = 0;
 	}
-	pe->git_index = (unsigned)c;
-	r = asprintf(&s, "GIT_CONFIG_COUNT=%u", pe->git_index + 1);
+	r = asprintf(&s, "GIT_CONFIG_COUNT=%ld", c + 1);
 	if (add(pe, r, s) < 0)
 		return -ENOMEM;
-	r = asprintf(&s, "GIT_CONFIG_KEY_%u=http.proxy", pe->git_index);
+	r = asprintf(&s, "GIT_CONFIG_KEY_%ld=http.proxy", c);
 	if (add(pe, r, s) < 0)
 		return -ENOMEM;
-	r = asprintf(&s, "GIT_CONFIG_VALUE_%u=http://127.0.0.1:%u",
-	    pe->git_index, http);
+	r = asprintf(&s, "GIT_CONFIG_VALUE_%ld=http://127.0.0.1:%u", c,
+	    http);
 	return add(pe, r, s);
 }
 
@@ -191,17 +190,14 @@ bool
 proxy_env_replaces(const struct proxy_env *pe, const char *entry)
 {
 	size_t len = name_len(entry), i, k;
-	char git[40];
 
 	for (i = 0; i < pe->n; i++) {
 		k = name_len(pe->v[i]);
 		if (k == len && strncasecmp(entry, pe->v[i], len) == 0)
 			return true;
 	}
-	if (len > 15 && strncasecmp(entry, "CLOUDSDK_PROXY_", 15) == 0)
-		return true;
-	snprintf(git, sizeof(git), "GIT_CONFIG_VALUE_%u", pe->git_index);
-	return named(entry, git);
+	/* (Our GIT_CONFIG_VALUE_<n> is among pe->v.) */
+	return len > 15 && strncasecmp(entry, "CLOUDSDK_PROXY_", 15) == 0;
 }
 
 void

@@ -11,7 +11,6 @@
 struct proxy_env {
 	char *v[PROXY_ENV_MAX];
 	size_t n;
-	unsigned git_index;	/* the GIT_CONFIG_KEY_<n> we add */
 };
 
 /*

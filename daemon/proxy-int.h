@@ -24,7 +24,6 @@ struct http_state;
 /* Connections one session may hold open; more are refused at accept. */
 #define PROXY_CONNS_MAX 4096
 
-enum pconn_kind { PCONN_HTTP, PCONN_SOCKS };
 
 struct proxy {
 	uint64_t session_id;
@@ -62,7 +61,6 @@ typedef void (*dial_fn)(struct pconn *pc, int err,
 /* One accepted connection; owned by its proxy, freed from reap_ev. */
 struct pconn {
 	struct proxy *px;
-	enum pconn_kind kind;
 	int state;			/* the protocol file's */
 	struct pio *c, *u;		/* client; upstream or NULL */
 	struct event *timer;		/* a deadline: closes on expiry */

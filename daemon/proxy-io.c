@@ -104,12 +104,6 @@ pio_set_ops(struct pio *p, const struct pio_ops *ops)
 	p->ops = ops;
 }
 
-int
-pio_fd(const struct pio *p)
-{
-	return p->fd;
-}
-
 struct evbuffer *
 pio_in(struct pio *p)
 {
@@ -296,7 +290,9 @@ pio_flush(struct pio *p)
 	flush(p);
 }
 
-void
+/* Calls ops->drained once the socket is writable (for writes made
+ * around the queue, with splice). */
+static void
 pio_want_write(struct pio *p)
 {
 	if (!p->failed && !event_pending(p->wev, EV_WRITE, NULL))

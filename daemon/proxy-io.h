@@ -38,7 +38,6 @@ struct pio *pio_new(int fd, struct pconn *pc);
 void pio_free(struct pio *p);
 void pio_set_ops(struct pio *p, const struct pio_ops *ops);
 
-int pio_fd(const struct pio *p);
 struct evbuffer *pio_in(struct pio *p);
 struct evbuffer *pio_out(struct pio *p);
 /* Bytes queued for writing. */
@@ -58,9 +57,6 @@ void pio_write(struct pio *p, const void *data, size_t len);
 void pio_write_buffer(struct pio *p, struct evbuffer *buf);
 /* Writes what is queued now (after adding to pio_out() directly). */
 void pio_flush(struct pio *p);
-/* Calls ops->drained once the socket is writable (for writes made
- * around the queue, with splice). */
-void pio_want_write(struct pio *p);
 /* Ends our side once the queue is written. */
 void pio_shutdown(struct pio *p);
 

@@ -194,14 +194,13 @@ pconn_finish(struct pconn *pc)
 }
 
 static struct pconn *
-pconn_new(struct proxy *px, evutil_socket_t fd, enum pconn_kind kind)
+pconn_new(struct proxy *px, evutil_socket_t fd)
 {
 	struct pconn *pc = calloc(1, sizeof(*pc));
 
 	if (pc == NULL)
 		return NULL;
 	pc->px = px;
-	pc->kind = kind;
 	pio_pipe_init(&pc->pipe[0]);
 	pio_pipe_init(&pc->pipe[1]);
 	pc->c = pio_new(fd, pc);
@@ -241,7 +240,6 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
     int salen, void *arg)
 {
 	struct proxy *px = arg;
-	enum pconn_kind kind = l == px->lis[0] ? PCONN_HTTP : PCONN_SOCKS;
 	struct pconn *pc;
 
 	if (px->hooks.admit != NULL && !px->hooks.admit(px->hooks.arg, fd)) {
@@ -257,13 +255,13 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 		pause_listeners(px, true);
 		return;
 	}
-	if ((pc = pconn_new(px, fd, kind)) == NULL) {
+	if ((pc = pconn_new(px, fd)) == NULL) {
 		log_warn("session %llu: proxy: out of memory",
 		    (unsigned long long)px->session_id);
 		return;
 	}
 	pconn_deadline(pc, config.head_timeout_ms);
-	if (kind == PCONN_HTTP)
+	if (l == px->lis[0])
 		http_start(pc);
 	else
 		socks_start(pc);
