@@ -88,8 +88,13 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 			"commands of this workspace but never reach the real "
 			"home; `sbxctl reset` discards them. Protected files "
 			"stay read-only.\n", fsplan_home(fs));
-	fputs("- /tmp is private to this workspace and persists between "
-	      "commands; everything else is read-only.\n", f);
+	if (!strcmp(c->tmp, "/tmp"))
+		fputs("- /tmp is private to this workspace and persists "
+		      "between commands; everything else is read-only.\n", f);
+	else
+		fprintf(f, "- The temp dir is %s ($TMPDIR), private to this "
+			"workspace; /tmp is the host's; everything else is "
+			"read-only.\n", c->tmp);
 	list_line(f, "- Unreadable (reads fail with \"Permission denied\"):",
 		  (const char *const *)fs->l[FSPLAN_DENY_READ].v,
 		  fs->l[FSPLAN_DENY_READ].n, 12);
@@ -98,13 +103,20 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 		  fs->l[FSPLAN_IGNORE].n, 8);
 	rules_line(f, "- Always read-only, even in the workspace (at any depth):",
 		   &p->lists[POLICY_PROTECT], 12);
-	rules_line(f, "- Network: only through the sandbox's proxy "
-		   "(HTTP_PROXY/ALL_PROXY are set). Allowed hosts:",
-		   &p->lists[POLICY_ALLOWED_DOMAINS], 20);
-	rules_line(f, "- Denied hosts:", &p->lists[POLICY_DENIED_DOMAINS], 12);
-	fprintf(f, "- Other hosts: %s\n", ask ?
-		"the user is asked to approve; the command waits for the "
-		"answer" : "refused");
+	if (c->no_network) {
+		fputs("- Network: none (this host can confine it neither by "
+		      "a network namespace nor by Landlock TCP rules): IP "
+		      "sockets fail.\n", f);
+	} else {
+		rules_line(f, "- Network: only through the sandbox's proxy "
+			   "(HTTP_PROXY/ALL_PROXY are set). Allowed hosts:",
+			   &p->lists[POLICY_ALLOWED_DOMAINS], 20);
+		rules_line(f, "- Denied hosts:",
+			   &p->lists[POLICY_DENIED_DOMAINS], 12);
+		fprintf(f, "- Other hosts: %s\n", ask ?
+			"the user is asked to approve; the command waits for "
+			"the answer" : "refused");
+	}
 	if (c->host_network)
 		fputs("- No UDP and no listening sockets (this host gives the "
 		      "sandbox no network namespace): do not start servers; "
@@ -139,7 +151,7 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		      "workspace", c->workspace, "backend", c->backend,
 		      "landlock_abi", c->landlock_abi, "seccomp", c->seccomp,
 		      "writable", strings(&fs->l[FSPLAN_WRITE]),
-		      "tmp", "/tmp",
+		      "tmp", c->tmp,
 		      "home_overlay", fsplan_home(fs),
 		      "unreadable", strings(&fs->l[FSPLAN_DENY_READ]),
 		      "ignore_files", strings(&fs->l[FSPLAN_IGNORE]),
@@ -151,7 +163,7 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		      "unknown_hosts", unknown_hosts(p),
 		      "unix_sockets",
 		      p->settings[POLICY_ALL_UNIX_SOCKETS].value == POLICY_YES,
-		      "local_servers", !c->host_network);
+		      "local_servers", !c->host_network && !c->no_network);
 	if (!o) {
 		free(buf);
 		return -ENOMEM;

@@ -462,22 +462,6 @@ ruleset_get(const struct sandbox_plan *p, int *out)
 	return 0;
 }
 
-/* The request's environment, TMPDIR now naming the private temp dir
- * (session.c set it to /tmp, which is the host's here). */
-static int
-set_tmpdir(struct sandbox_plan *p)
-{
-	char **v;
-
-	for (v = p->envp; *v; v++)
-		if (!strncmp(*v, "TMPDIR=", 7)) {
-			free(*v);
-			return asprintf(v, "TMPDIR=%s", p->tmpdir) < 0 ?
-			       (*v = NULL, -ENOMEM) : 0;
-		}
-	return 0;
-}
-
 int
 llonly_plan(struct sandbox_plan *p, const struct sandbox_request *req,
 	    char *err, size_t errlen)
@@ -487,8 +471,7 @@ llonly_plan(struct sandbox_plan *p, const struct sandbox_request *req,
 	(void)req;
 	p->llonly = true;
 	p->userns = false;
-	if ((r = set_tmpdir(p)) < 0)
-		return r;
+	/* (TMPDIR names p->tmpdir already: session.c.) */
 	if ((r = ruleset_get(p, &p->ll_ruleset)) < 0)
 		snprintf(err, errlen, "Landlock ruleset: %s", strerror(-r));
 	return r;

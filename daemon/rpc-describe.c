@@ -19,11 +19,13 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 	struct describe_ctx dc = { .backend = caps->backend,
 				   .landlock_abi = caps->landlock_abi,
 				   .seccomp = caps->seccomp,
-				   .host_network = caps->net !=
-						   SANDBOX_NET_NAMESPACE };
+				   .host_network = caps->net ==
+						   SANDBOX_NET_HOST_PORTS,
+				   .no_network = caps->net == SANDBOX_NET_NONE,
+				   .tmp = "/tmp" };
 	Sbx__Envelope out = SBX__ENVELOPE__INIT;
 	Sbx__DescribeReply rep = SBX__DESCRIBE_REPLY__INIT;
-	char ws[PATH_MAX], err[512];
+	char ws[PATH_MAX], tmpdir[PATH_MAX], err[512];
 	struct policy *eff = NULL;
 	struct fsplan *fs = NULL;
 	json_t *json = NULL;
@@ -37,6 +39,10 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 		return;
 	}
 	dc.workspace = ws;
+	/* Without mounts /tmp is the host's: runs get this one (session.c). */
+	if (caps->landlock_only &&
+	    workspace_tmpdir(ws, tmpdir, sizeof(tmpdir)) == 0)
+		dc.tmp = tmpdir;
 	if ((r = policy_store_effective(ws, NULL, &eff, err, sizeof(err))) < 0) {
 		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
 		return;

@@ -20,18 +20,17 @@
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
-#include "daemon/envfilter.h"
 #include "daemon/events.h"
 #include "daemon/fsdenial.h"
 #include "daemon/fsplan.h"
 #include "daemon/home-overlay.h"
-#include "daemon/policy-explain.h"
 #include "daemon/policy-store.h"
 #include "daemon/policy-watch.h"
 #include "daemon/log.h"
 #include "daemon/policy.h"
 #include "daemon/proxy-env.h"
 #include "daemon/proxy.h"
+#include "daemon/runenv.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
 #include "daemon/syscall-deny.h"
@@ -693,100 +692,6 @@ session_approval(struct session *s, const Sbx__ApprovalDecision *d)
 		proxy_approval(s->proxy, d);
 }
 
-/* Does the policy let this client variable through? With env lists in the
- * policy they decide (deny first, then pass, else dropped); without, the
- * built-in secret scrub does. */
-static bool
-env_passes(const struct policy *p, const char *entry)
-{
-	struct policy_decision d;
-	char name[256];
-	size_t n = strcspn(entry, "=");
-
-	if (!strncmp(entry, "TMPDIR=", 7) || !strncmp(entry, "SBX_", 4))
-		return false;
-	if (n >= sizeof(name))
-		return false;
-	memcpy(name, entry, n);
-	name[n] = '\0';
-	/* A policy with an env.pass list decides (deny first, then pass,
-	 * else dropped); without one, the built-in secret scrub and any
-	 * env.deny rules do. */
-	if (p && p->lists[POLICY_ENV_PASS].n)
-		return policy_explain_env(p, name, &d) == 0 &&
-		       d.verdict == POLICY_VERDICT_ALLOW;
-	if (!envfilter_pass(entry))
-		return false;
-	return !p || !p->lists[POLICY_ENV_DENY].n ||
-	       (policy_explain_env(p, name, &d) == 0 && d.rule == NULL);
-}
-
-/* Environment for the command: the client's, scrubbed by policy, the
- * variables set explicitly for this run (-e), what tells a tool it runs
- * sandboxed, and where its proxy is (ports: HTTP, SOCKS5 on 127.0.0.1;
- * NULL: there is none; pe holds those). */
-static char **
-build_env(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
-	  const uint16_t *ports, struct proxy_env *pe)
-{
-	char **env, **all;
-	size_t i, n = 0;
-	int r = 0;
-
-	/* The proxy's variables continue or replace the client's, whether
-	 * they come from its environment or from -e (set_env, later). */
-	memset(pe, 0, sizeof(*pe));
-	all = calloc(req->n_env + req->n_set_env + 1, sizeof(*all));
-	if (!all)
-		return NULL;
-	for (i = 0; i < req->n_env; i++)
-		all[i] = req->env[i];
-	for (i = 0; i < req->n_set_env; i++)
-		all[req->n_env + i] = req->set_env[i];
-	if (ports)
-		r = proxy_env_build(all, req->n_env + req->n_set_env, ports[0],
-				    ports[1], pe);
-	free(all);
-	if (r < 0)
-		return NULL;
-	env = calloc(req->n_env + req->n_set_env + pe->n + 4, sizeof(*env));
-	if (!env) {
-		proxy_env_free(pe);
-		return NULL;
-	}
-	for (i = 0; i < req->n_env; i++)
-		if (env_passes(p, req->env[i]) &&
-		    !(ports && proxy_env_replaces(pe, req->env[i])))
-			env[n++] = req->env[i];
-	/* Asked for by name on this run's command line: the user's call. */
-	for (i = 0; i < req->n_set_env; i++)
-		if (strncmp(req->set_env[i], "TMPDIR=", 7) &&
-		    strncmp(req->set_env[i], "SBX_", 4) &&
-		    !(ports && proxy_env_replaces(pe, req->set_env[i])))
-			env[n++] = req->set_env[i];
-	for (i = 0; i < pe->n; i++)
-		env[n++] = (char *)pe->v[i];
-	env[n++] = (char *)"TMPDIR=/tmp";
-	env[n++] = (char *)"SBX_SANDBOX=1";
-	if (asprintf(&env[n], "SBX_SESSION=%llu", (unsigned long long)id) < 0) {
-		free(env);
-		proxy_env_free(pe);
-		return NULL;
-	}
-	return env;
-}
-
-static void
-free_env(char **env, const Sbx__RunRequest *req)
-{
-	size_t i;
-
-	for (i = 0; env && env[i]; i++)
-		if (!strncmp(env[i], "SBX_SESSION=", 12))
-			free(env[i]);
-	free(env);
-}
-
 /* Streaming mode: pipes (or a pty) whose far ends become the stdio. */
 static int
 make_streams(struct session *s, const Sbx__RunRequest *req, int child[3])
@@ -996,8 +901,10 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	}
 	if ((r = plan_fs(s, req->workspace, &fs, layers, err, errlen)) < 0)
 		return r;
-	env = build_env(req, s->policy, s->id,
-			net == SANDBOX_NET_NONE ? NULL : ports, &pe);
+	/* /tmp is the sandbox's own, except where there are no mounts. */
+	env = runenv_build(req, s->policy, s->id,
+			   sandbox_caps()->landlock_only ? tmpdir : "/tmp",
+			   net == SANDBOX_NET_NONE ? NULL : ports, &pe);
 	if (!env) {
 		fsplan_free(fs);
 		return -ENOMEM;
@@ -1016,7 +923,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 		memcpy(sr.proxy_ports, ports, sizeof(sr.proxy_ports));
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
-	free_env(env, req);
+	runenv_free(env);
 	proxy_env_free(&pe);
 	if (r < 0) {
 		fsplan_free(fs);

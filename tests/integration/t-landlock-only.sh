@@ -56,6 +56,11 @@ out=$(sbx run -- sh -c 'echo t >"$TMPDIR/f" && cat "$TMPDIR/f" && echo "$TMPDIR"
 expect_eq "TMPDIR is private and writable" "$(head -1 <<<"$out")" t
 check "TMPDIR is under the runtime dir ($out)" \
 	grep -q "^$XDG_RUNTIME_DIR/sbx/tmp/" <<<"$(tail -1 <<<"$out")"
+expect_eq "describe names that temp dir" \
+	"$(sbx --json describe | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["tmp"])')" \
+	"$(tail -1 <<<"$out")"
+check "describe says there is no network" grep -q '^- Network: none' \
+	< <(sbx describe)
 
 # Reads: denyRead and ignored files masked, their siblings readable.
 expect_eq "denyRead file -> EACCES" \

@@ -16,7 +16,8 @@ main(void)
 {
 	struct policy_ctx ctx = { POLICY_LAYER_USER, "u.json", "/home/u",
 				  "/w" };
-	struct describe_ctx dc = { "/w", "linux", 6, true, false };
+	struct describe_ctx dc = { "/w", "linux", 6, true, false, false,
+				   "/tmp" };
 	struct policy_diags d = { 0 };
 	struct policy *u = NULL, *eff = NULL;
 	const struct policy *docs[1];
@@ -54,6 +55,22 @@ main(void)
 	CHECK(json_is_false(json_object_get(j, "local_servers")));
 	free(text);
 	json_decref(j);
+	/* Landlock-only: no network, a temp dir of its own. */
+	dc.host_network = false;
+	dc.no_network = true;
+	dc.tmp = "/run/user/1/sbx/tmp/x";
+	CHECK_INT(describe_build(eff, fs, &dc, &text, &j), 0);
+	CHECK(text && strstr(text, "- Network: none"));
+	CHECK(text && !strstr(text, "Allowed hosts"));
+	CHECK(text && strstr(text, "- The temp dir is /run/user/1/sbx/tmp/x "
+			     "($TMPDIR)"));
+	CHECK_STR(json_string_value(json_object_get(j, "tmp")),
+		  "/run/user/1/sbx/tmp/x");
+	CHECK(json_is_false(json_object_get(j, "local_servers")));
+	free(text);
+	json_decref(j);
+	dc.no_network = false;
+	dc.tmp = "/tmp";
 	fsplan_free(fs);
 	/* With an overlay-capable backend the home is one, by default. */
 	CHECK_INT(fsplan_build(eff, "/w", "/home/u", &fs), 0);

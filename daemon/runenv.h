@@ -1,0 +1,24 @@
+/* The environment a sandboxed command starts with. Pure. */
+#ifndef SBX_RUNENV_H
+#define SBX_RUNENV_H
+
+#include <stdint.h>
+
+#include "daemon/policy.h"
+#include "daemon/proxy-env.h"
+#include "proto/wire.h"
+
+/*
+ * The client's variables scrubbed by policy p (env.pass/env.deny, else the
+ * built-in secret scrub), the run's -e variables, the proxy's (ports: HTTP
+ * and SOCKS5 on 127.0.0.1, NULL when the sandbox has none; pe holds them,
+ * for proxy_env_free), TMPDIR=tmp, SBX_SANDBOX and SBX_SESSION=id. NULL on
+ * ENOMEM. The strings are borrowed from req and pe except the ones
+ * runenv_free frees.
+ */
+char **runenv_build(const Sbx__RunRequest *req, const struct policy *p,
+		    uint64_t id, const char *tmp, const uint16_t *ports,
+		    struct proxy_env *pe);
+void runenv_free(char **env);
+
+#endif
