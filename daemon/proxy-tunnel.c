@@ -48,15 +48,16 @@ eof_of(struct pconn *pc, int d)
 }
 
 static void
-mismatch(struct pconn *pc, const char *why, const struct host *named)
+mismatch(struct pconn *pc, const char *why, const struct host *named,
+    uint16_t port)
 {
 	struct proxy_denial d = { 0 };
+	char name[HOST_TEXT_MAX + 16];
 
 	d.check = "tunnel check";
 	d.why = why;
-	if (named != NULL)
-		snprintf(d.detail, sizeof(d.detail), "it names %s",
-		    named->text);
+	if (named != NULL && host_format(named, port, name, sizeof(name)) >= 0)
+		snprintf(d.detail, sizeof(d.detail), "it names %s", name);
 	d.remedy = "a tunnel may only carry traffic for the host it was "
 	    "opened to";
 	proxy_report(pc, &d);
@@ -81,7 +82,7 @@ sniff(struct pconn *pc)
 	buf = evbuffer_pullup(in, (ev_ssize_t)len);
 	r = sni_parse(buf, len, &hello, &need, &why);
 	if (r == SNI_NEED_MORE && len == SNIFF_MAX) {
-		mismatch(pc, "first bytes too long to check", NULL);
+		mismatch(pc, "first bytes too long to check", NULL, 0);
 		return -1;
 	}
 	if (r == SNI_NEED_MORE)
@@ -90,11 +91,11 @@ sniff(struct pconn *pc)
 		if (host_equal(&hello.host, &pc->host))
 			return 1;
 		mismatch(pc, "the TLS server name is another host",
-		    &hello.host);
+		    &hello.host, 0);
 		return -1;
 	}
 	if (r == SNI_MALFORMED) {
-		mismatch(pc, why ? why : "malformed TLS handshake", NULL);
+		mismatch(pc, why ? why : "malformed TLS handshake", NULL, 0);
 		return -1;
 	}
 	if (r != SNI_NOT_TLS)
@@ -108,10 +109,10 @@ sniff(struct pconn *pc)
 		    port == pc->port))
 			return 1;
 		mismatch(pc, "the HTTP request inside is for another host",
-		    &h);
+		    &h, port);
 		return -1;
 	case SNI_MALFORMED:
-		mismatch(pc, why ? why : "malformed HTTP request", NULL);
+		mismatch(pc, why ? why : "malformed HTTP request", NULL, 0);
 		return -1;
 	default:
 		return 1;	/* no host named, or not HTTP */

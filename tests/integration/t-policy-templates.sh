@@ -22,8 +22,10 @@ expect_eq "policy change enforced by the next run" \
 	"$(sbx run -- "$P" read "$T/secret.txt")" EACCES
 expect_eq "still one template" "$(templates)" 1
 for i in 1 2 3; do
+	echo "x$i" >"$T/x$i"
+	chmod 644 "$T/x$i"
 	policy "\"$T/secret.txt\", \"$T/x$i\""
-	sbx run -- true
+	expect_eq "change $i enforced" "$(sbx run -- "$P" read "$T/x$i")" EACCES
 done
 expect_eq "three more changes: still one template" "$(templates)" 1
 stop_daemon

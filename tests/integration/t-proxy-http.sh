@@ -34,13 +34,17 @@ expect_eq "300 KB body intact" "$sum" "$(md5sum <"$T/www/big.bin")"
 # Long bodies go by splice; each must end where its length says, and the
 # connection must carry the next one.
 u="http://127.0.0.1:$WEB/huge.bin"
+n=$(conns web)
 sums=$(sbx run -- sh -c "curl -sS -m 60 $u $u $u $u $u | md5sum")
 want=$(cat "$T/www/huge.bin" "$T/www/huge.bin" "$T/www/huge.bin" \
 	"$T/www/huge.bin" "$T/www/huge.bin" | md5sum)
 expect_eq "5 x 8 MB on one connection, intact" "$sums" "$want"
+expect_eq "... over one upstream connection" "$(conns web)" $((n + 1))
+n=$(conns web)
 out=$(sbx run -- curl -sS -I "http://127.0.0.1:$WEB/big.bin" \
 	"http://127.0.0.1:$WEB/hello.txt" | tr -d '\r' | grep -c '^HTTP/1.[01] 200')
 expect_eq "HEAD answers frame the next exchange" "$out" 2
+expect_eq "... on one upstream connection" "$(conns web)" $((n + 1))
 
 # Chunked request body, forwarded as it is.
 sum=$(sbx run -- sh -c "curl -sS -H 'Transfer-Encoding: chunked' \

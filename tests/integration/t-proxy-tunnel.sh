@@ -46,11 +46,16 @@ s = ctx.wrap_bio(i, o, server_hostname="other.test")
 try: s.do_handshake()
 except ssl.SSLWantReadError: pass
 print("".join("\\x%02x" % b for b in o.read()))')
+# (The raw server never answers: "done 0" either way; the event says
+# the tunnel was refused.)
 expect_eq "fronted ClientHello: tunnel ends" "$(sp tunnel 127.0.0.1 "$RAW" "$tls_hello")" "done 0"
+check "... refused by the tunnel check" grep -q "it names other.test; tunnel check" "$T/err"
 expect_eq "plain HTTP naming another Host: tunnel ends" \
 	"$(sp tunnel 127.0.0.1 "$RAW" 'GET / HTTP/1.1\r\nHost: other.test\r\n\r\n')" "done 0"
+check "... refused by the tunnel check" grep -q "it names other.test; tunnel check" "$T/err"
 expect_eq "plain HTTP naming another port: tunnel ends" \
 	"$(sp tunnel 127.0.0.1 "$RAW" "GET / HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n")" "done 0"
+check "... refused by the tunnel check" grep -q "it names 127.0.0.1:1; tunnel check" "$T/err"
 "$PY" - "$T/raw.log" <<'PYEOF' >"$T/bytes"
 import sys
 print(sorted(set(l.split()[1] for l in open(sys.argv[1]) if l.startswith("bytes"))))
@@ -59,6 +64,7 @@ expect_eq "not one byte of a refused tunnel reached the server" "$(cat "$T/bytes
 n=$(grep -c '^bytes' "$T/raw.log")
 expect_eq "matching Host passes" \
 	"$(sp tunnel 127.0.0.1 "$RAW" "GET / HTTP/1.1\r\nHost: 127.0.0.1:$RAW\r\n\r\n")" "done 0"
+check "... with nothing refused" bash -c "! grep -q 'tunnel check' '$T/err'"
 expect_eq "protocols naming no host pass (SSH banner)" \
 	"$(sp tunnel 127.0.0.1 "$RAW" 'SSH-2.0-OpenSSH_9.2\r\n')" "done 0"
 check "and those bytes arrived" grep -q '^bytes 21$' "$T/raw.log"
