@@ -70,6 +70,8 @@ struct session {
 	int pending_sig; /* asked for before the sandbox had started */
 	char **argv;
 	char *workspace;
+	struct fsplan_list writable; /* the plan's, and the temp dir: for
+					the exit note */
 	struct policy *policy;     /* effective policy of this run */
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct proxy *proxy;   /* serves the sandbox's listeners */
@@ -220,6 +222,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	free(s->argv);
 	free(s->workspace);
 	policy_free(s->policy);
+	fsplan_list_free(&s->writable);
 	free(s);
 	if (sbxd.stopping && nsessions == 0)
 		sbxd_sessions_drained();
@@ -595,9 +598,7 @@ send_exit(struct session *s)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__ExitStatus es = SBX__EXIT_STATUS__INIT;
-	const struct policy_rules *w;
-	char msg[256] = "", **writable = NULL;
-	size_t i, n = 0;
+	char msg[256] = "";
 
 	es.session_id = s->id;
 	if (s->got_status && WIFEXITED(s->exit.value)) {
@@ -624,25 +625,11 @@ send_exit(struct session *s)
 	es.max_rss_kb = s->exit.maxrss_kb;
 	violation_log_summary(s->vlog, &es);
 	es.fs_unobserved = !sandbox_audit_watched(&s->proc);
-	/* As the filesystem plan has them: the workspace, allowWrite, the
-	 * private /tmp. */
-	w = s->policy ? &s->policy->lists[POLICY_ALLOW_WRITE] : NULL;
-	writable = calloc((w ? w->n : 0) + 2, sizeof(*writable));
-	if (writable) {
-		writable[n++] = s->workspace;
-		for (i = 0; w && i < w->n; i++)
-			if (strcmp(w->v[i].value, s->workspace))
-				writable[n++] = w->v[i].value;
-		/* Landlock-only mode: /tmp is the host's, TMPDIR is private. */
-		writable[n++] = (char *)(sandbox_caps()->landlock_only ?
-					 "$TMPDIR" : "/tmp");
-		es.writable = writable;
-		es.n_writable = n;
-	}
+	es.writable = s->writable.v;
+	es.n_writable = s->writable.n;
 	env.msg_case = SBX__ENVELOPE__MSG_EXIT_STATUS;
 	env.exit_status = &es;
 	conn_send(s->conn, &env);
-	free(writable);
 }
 
 static void
@@ -933,7 +920,14 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	s->start_unix_ms = (uint64_t)time(NULL) * 1000u;
 	r = sandbox_spawn(plan, &s->proc);
 	sandbox_plan_free(plan);
+	/* What a failed run's note lists as writable: the plan's trees and
+	 * the temp dir (the home overlay is described by `describe`). */
+	s->writable = fs->l[FSPLAN_WRITE];
+	memset(&fs->l[FSPLAN_WRITE], 0, sizeof(fs->l[FSPLAN_WRITE]));
 	fsplan_free(fs);
+	if (r == 0 && fsplan_push(&s->writable, sandbox_caps()->landlock_only ?
+				  tmpdir : "/tmp") < 0)
+		r = -ENOMEM;
 	if (r < 0)
 		snprintf(err, errlen, "cannot start the sandbox: %s",
 			 strerror(-r));

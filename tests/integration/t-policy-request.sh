@@ -20,6 +20,10 @@ expect_eq "--allow-write narrows the workspace" \
 	"$(sbx run --allow-write sub -- "$P" write "$WS/top.txt")" EROFS
 expect_eq "--allow-write path stays writable" \
 	"$(sbx run --allow-write sub -- "$P" write "$WS/sub/f")" ok
+sbx run --json --allow-write sub -- sh -c "exit 1" 2>"$T/sum.json"
+expect_eq "a failed run lists what this run could write" \
+	"$("$PY" -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["writable"]))' "$T/sum.json")" \
+	"$WS/sub /tmp"
 check "nothing written at the top" test ! -e "$WS/top.txt"
 expect_eq "--allow-write cannot widen past the user layer" \
 	"$(sbx run --allow-write "$T/outside" -- "$P" write "$T/outside/f")" EROFS
