@@ -115,11 +115,12 @@ set_problem(struct cached *c, const char *msg)
 	c->problem = msg ? strdup(msg) : NULL;
 }
 
-int
-policy_store_read(const char *path, size_t max, struct stat *st, char **buf)
+/* path opened as the served user, *st its fstat: a regular file's fd, or
+ * -errno (-EINVAL: not a regular file). */
+static int
+open_as_user(const char *path, struct stat *st)
 {
 	int fd, r = 0;
-	ssize_t n;
 
 	if (sbxd.privileged) {
 		setfsgid(sbxd.gid);
@@ -134,16 +135,37 @@ policy_store_read(const char *path, size_t max, struct stat *st, char **buf)
 	}
 	if (r < 0)
 		return r;
-	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode))
-		r = -EINVAL;
-	else if ((size_t)st->st_size > max)
-		r = -EFBIG;
-	else if (!(*buf = malloc((size_t)st->st_size + 1)))
-		r = -ENOMEM;
-	else if ((n = read(fd, *buf, (size_t)st->st_size)) != st->st_size) {
-		free(*buf);
-		r = -EIO;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		close(fd);
+		return -EINVAL;
 	}
+	return fd;
+}
+
+/* The st->st_size bytes of fd (at most max) into a new *buf. */
+static int
+read_fd(int fd, const struct stat *st, size_t max, char **buf)
+{
+	if ((size_t)st->st_size > max)
+		return -EFBIG;
+	if (!(*buf = malloc((size_t)st->st_size + 1)))
+		return -ENOMEM;
+	if (read(fd, *buf, (size_t)st->st_size) != st->st_size) {
+		free(*buf);
+		*buf = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+
+int
+policy_store_read(const char *path, size_t max, struct stat *st, char **buf)
+{
+	int fd = open_as_user(path, st), r;
+
+	if (fd < 0)
+		return fd;
+	r = read_fd(fd, st, max, buf);
 	close(fd);
 	return r;
 }
@@ -192,9 +214,9 @@ load(const char *path, enum policy_layer layer, const char *workspace,
 	struct policy *p = NULL;
 	struct stat st;
 	char *buf = NULL;
-	int r;
+	int fd, r;
 
-	r = policy_store_read(path, POLICY_MAX_BYTES, &st, &buf);
+	r = fd = open_as_user(path, &st);
 	if (r == -ENOENT || r == -ENOTDIR) {
 		/* Gone: whatever was wrong with it no longer matters. */
 		if ((c = find_slot(path, workspace)))
@@ -202,7 +224,8 @@ load(const char *path, enum policy_layer layer, const char *workspace,
 		return -ENOENT;
 	}
 	if (!(c = slot(path, workspace))) {
-		free(buf);
+		if (fd >= 0)
+			close(fd);
 		snprintf(err, errlen, "%s: too many policy files", path);
 		return -ENOSPC;
 	}
@@ -212,17 +235,24 @@ load(const char *path, enum policy_layer layer, const char *workspace,
 	}
 	if (org && st.st_uid != 0 &&
 	    !(opts.org_dir_explicit && st.st_uid == geteuid())) {
-		free(buf);
+		close(fd);
 		snprintf(err, errlen, "%s: org policy not owned by root", path);
 		r = -EPERM;
 		goto failed;
 	}
+	/* Unchanged since parsed: not read again (every run gets here). */
 	if (c->good && c->dev == st.st_dev && c->ino == st.st_ino &&
 	    c->size == st.st_size && c->mtime.tv_sec == st.st_mtim.tv_sec &&
 	    c->mtime.tv_nsec == st.st_mtim.tv_nsec && !c->problem) {
-		free(buf);
+		close(fd);
 		*out = c->good;
 		return 0;
+	}
+	r = read_fd(fd, &st, POLICY_MAX_BYTES, &buf);
+	close(fd);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		goto failed;
 	}
 	r = policy_parse(buf, (size_t)st.st_size, &ctx, &p, &diags);
 	free(buf);
