@@ -10,11 +10,9 @@
 #include <unistd.h>
 
 #include "client/cmd-policy.h"
+#include "daemon/policy.h"
 
 enum { OPT_WRITE = 0x100, OPT_JSON };
-
-static const char *const layers[] = { "builtin", "org", "user", "workspace",
-				      "request" };
 
 static json_t *
 origin_json(const Sbx__PolicyOrigin *o)
@@ -22,7 +20,7 @@ origin_json(const Sbx__PolicyOrigin *o)
 	if (!o)
 		return json_null();
 	return json_pack("{s:s, s:s, s:i, s:i, s:s?, s:s?}", "layer",
-			 o->layer < 5 ? layers[o->layer] : "?", "file", o->file,
+			 policy_layer_name((enum policy_layer)o->layer), "file", o->file,
 			 "line", (int)o->line, "col", (int)o->col, "id",
 			 o->id[0] ? o->id : NULL, "reason",
 			 o->reason[0] ? o->reason : NULL);

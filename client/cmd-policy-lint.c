@@ -29,13 +29,11 @@ struct lint {
 static int
 parse_layer(const char *s, enum policy_layer *out)
 {
-	static const char *const names[] = { "org", "user", "workspace",
-					     "request" };
-	size_t i;
+	int l;
 
-	for (i = 0; i < 4; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (enum policy_layer)(POLICY_LAYER_ORG + i);
+	for (l = POLICY_LAYER_ORG; l < POLICY_NLAYERS; l++)
+		if (!strcmp(s, policy_layer_name((enum policy_layer)l))) {
+			*out = (enum policy_layer)l;
 			return 0;
 		}
 	client_err("--layer is org, user, workspace or request");
