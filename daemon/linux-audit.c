@@ -129,13 +129,19 @@ access_record(const struct audit_record *r)
 }
 
 static void
+barrier_clear(struct barrier *b)
+{
+	event_free(b->timer);
+	memset(b, 0, sizeof(*b));
+}
+
+static void
 barrier_fire(struct barrier *b)
 {
 	void (*done)(void *) = b->done;
 	void *arg = b->arg;
 
-	event_free(b->timer);
-	memset(b, 0, sizeof(*b));
+	barrier_clear(b);
 	done(arg);
 }
 
@@ -364,10 +370,8 @@ sandbox_audit_cancel(void *arg)
 	size_t i;
 
 	for (i = 0; i < BARRIERS_MAX; i++)
-		if (au.barriers[i].done && au.barriers[i].arg == arg) {
-			event_free(au.barriers[i].timer);
-			memset(&au.barriers[i], 0, sizeof(au.barriers[i]));
-		}
+		if (au.barriers[i].done && au.barriers[i].arg == arg)
+			barrier_clear(&au.barriers[i]);
 }
 
 bool
@@ -382,10 +386,8 @@ sandbox_audit_stop(void)
 	size_t i;
 
 	for (i = 0; i < BARRIERS_MAX; i++)
-		if (au.barriers[i].done) {
-			event_free(au.barriers[i].timer);
-			memset(&au.barriers[i], 0, sizeof(au.barriers[i]));
-		}
+		if (au.barriers[i].done)
+			barrier_clear(&au.barriers[i]);
 	if (au.ev)
 		event_free(au.ev);
 	au.ev = NULL;
