@@ -78,25 +78,63 @@ name_is(const struct http_req *r, size_t i, const char *name)
 	    r->field[i].name.len, name);
 }
 
+bool
+http_parse_list(const char *v, size_t len,
+    bool (*fn)(void *arg, const char *t, size_t tlen), void *arg)
+{
+	size_t b = 0, e;
+
+	while (b < len) {
+		while (b < len && (v[b] == ' ' || v[b] == '\t' || v[b] == ','))
+			b++;
+		for (e = b; e < len && v[e] != ','; e++)
+			;
+		while (e > b && (v[e - 1] == ' ' || v[e - 1] == '\t'))
+			e--;
+		if (e > b && fn(arg, v + b, e - b))
+			return true;
+		while (b < len && v[b] != ',')
+			b++;
+	}
+	return false;
+}
+
+int
+http_parse_length(const char *v, size_t len, uint64_t *n)
+{
+	size_t i;
+
+	*n = 0;
+	if (len == 0)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (v[i] < '0' || v[i] > '9' || *n > (UINT64_MAX - 9) / 10)
+			return -1;
+		*n = *n * 10 + (uint64_t)(v[i] - '0');
+	}
+	return 0;
+}
+
+struct wanted {
+	const char *tok;
+	size_t len;
+};
+
+static bool
+is_wanted(void *arg, const char *t, size_t len)
+{
+	const struct wanted *w = arg;
+
+	return ci_equal(t, len, w->tok, w->len);
+}
+
 /* Whether a comma-separated list of tokens holds tok. */
 static bool
 list_has(const char *s, size_t len, const char *tok, size_t toklen)
 {
-	size_t i = 0, b, e;
+	struct wanted w = { tok, toklen };
 
-	while (i < len) {
-		while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == ','))
-			i++;
-		b = i;
-		while (i < len && s[i] != ',')
-			i++;
-		e = i;
-		while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t'))
-			e--;
-		if (ci_equal(s + b, e - b, tok, toklen))
-			return true;
-	}
-	return false;
+	return http_parse_list(s, len, is_wanted, &w);
 }
 
 /* Whether any Connection field lists the token. */
@@ -258,19 +296,13 @@ static int
 content_length(struct http_req *r, const char *v, size_t len)
 {
 	uint64_t n = 0;
-	size_t i;
 
 	if (r->body != HTTP_BODY_NONE)
 		return fail(r, -EBADMSG, 400, r->body == HTTP_BODY_LENGTH ?
 		    "duplicate Content-Length" :
 		    "both Content-Length and Transfer-Encoding");
-	if (len == 0 || len > 18)
+	if (len > 18 || http_parse_length(v, len, &n) < 0)
 		return fail(r, -EBADMSG, 400, "bad Content-Length");
-	for (i = 0; i < len; i++) {
-		if (v[i] < '0' || v[i] > '9')
-			return fail(r, -EBADMSG, 400, "bad Content-Length");
-		n = n * 10 + (uint64_t)(v[i] - '0');
-	}
 	r->body = HTTP_BODY_LENGTH;
 	r->content_length = n;
 	return 0;

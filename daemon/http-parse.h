@@ -115,4 +115,15 @@ bool	http_parse_tchar(unsigned char c);
 /* Case-insensitive token comparison of s[0..len) with a C string. */
 bool	http_parse_token_is(const char *s, size_t len, const char *name);
 
+/*
+ * Calls fn on each element of the comma-separated list v[0..len)
+ * (white space trimmed, empty elements skipped); stops when fn returns
+ * true, and returns whether one did.
+ */
+bool	http_parse_list(const char *v, size_t len,
+	    bool (*fn)(void *arg, const char *t, size_t tlen), void *arg);
+
+/* A Content-Length value: digits only, no overflow. 0 or -1. */
+int	http_parse_length(const char *v, size_t len, uint64_t *n);
+
 #endif

@@ -66,35 +66,11 @@ status_line(struct http_resp *r, const char *s, size_t len)
 	return 0;
 }
 
-/*
- * Calls fn on each comma-separated token of v[0..len) (whitespace trimmed,
- * empty elements skipped).
- */
-static void
-each_token(const char *v, size_t len, void (*fn)(void *, const char *,
-    size_t), void *arg)
-{
-	size_t b = 0, e;
-
-	while (b < len) {
-		while (b < len && (v[b] == ' ' || v[b] == '\t' || v[b] == ','))
-			b++;
-		for (e = b; e < len && v[e] != ','; e++)
-			;
-		while (e > b && (v[e - 1] == ' ' || v[e - 1] == '\t'))
-			e--;
-		if (e > b)
-			fn(arg, v + b, e - b);
-		while (b < len && v[b] != ',')
-			b++;
-	}
-}
-
 struct conn_tokens {
 	bool close, keep_alive;
 };
 
-static void
+static bool
 conn_token(void *arg, const char *t, size_t len)
 {
 	struct conn_tokens *c = arg;
@@ -103,31 +79,26 @@ conn_token(void *arg, const char *t, size_t len)
 		c->close = true;
 	else if (http_parse_token_is(t, len, "keep-alive"))
 		c->keep_alive = true;
+	return false;
 }
 
-static void
+/* Each element in turn: what stays is whether the last is chunked. */
+static bool
 last_token(void *arg, const char *t, size_t len)
 {
 	bool *chunked = arg;
 
 	*chunked = http_parse_token_is(t, len, "chunked");
+	return false;
 }
 
 static int
 content_length(struct http_resp *r, const char *v, size_t len, bool *seen)
 {
-	uint64_t n = 0;
-	size_t i;
+	uint64_t n;
 
-	if (len == 0)
-		return fail(r, -EBADMSG, "empty Content-Length");
-	for (i = 0; i < len; i++) {
-		if (v[i] < '0' || v[i] > '9')
-			return fail(r, -EBADMSG, "bad Content-Length");
-		if (n > (UINT64_MAX - 9) / 10)
-			return fail(r, -EBADMSG, "Content-Length too large");
-		n = n * 10 + (uint64_t)(v[i] - '0');
-	}
+	if (http_parse_length(v, len, &n) < 0)
+		return fail(r, -EBADMSG, "bad Content-Length");
 	if (*seen && n != r->content_length)
 		return fail(r, -EBADMSG, "differing Content-Length fields");
 	*seen = true;
@@ -156,9 +127,9 @@ fields(struct http_resp *r, const char *buf, size_t off, size_t end,
 				return err;
 		} else if (http_parse_token_is(line, nlen, "transfer-encoding")) {
 			*te = true;
-			each_token(line + voff, vlen, last_token, chunked);
+			http_parse_list(line + voff, vlen, last_token, chunked);
 		} else if (http_parse_token_is(line, nlen, "connection")) {
-			each_token(line + voff, vlen, conn_token, ct);
+			http_parse_list(line + voff, vlen, conn_token, ct);
 		}
 	}
 	return 0;
