@@ -1,6 +1,6 @@
-/* Sessions: spawning a request into a sandbox, relaying its streams in
- * streaming mode, relaying signals, timing out, and reporting how it ended.
- * A session is freed only from its deferred free event. */
+/* Sessions: spawning a request into a sandbox, relaying signals, timing
+ * out, reporting denials and how it ended (its streams: session-io.c). A
+ * session is freed only from its deferred free event. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <event2/buffer.h>
@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -33,57 +32,15 @@
 #include "daemon/runenv.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
+#include "daemon/session-int.h"
 #include "daemon/syscall-deny.h"
 #include "daemon/violation.h"
 #include "daemon/workspace.h"
-
-/* Streaming backpressure: stop reading the command's output while this
- * much is queued for the client; resume below the low mark. */
-#define OUT_HIGH (4u << 20)
-#define OUT_LOW (1u << 20)
-#define STDIN_HIGH (4u << 20)
-
-struct stream {
-	int fd;
-	unsigned id; /* 1 stdout, 2 stderr */
-	struct event *ev;
-	struct session *s;
-};
-
-struct session {
-	uint64_t id;
-	struct conn *conn;
-	struct sandbox_proc proc;
-	struct event *pid_ev, *helper_ev, *status_ev, *timeout_ev, *free_ev;
-	struct event *deny_ev;     /* seccomp refusals to answer */
-	int deny_fd;
-	struct violation_log *vlog;
-	bool audit_wait;           /* exit status waits for audit records */
-	struct stream out[2];
-	int nout;
-	int stdin_fd; /* streaming: pipe or pty master, -1 when closed */
-	struct event *stdin_ev;
-	struct evbuffer *stdin_buf;
-	bool stdin_eof, tty, streaming, exited, timed_out, paused;
-	bool setup_failed, got_status;
-	struct sandbox_status setup, exec_fail, exit;
-	int pending_sig; /* asked for before the sandbox had started */
-	char **argv;
-	char *workspace;
-	struct fsplan_list writable; /* the plan's, and the temp dir: for
-					the exit note */
-	struct policy *policy;     /* effective policy of this run */
-	uint64_t start_ms, start_unix_ms, end_ms;
-	struct proxy *proxy;   /* serves the sandbox's listeners */
-	unsigned proxy_refused; /* connections not admitted (logged) */
-	struct session *next;
-};
 
 static struct session *sessions;
 static unsigned nsessions;
 static uint64_t next_id = 1;
 
-static void session_maybe_finish(struct session *s);
 
 static int
 session_send_hook(void *arg, const Sbx__Envelope *env)
@@ -158,30 +115,6 @@ static void session_started(struct session *s, int pidfd);
 static void session_denials(struct session *s, int *fds, int nfds);
 
 static void
-stream_close(struct session *s, struct stream *st)
-{
-	if (st->fd < 0)
-		return;
-	event_free(st->ev);
-	st->ev = NULL;
-	close(st->fd);
-	st->fd = -1;
-}
-
-static void
-stdin_close_fd(struct session *s)
-{
-	if (s->stdin_fd < 0)
-		return;
-	event_free(s->stdin_ev);
-	s->stdin_ev = NULL;
-	close(s->stdin_fd);
-	s->stdin_fd = -1;
-	if (s->conn)
-		conn_pause_read(s->conn, false);
-}
-
-static void
 session_free_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct session *s = arg, **pp;
@@ -196,9 +129,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	proxy_free(s->proxy);
 	sandbox_audit_cancel(s);
 	violation_log_free(s->vlog);
-	for (i = 0; i < s->nout; i++)
-		stream_close(s, &s->out[i]);
-	stdin_close_fd(s);
+	session_io_close(s);
 	if (s->conn)
 		s->conn->session = NULL;
 	if (s->pid_ev)
@@ -228,126 +159,6 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		sbxd_sessions_drained();
 }
 
-static void
-send_output(struct session *s, unsigned id, const uint8_t *buf, size_t n)
-{
-	Sbx__Envelope env = SBX__ENVELOPE__INIT;
-	Sbx__OutputData od = SBX__OUTPUT_DATA__INIT;
-
-	od.stream = id;
-	od.data.data = (uint8_t *)buf;
-	od.data.len = n;
-	env.msg_case = SBX__ENVELOPE__MSG_OUTPUT;
-	env.output = &od;
-	conn_send(s->conn, &env);
-}
-
-static void
-pause_output(struct session *s, bool pause)
-{
-	int i;
-
-	if (s->paused == pause)
-		return;
-	s->paused = pause;
-	for (i = 0; i < s->nout; i++) {
-		if (!s->out[i].ev)
-			continue;
-		if (pause)
-			event_del(s->out[i].ev);
-		else
-			event_add(s->out[i].ev, NULL);
-	}
-}
-
-static void
-out_cb(evutil_socket_t fd, short what, void *arg)
-{
-	static uint8_t buf[WIRE_CHUNK];
-	struct stream *st = arg;
-	struct session *s = st->s;
-	ssize_t n;
-
-	n = read(fd, buf, sizeof(buf));
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	/* A pty master reports EIO once the last slave fd is closed. */
-	if (n <= 0) {
-		stream_close(s, st);
-		session_maybe_finish(s);
-		return;
-	}
-	if (!s->conn)
-		return; /* nobody to tell: the sandbox is being killed */
-	send_output(s, st->id, buf, (size_t)n);
-	if (s->conn && conn_out_pending(s->conn) > OUT_HIGH)
-		pause_output(s, true);
-}
-
-void
-session_output_drained(struct session *s, size_t pending)
-{
-	if (s->paused && pending < OUT_LOW)
-		pause_output(s, false);
-}
-
-static void
-stdin_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct session *s = arg;
-	int n = evbuffer_write(s->stdin_buf, fd);
-
-	if (n < 0 && errno != EAGAIN && errno != EINTR) {
-		/* The command closed its stdin: drop what it will never read. */
-		evbuffer_drain(s->stdin_buf, evbuffer_get_length(s->stdin_buf));
-		stdin_close_fd(s);
-		return;
-	}
-	if (evbuffer_get_length(s->stdin_buf) == 0) {
-		event_del(s->stdin_ev);
-		if (s->stdin_eof && !s->tty)
-			stdin_close_fd(s);
-	}
-	if (s->conn && evbuffer_get_length(s->stdin_buf) < STDIN_HIGH / 2)
-		conn_pause_read(s->conn, false);
-}
-
-int
-session_stdin(struct session *s, const uint8_t *data, size_t len)
-{
-	if (!s->streaming || s->stdin_eof)
-		return -EINVAL;
-	if (s->stdin_fd < 0)
-		return 0; /* command closed stdin: discard like a pipe would */
-	if (evbuffer_add(s->stdin_buf, data, len) < 0)
-		return -ENOMEM;
-	event_add(s->stdin_ev, NULL);
-	if (evbuffer_get_length(s->stdin_buf) > STDIN_HIGH && s->conn)
-		conn_pause_read(s->conn, true);
-	return 0;
-}
-
-int
-session_stdin_close(struct session *s)
-{
-	if (!s->streaming)
-		return -EINVAL;
-	if (s->stdin_eof)
-		return 0;
-	s->stdin_eof = true;
-	if (s->stdin_fd < 0)
-		return 0;
-	if (s->tty) {
-		/* A terminal has no close short of hang-up: send EOF (^D). */
-		static const uint8_t eot = 4;
-
-		evbuffer_add(s->stdin_buf, &eot, 1);
-		event_add(s->stdin_ev, NULL);
-	} else if (evbuffer_get_length(s->stdin_buf) == 0)
-		stdin_close_fd(s);
-	return 0;
-}
-
 int
 session_signal(struct session *s, int sig)
 {
@@ -359,18 +170,6 @@ session_signal(struct session *s, int sig)
 	if (r == -EAGAIN && (!s->pending_sig || sig == SIGKILL))
 		s->pending_sig = sig; /* delivered when it has started */
 	return r == -EAGAIN ? 0 : r;
-}
-
-int
-session_resize(struct session *s, unsigned rows, unsigned cols)
-{
-	struct winsize ws = { .ws_row = (unsigned short)rows,
-			      .ws_col = (unsigned short)cols };
-
-	/* With fd passing the client owns the pty master and resizes it. */
-	if (!s->tty || !s->streaming || s->stdin_fd < 0)
-		return 0;
-	return ioctl(s->stdin_fd, TIOCSWINSZ, &ws) < 0 ? -errno : 0;
 }
 
 static void
@@ -632,7 +431,7 @@ send_exit(struct session *s)
 	conn_send(s->conn, &env);
 }
 
-static void
+void
 session_maybe_finish(struct session *s)
 {
 	int i;
@@ -679,77 +478,9 @@ session_approval(struct session *s, const Sbx__ApprovalDecision *d)
 		proxy_approval(s->proxy, d);
 }
 
-/* Streaming mode: pipes (or a pty) whose far ends become the stdio. */
-static int
-make_streams(struct session *s, const Sbx__RunRequest *req, int child[3])
-{
-	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, i, m;
-
-	if (req->tty) {
-		struct winsize ws = { 24, 80, 0, 0 };
-		int slave;
-
-		m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-		if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0 ||
-		    (slave = open(ptsname(m), O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0) {
-			if (m >= 0)
-				close(m);
-			return -errno;
-		}
-		if (req->winsize && req->winsize->rows && req->winsize->cols) {
-			ws.ws_row = (unsigned short)req->winsize->rows;
-			ws.ws_col = (unsigned short)req->winsize->cols;
-		}
-		ioctl(m, TIOCSWINSZ, &ws);
-		child[0] = child[1] = child[2] = slave;
-		s->out[0].fd = m;
-		s->out[0].id = 1;
-		s->nout = 1;
-		s->stdin_fd = fcntl(m, F_DUPFD_CLOEXEC, 3);
-		fcntl(m, F_SETFL, O_NONBLOCK);
-		return s->stdin_fd < 0 ? -errno : 0;
-	}
-	for (i = 0; i < 3; i++)
-		if (pipe2(p[i], O_CLOEXEC) < 0)
-			goto fail;
-	child[0] = p[0][0];
-	child[1] = p[1][1];
-	child[2] = p[2][1];
-	s->stdin_fd = p[0][1];
-	s->out[0].fd = p[1][0];
-	s->out[0].id = 1;
-	s->out[1].fd = p[2][0];
-	s->out[1].id = 2;
-	s->nout = 2;
-	for (i = 0; i < 3; i++)
-		fcntl(i ? p[i][0] : p[0][1], F_SETFL, O_NONBLOCK);
-	return 0;
-fail:
-	m = -errno;
-	for (i = 0; i < 3; i++) {
-		if (p[i][0] >= 0)
-			close(p[i][0]);
-		if (p[i][1] >= 0)
-			close(p[i][1]);
-	}
-	return m;
-}
-
-static void
-close_child_fds(int child[3])
-{
-	close(child[0]);
-	if (child[1] != child[0])
-		close(child[1]);
-	if (child[2] != child[0] && child[2] != child[1])
-		close(child[2]);
-}
-
 static int
 arm_events(struct session *s, const Sbx__RunRequest *req)
 {
-	int i;
-
 	if (s->proc.pidfd >= 0) {
 		s->pid_ev = event_new(sbxd.base, s->proc.pidfd, EV_READ,
 				      pid_cb, s);
@@ -766,20 +497,8 @@ arm_events(struct session *s, const Sbx__RunRequest *req)
 				 EV_READ | EV_PERSIST, status_cb, s);
 	if (!s->status_ev || event_add(s->status_ev, NULL) < 0)
 		return -ENOMEM;
-	for (i = 0; i < s->nout; i++) {
-		s->out[i].s = s;
-		s->out[i].ev = event_new(sbxd.base, s->out[i].fd,
-					 EV_READ | EV_PERSIST, out_cb, &s->out[i]);
-		if (!s->out[i].ev || event_add(s->out[i].ev, NULL) < 0)
-			return -ENOMEM;
-	}
-	if (s->stdin_fd >= 0) {
-		s->stdin_buf = evbuffer_new();
-		s->stdin_ev = event_new(sbxd.base, s->stdin_fd,
-					EV_WRITE | EV_PERSIST, stdin_cb, s);
-		if (!s->stdin_buf || !s->stdin_ev)
-			return -ENOMEM;
-	}
+	if (session_io_arm(s) < 0)
+		return -ENOMEM;
 	if (req->timeout_ms) {
 		struct timeval tv = { req->timeout_ms / 1000,
 				      (req->timeout_ms % 1000) * 1000 };
@@ -950,7 +669,7 @@ session_start(struct conn *c, const Sbx__RunRequest *req,
 		return -ENOMEM;
 	}
 	if (s->streaming)
-		r = make_streams(s, req, child);
+		r = session_io_make(s, req, child);
 	else {
 		r = 0;
 		for (i = 0; i < 3; i++)
@@ -961,7 +680,7 @@ session_start(struct conn *c, const Sbx__RunRequest *req,
 		goto fail;
 	}
 	r = spawn(s, req, request, child, err, errlen);
-	close_child_fds(child);
+	session_io_close_child(child);
 	if (r < 0)
 		goto fail;
 	s->next = sessions;

@@ -1,0 +1,69 @@
+/* What session.c and session-io.c share: the session itself. Not for
+ * other files, which go through session.h. */
+#ifndef SBX_SESSION_INT_H
+#define SBX_SESSION_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/fsplan.h"
+#include "daemon/sandbox.h"
+#include "daemon/violation.h"
+#include "proto/wire.h"
+
+struct evbuffer;
+struct event;
+struct proxy;
+
+struct stream {
+	int fd;
+	unsigned id; /* 1 stdout, 2 stderr */
+	struct event *ev;
+	struct session *s;
+};
+
+struct session {
+	uint64_t id;
+	struct conn *conn;
+	struct sandbox_proc proc;
+	struct event *pid_ev, *helper_ev, *status_ev, *timeout_ev, *free_ev;
+	struct event *deny_ev;     /* seccomp refusals to answer */
+	int deny_fd;
+	struct violation_log *vlog;
+	bool audit_wait;           /* exit status waits for audit records */
+	struct stream out[2];
+	int nout;
+	int stdin_fd; /* streaming: pipe or pty master, -1 when closed */
+	struct event *stdin_ev;
+	struct evbuffer *stdin_buf;
+	bool stdin_eof, tty, streaming, exited, timed_out, paused;
+	bool setup_failed, got_status;
+	struct sandbox_status setup, exec_fail, exit;
+	int pending_sig; /* asked for before the sandbox had started */
+	char **argv;
+	char *workspace;
+	struct fsplan_list writable; /* the plan's, and the temp dir: for
+					the exit note */
+	struct policy *policy;     /* effective policy of this run */
+	uint64_t start_ms, start_unix_ms, end_ms;
+	struct proxy *proxy;   /* serves the sandbox's listeners */
+	unsigned proxy_refused; /* connections not admitted (logged) */
+	struct session *next;
+};
+
+/* session.c: sends the exit status once the command and its streams are
+ * done, then frees the session. */
+void session_maybe_finish(struct session *s);
+
+/* session-io.c. Streaming mode: pipes (or a pty) whose far ends, child,
+ * become the command's stdio. */
+int session_io_make(struct session *s, const Sbx__RunRequest *req,
+		    int child[3]);
+/* Watches the session's ends of them. -ENOMEM. */
+int session_io_arm(struct session *s);
+/* Closes the session's ends. */
+void session_io_close(struct session *s);
+/* Closes the child's ends (once the sandbox has them). */
+void session_io_close_child(int child[3]);
+
+#endif
