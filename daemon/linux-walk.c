@@ -402,14 +402,13 @@ linux_walk_each_dir(const struct walk_state *w,
 	return 0;
 }
 
-int
-linux_walk_rescan(struct walk_state *w, const char *abs, const char *name,
-		  struct walk_result *out)
+/* The writable tree abs is in (the deepest, when they nest). */
+static struct root *
+root_of(struct walk_state *w, const char *abs)
 {
 	struct root *root = NULL;
 	size_t i, best = 0;
 
-	memset(out, 0, sizeof(*out));
 	for (i = 0; i < w->nroots; i++) {
 		size_t n = strlen(w->roots[i].path);
 
@@ -419,15 +418,44 @@ linux_walk_rescan(struct walk_state *w, const char *abs, const char *name,
 			best = n;
 		}
 	}
-	if (!root)
+	return root;
+}
+
+/* Directory abs again: with name, that entry only (and what is below
+ * it); without, all its entries, and the directories known already below
+ * them too when recurse_known. */
+static int
+rewalk(struct walk_state *w, const char *abs, const char *name,
+       bool recurse_known, struct walk_result *out)
+{
+	struct root *root;
+
+	memset(out, 0, sizeof(*out));
+	if (!(root = root_of(w, abs)))
 		return 0;
 	w->entries = 0;
-	/* A changed ignore file can mask anything below it: walk it all.
-	 * Otherwise only the new entry (and what is below it). */
-	w->recurse_known = !name || linux_walk_is_ignore_file(w, name);
-	if (w->recurse_known)
+	w->recurse_known = recurse_known;
+	if (!name)
 		return walk_from(w, root, abs, out);
 	return walk_one(w, root, abs, name, out);
+}
+
+int
+linux_walk_rescan(struct walk_state *w, const char *abs, const char *name,
+		  struct walk_result *out)
+{
+	/* A changed ignore file can mask anything below it: walk it all.
+	 * Otherwise only the new entry (and what is below it). */
+	if (!name || linux_walk_is_ignore_file(w, name))
+		return rewalk(w, abs, NULL, true, out);
+	return rewalk(w, abs, name, false, out);
+}
+
+int
+linux_walk_recheck(struct walk_state *w, const char *abs,
+		   struct walk_result *out)
+{
+	return rewalk(w, abs, NULL, false, out);
 }
 
 static void

@@ -32,6 +32,11 @@ int linux_walk(const struct fsplan *fs, struct walk_state **st,
  * is new to mask, protect or watch. */
 int linux_walk_rescan(struct walk_state *st, const char *abs,
 		      const char *name, struct walk_result *out);
+/* Directory abs was just watched: its entries again, for what appeared
+ * between its walk and the watch (no event tells of that); directories
+ * known already are not walked again. */
+int linux_walk_recheck(struct walk_state *st, const char *abs,
+		       struct walk_result *out);
 bool linux_walk_is_ignore_file(const struct walk_state *st, const char *name);
 /* Calls fn for every directory walked so far (to watch them). */
 int linux_walk_each_dir(const struct walk_state *st,

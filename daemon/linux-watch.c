@@ -51,17 +51,31 @@ add_watch(const char *dir, void *arg)
 	return 0;
 }
 
+/* Masks what a walk found and watches the directories it saw first. A
+ * new directory is walked once more after its watch is in place: what was
+ * made in it between its walk and the watch made no event. */
+static void
+settle(struct watch *w, const struct walk_result *res)
+{
+	struct walk_result again;
+	size_t i;
+
+	linux_mount_apply(res);
+	for (i = 0; i < res->dirs.n; i++) {
+		add_watch(res->dirs.v[i], w);
+		if (linux_walk_recheck(w->st, res->dirs.v[i], &again) == 0)
+			settle(w, &again);
+		linux_walk_result_free(&again);
+	}
+}
+
 static void
 apply(struct watch *w, const char *dir, const char *name)
 {
 	struct walk_result res;
-	size_t i;
 
-	if (linux_walk_rescan(w->st, dir, name, &res) == 0) {
-		linux_mount_apply(&res);
-		for (i = 0; i < res.dirs.n; i++)
-			add_watch(res.dirs.v[i], w);
-	}
+	if (linux_walk_rescan(w->st, dir, name, &res) == 0)
+		settle(w, &res);
 	linux_walk_result_free(&res);
 }
 
