@@ -9,14 +9,17 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/linux-backend.h"
 #include "daemon/linux-landlock.h"
 #include "daemon/linux-seccomp.h"
+#include "daemon/protect.h"
 
 static struct linux_backend lb;
 
@@ -95,6 +98,25 @@ probe_mount_api(void)
 	return 0;
 }
 
+/* What every session's supervisor shares: its own filter (the deny set,
+ * refused outright), the table of syscalls it emulates, and the lock
+ * that orders their checks. */
+static int
+setup_supervisors(void)
+{
+	int r = seccomp_compile(false, false, false, &lb.seccomp_super);
+
+	if (r < 0)
+		return r;
+	if (lb.caps.protect_new) {
+		if ((r = seccomp_syscall_table(lb.sys, SUP_MAX_SYS)) < 0)
+			return r;
+		lb.nsys = (size_t)r;
+	}
+	lb.lock_fd = memfd_create("sbx-supervisors", MFD_CLOEXEC);
+	return lb.lock_fd < 0 ? -errno : 0;
+}
+
 int
 sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 {
@@ -143,11 +165,17 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 			lb.caps.landlock_abi);
 	lb.caps.seccomp = prctl(PR_GET_SECCOMP) >= 0;
 	lb.caps.seccomp_notify = lb.caps.seccomp && probe_notify();
+	lb.lock_fd = -1;
 	if (!lb.caps.seccomp) {
-		degrade("seccomp unavailable: syscall deny set not applied");
+		degrade("seccomp unavailable: syscall deny set not applied, "
+			"protected paths guarded only once they exist");
 		return 0;
 	}
-	r = seccomp_compile(false, lb.caps.seccomp_notify, &lb.seccomp);
+	lb.caps.protect_new = lb.caps.seccomp_notify && seccomp_probe_emulate();
+	r = seccomp_compile(false, lb.caps.seccomp_notify, lb.caps.protect_new,
+			    &lb.seccomp);
+	if (r == 0 && lb.caps.seccomp_notify)
+		r = setup_supervisors();
 	if (r < 0) {
 		snprintf(err, errlen, "compiling the seccomp filter: %s",
 			 strerror(-r));
@@ -157,13 +185,41 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	if (!lb.caps.seccomp_notify)
 		degrade("no seccomp user notification: refused syscalls are "
 			"not reported");
+	if (!lb.caps.protect_new)
+		degrade("protected paths that do not exist yet are made "
+			"read-only only once they appear, not refused (needs "
+			"seccomp user notification, Linux 5.19)");
 	return 0;
 }
 
+/* One report from a session's supervisor. Never blocks; a record of the
+ * wrong size is skipped (the supervisor runs beside untrusted code). */
 int
 sandbox_denial_read(int fd, struct sandbox_denial *out)
 {
-	return seccomp_notify_answer(fd, out);
+	struct sup_report rep;
+	ssize_t n = recv(fd, &rep, sizeof(rep), MSG_DONTWAIT);
+
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? -EAGAIN : -errno;
+	if (n == 0)
+		return -EPIPE;
+	if (n != (ssize_t)sizeof(rep))
+		return -EAGAIN;
+	memset(out, 0, sizeof(*out));
+	out->pid = rep.pid;
+	seccomp_syscall_name(rep.arch, rep.nr, out->syscall,
+			     sizeof(out->syscall));
+	memcpy(out->args, rep.args, sizeof(out->args));
+	if (rep.kind == SUP_REPORT_PROTECT && rep.op >= 0 &&
+	    rep.op < PROTECT_NOPS) {
+		out->operation = protect_op_name((enum protect_op)rep.op);
+		snprintf(out->path, sizeof(out->path), "%.*s",
+			 (int)sizeof(rep.path), rep.path);
+		snprintf(out->detail, sizeof(out->detail), "%.*s",
+			 (int)sizeof(rep.detail), rep.detail);
+	}
+	return 0;
 }
 
 const struct sandbox_caps *

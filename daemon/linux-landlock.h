@@ -57,4 +57,8 @@ int landlock_build(int abi, const char *const *rw, const char *tmp,
  * audited too (by default only the caller's own are). */
 int landlock_enforce(int fd, bool log_new_exec);
 
+/* Enforces fd on the caller without auditing its own denials (ABI >= 7):
+ * for the supervisor's forker, whose domain the command's nests in. */
+int landlock_enforce_quiet(int fd, int abi);
+
 #endif

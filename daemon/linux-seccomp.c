@@ -3,8 +3,8 @@
  * spawn only loads it. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/seccomp.h>
-#include <poll.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -17,9 +17,11 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/linux-seccomp.h"
+#include "daemon/linux-supervise.h"
 #include "daemon/sandbox.h"
 #include "daemon/syscall-deny.h"
 
@@ -121,6 +123,87 @@ add_denies(scmp_filter_ctx ctx, bool allow_unix)
 	return r;
 }
 
+/* The file syscalls the supervisor performs (linux-emulate.c), by name;
+ * open and openat only when they may write or create. */
+static const struct {
+	const char *name;
+	int op;
+} emulated[] = {
+	{ "open", SUP_OPEN }, { "openat", SUP_OPENAT }, { "creat", SUP_CREAT },
+	{ "mkdir", SUP_MKDIR }, { "mkdirat", SUP_MKDIRAT },
+	{ "mknod", SUP_MKNOD }, { "mknodat", SUP_MKNODAT },
+	{ "symlink", SUP_SYMLINK }, { "symlinkat", SUP_SYMLINKAT },
+	{ "link", SUP_LINK }, { "linkat", SUP_LINKAT },
+	{ "rename", SUP_RENAME }, { "renameat", SUP_RENAMEAT },
+	{ "renameat2", SUP_RENAMEAT2 },
+	{ "unlink", SUP_UNLINK }, { "unlinkat", SUP_UNLINKAT },
+	{ "rmdir", SUP_RMDIR },
+	{ "truncate", SUP_TRUNCATE }, { "truncate64", SUP_TRUNCATE64 },
+};
+#define NEMULATED (sizeof(emulated) / sizeof(emulated[0]))
+
+static int
+add_emulated(scmp_filter_ctx ctx)
+{
+	static const unsigned bits[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC };
+	size_t i, k;
+	int nr, r = 0;
+
+	for (i = 0; r == 0 && i < NEMULATED; i++) {
+		unsigned arg = emulated[i].op == SUP_OPEN ? 1 : 2;
+
+		nr = seccomp_syscall_resolve_name(emulated[i].name);
+		if (nr == __NR_SCMP_ERROR)
+			continue; /* not on this architecture */
+		if (emulated[i].op != SUP_OPEN && emulated[i].op != SUP_OPENAT) {
+			r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+			continue;
+		}
+		/* A plain read-only open stays in the kernel: fast. */
+		for (k = 0; r == 0 && k < 4; k++) {
+			struct scmp_arg_cmp c = SCMP_CMP(arg, SCMP_CMP_MASKED_EQ,
+							 bits[k], bits[k]);
+
+			r = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1,
+						   &c);
+		}
+	}
+	/* openat2 takes its flags in memory BPF cannot read: ENOSYS, and
+	 * callers fall back to openat. */
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+				     SCMP_SYS(openat2), 0);
+	return r;
+}
+
+int
+seccomp_syscall_table(struct sup_sys *out, size_t cap)
+{
+	const uint32_t native = seccomp_arch_native();
+	uint32_t arches[3] = { native, 0, 0 };
+	size_t n = 0, i, a;
+	int nr;
+
+	if (native == SCMP_ARCH_X86_64) {
+		arches[1] = SCMP_ARCH_X86;
+		arches[2] = SCMP_ARCH_X32;
+	} else if (native == SCMP_ARCH_AARCH64)
+		arches[1] = SCMP_ARCH_ARM;
+	for (a = 0; a < 3 && arches[a]; a++)
+		for (i = 0; i < NEMULATED; i++) {
+			nr = seccomp_syscall_resolve_name_arch(arches[a],
+							       emulated[i].name);
+			if (nr < 0)
+				continue;
+			if (n == cap)
+				return -E2BIG;
+			out[n].arch = arches[a];
+			out[n].nr = nr;
+			out[n++].op = emulated[i].op;
+		}
+	return (int)n;
+}
+
 static int
 export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
 {
@@ -154,7 +237,8 @@ export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
 }
 
 int
-seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog)
+seccomp_compile(bool allow_unix, bool notify, bool emulate,
+		struct sock_fprog *prog)
 {
 	scmp_filter_ctx ctx;
 	int r;
@@ -180,6 +264,8 @@ seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog)
 		r = 0;
 	if (r == 0)
 		r = add_denies(ctx, allow_unix);
+	if (r == 0 && emulate)
+		r = add_emulated(ctx);
 	if (r == 0)
 		r = export_prog(ctx, prog);
 	seccomp_release(ctx);
@@ -187,18 +273,43 @@ seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog)
 }
 
 int
-seccomp_load_prog(const struct sock_fprog *prog, bool notify)
+seccomp_load_prog(const struct sock_fprog *prog, unsigned flags)
 {
-	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-			 notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, prog);
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog);
 
 	return r < 0 ? -errno : (int)r;
 }
 
+/* Emulating a syscall needs its caller to stay put once the supervisor
+ * has the notification (a signal would restart it, done twice): Linux
+ * 5.19's SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV. Tried in a child. */
+bool
+seccomp_probe_emulate(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K,
+					    SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			_exit(1);
+		_exit(seccomp_load_prog(&prog, SECCOMP_FILTER_FLAG_NEW_LISTENER |
+					SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV)
+		      < 0 ? 1 : 0);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return false;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 /* Syscall name of (arch, nr); the last few are remembered, since a
  * looping sandbox repeats one. */
-static void
-syscall_name(uint32_t arch, int nr, char *buf, size_t len)
+void
+seccomp_syscall_name(uint32_t arch, int nr, char *buf, size_t len)
 {
 	static struct {
 		uint32_t arch;
@@ -222,44 +333,4 @@ syscall_name(uint32_t arch, int nr, char *buf, size_t len)
 	cache[i].arch = arch;
 	cache[i].nr = nr;
 	snprintf(cache[i].name, sizeof(cache[i].name), "%s", buf);
-}
-
-int
-seccomp_notify_answer(int fd, struct sandbox_denial *out)
-{
-	/* Allocated once: a looping sandbox sends a notification per try. */
-	static struct seccomp_notif *req;
-	static struct seccomp_notif_resp *resp;
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int r;
-
-	/* The receive ioctl blocks when nothing is pending, whatever the
-	 * fd's flags: look first. */
-	r = poll(&pfd, 1, 0);
-	if (r <= 0)
-		return r < 0 ? -errno : -EAGAIN;
-	if (pfd.revents & (POLLHUP | POLLERR))
-		return -EPIPE;
-	if (!req && seccomp_notify_alloc(&req, &resp) < 0)
-		return -ENOMEM;
-	/* The kernel wants the request zeroed. */
-	memset(req, 0, sizeof(*req));
-	r = seccomp_notify_receive(fd, req);
-	if (r == 0) {
-		/* Every notification is a denial: the filter only notifies
-		 * for what it refuses. */
-		resp->id = req->id;
-		resp->error = -EPERM;
-		resp->val = 0;
-		resp->flags = 0;
-		r = seccomp_notify_respond(fd, resp);
-		memset(out, 0, sizeof(*out));
-		out->pid = (pid_t)req->pid;
-		syscall_name(req->data.arch, req->data.nr, out->syscall,
-			     sizeof(out->syscall));
-		memcpy(out->args, req->data.args, sizeof(out->args));
-		if (r == -ENOENT)
-			r = 0; /* the caller went away meanwhile: still a denial */
-	}
-	return r;
 }

@@ -4,19 +4,33 @@
 
 #include <linux/filter.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sup_sys;
 
 /* Compiles the deny set with libseccomp into *prog (filter owned by the
  * caller; free prog->filter). allow_unix permits socket(AF_UNIX); notify
- * makes denials user notifications (answered with EPERM by the daemon). */
-int seccomp_compile(bool allow_unix, bool notify, struct sock_fprog *prog);
+ * makes denials user notifications (answered with EPERM by the session's
+ * supervisor); emulate sends the file syscalls that create, write,
+ * rename, link or remove to the supervisor too (linux-emulate.c). */
+int seccomp_compile(bool allow_unix, bool notify, bool emulate,
+		    struct sock_fprog *prog);
 
-/* Loads prog on the calling thread; no_new_privs must already be set. Does
- * not allocate (safe in the forked child). With notify, returns the
- * listener fd. */
-int seccomp_load_prog(const struct sock_fprog *prog, bool notify);
+/* Loads prog on the calling thread with SECCOMP_FILTER_FLAG_* flags;
+ * no_new_privs must already be set. Does not allocate (safe in the forked
+ * child). With SECCOMP_FILTER_FLAG_NEW_LISTENER, returns the listener. */
+int seccomp_load_prog(const struct sock_fprog *prog, unsigned flags);
 
-struct sandbox_denial;
-/* Takes one notification from listener fd, answers EPERM, describes it. */
-int seccomp_notify_answer(int fd, struct sandbox_denial *out);
+/* Whether the kernel can keep an emulated syscall's caller waiting
+ * through signals (needed to emulate). */
+bool seccomp_probe_emulate(void);
+
+/* Fills out[] with the emulated syscalls of every ABI the filter covers;
+ * returns how many, or -E2BIG. */
+int seccomp_syscall_table(struct sup_sys *out, size_t cap);
+
+/* Name of syscall nr of audit arch, "?" when unknown. */
+void seccomp_syscall_name(uint32_t arch, int nr, char *buf, size_t len);
 
 #endif

@@ -16,7 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/fsplan.h"
 #include "daemon/linux-backend.h"
+#include "daemon/linux-landlock.h"
 #include "daemon/linux-template.h"
 #include "daemon/linux.h"
 #include "proto/fdpass.h"
@@ -42,6 +44,7 @@ static const char *const step_names[STEP_MAX] = {
 	[STEP_MOUNT_POLICY] = "applying the filesystem policy",
 	[STEP_MOUNT_MASK] = "masking daemon state",
 	[STEP_LANDLOCK_RULESET] = "Landlock ruleset",
+	[STEP_SUPERVISOR] = "starting the session's supervisor",
 	[STEP_PROXY_LISTEN] = "proxy listeners",
 	[STEP_DROP_PRIVS] = "dropping privileges",
 	[STEP_SIGNALS] = "signal setup",
@@ -177,6 +180,11 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->landlock_abi = lb->caps.landlock_abi;
 	p->seccomp = lb->have_seccomp ? &lb->seccomp : NULL;
 	p->seccomp_notify = lb->caps.seccomp_notify;
+	p->emulate = lb->caps.protect_new;
+	p->seccomp_super = lb->have_seccomp ? &lb->seccomp_super : NULL;
+	p->sys = lb->sys;
+	p->nsys = lb->nsys;
+	p->lock_fd = lb->lock_fd;
 	p->landlock_log = lb->caps.landlock_audit;
 	*out = p;
 	return 0;
@@ -259,7 +267,7 @@ spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
 	if (pid == 0) {
 		close(sync[1]);
 		close(st[0]);
-		linux_session_main(p, sync[0], st[1]);
+		linux_session_main(p, sync[0], st[1], NULL);
 	}
 	close(sync[0]);
 	r = pid < 0 ? -errno : linux_release(pid, pidfd, sync[1], p);
@@ -282,17 +290,28 @@ helper_fail(int sfd, int step, int err)
 	_exit(125);
 }
 
-/* Second helper, inside the template's pid namespace: per-session network,
- * IPC, UTS and pid namespaces, then the session init as pid 1 of the last.
- * Its pidfd goes to the daemon; the init is reparented to the template. */
+/* Second helper, inside the template's pid namespace: the Landlock ruleset
+ * and the session's supervisor (here, so it sees /proc as the sandbox
+ * does), then per-session network, IPC, UTS and pid namespaces, and the
+ * session init as pid 1 of the last. Its pidfd goes to the daemon; the
+ * init and the supervisor are reparented to the template. */
 static void __attribute__((noreturn))
 helper_in_template(struct sandbox_plan *p, int sfd)
 {
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_STARTED };
+	struct linux_session_fds f = { -1, -1, -1 };
 	struct clone_args a = { 0 };
-	int pidfd = -1;
+	int pidfd = -1, r;
 	pid_t pid;
 
+	if (p->landlock_abi > 0 &&
+	    (f.ruleset = landlock_build(p->landlock_abi,
+					(const char *const *)p->fs->l[FSPLAN_WRITE].v,
+					"/tmp", "/dev")) < 0)
+		helper_fail(sfd, STEP_LANDLOCK_RULESET, -f.ruleset);
+	if (p->seccomp && p->seccomp_notify &&
+	    (r = linux_supervisor_start(p, f.ruleset, &f.sup, &f.report)) < 0)
+		helper_fail(sfd, STEP_SUPERVISOR, -r);
 	if (unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |
 		    CLONE_NEWPID) < 0)
 		helper_fail(sfd, STEP_UNSHARE, errno);
@@ -303,7 +322,7 @@ helper_in_template(struct sandbox_plan *p, int sfd)
 	if (pid < 0)
 		helper_fail(sfd, STEP_FORK, errno);
 	if (pid == 0)
-		linux_session_main(p, -1, sfd);
+		linux_session_main(p, -1, sfd, &f);
 	if (fdpass_send(sfd, &s, sizeof(s), &pidfd, 1) < 0) {
 		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 		_exit(1);
@@ -340,15 +359,15 @@ template_sync(int ctl)
 static void __attribute__((noreturn))
 helper_main(struct sandbox_plan *p, struct ltemplate *t, int sfd)
 {
-	int keep[8] = { t->ready_fd, t->state_fd, t->pidfd, t->ctl_fd, sfd,
-			p->stdio[0], p->stdio[1], p->stdio[2] };
+	int keep[9] = { t->ready_fd, t->state_fd, t->pidfd, t->ctl_fd, sfd,
+			p->stdio[0], p->stdio[1], p->stdio[2], p->lock_fd };
 	struct ltemplate_state st;
 	char c;
 	int status;
 	ssize_t n;
 	pid_t pid;
 
-	linux_close_fds_except(keep, 8);
+	linux_close_fds_except(keep, 9);
 	prctl(PR_SET_NAME, "sbx-spawn");
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		helper_fail(sfd, STEP_PDEATHSIG, errno);

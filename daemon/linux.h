@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+struct sup_sys;
 struct walk_state;
 struct walk_result;
 
@@ -31,6 +32,7 @@ enum linux_step {
 	STEP_MOUNT_POLICY,
 	STEP_MOUNT_MASK,
 	STEP_LANDLOCK_RULESET,
+	STEP_SUPERVISOR,
 	STEP_PROXY_LISTEN,
 	STEP_DROP_PRIVS,
 	STEP_SIGNALS,
@@ -73,8 +75,22 @@ struct sandbox_plan {
 	bool userns;
 	int landlock_abi;
 	const struct sock_fprog *seccomp;
-	bool seccomp_notify;       /* hand the listener to the daemon */
+	bool seccomp_notify;       /* a supervisor answers the listener */
+	bool emulate;              /* ... and performs the file syscalls */
+	const struct sock_fprog *seccomp_super; /* the supervisor's own */
+	const struct sup_sys *sys; /* emulated syscalls by ABI */
+	size_t nsys;
+	int lock_fd;               /* serialises the supervisors, or -1 */
 	bool landlock_log;         /* audit the command's Landlock denials */
+};
+
+/* What a session init is handed (-1: none): the Landlock ruleset, and the
+ * supervisor's ends for the command's listener and for the daemon's
+ * reports (linux_supervisor_start). */
+struct linux_session_fds {
+	int ruleset;
+	int sup;
+	int report;
 };
 
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace
@@ -90,15 +106,28 @@ int linux_mount_apply(const struct walk_result *w);
 
 /* A template's life after its build: applies masks for what appears later
  * (inotify on the walked directories), answers sync requests on ctl_fd,
- * reaps. Never returns. */
-void linux_watch_run(struct walk_state *st, int ctl_fd)
+ * reaps. supervised: sessions have a supervisor guarding git's protected
+ * paths (protect_late_bind). Never returns. */
+void linux_watch_run(struct walk_state *st, int ctl_fd, bool supervised)
 	__attribute__((noreturn));
 
 /* Body of the session init: (with sync_fd >= 0, a direct sandbox: waits
- * for the id maps and builds the mounts itself), forks the command, relays
- * signals, reaps, reports. Never returns. */
+ * for the id maps, builds the mounts and starts the supervisor itself;
+ * fds is NULL then), forks the command, relays signals, reaps, reports.
+ * Never returns. */
 void linux_session_main(const struct sandbox_plan *plan, int sync_fd,
-			int status_fd) __attribute__((noreturn));
+			int status_fd, const struct linux_session_fds *fds)
+	__attribute__((noreturn));
+
+/* Leaves the caller with the command's user and no capabilities. */
+int linux_drop_privs(const struct sandbox_plan *p);
+
+/* Restricts the caller with ruleset (>= 0), then forks the session's
+ * supervisor (linux-supervise.c) into the caller's pid namespace, which
+ * must be the one the sandbox's /proc shows. *cmd_end: where the command
+ * sends its listener; *report_r: the daemon's end for refusals. */
+int linux_supervisor_start(const struct sandbox_plan *p, int ruleset,
+			   int *cmd_end, int *report_r);
 
 /* Closes every fd but keep[] (which it sorts). */
 void linux_close_fds_except(int *keep, int n);

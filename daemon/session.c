@@ -381,15 +381,31 @@ read_status(struct session *s)
 	}
 }
 
-/* A syscall the sandbox refused (the filter's user notification): it
- * has been answered EPERM; here it becomes a violation. */
+/* A syscall the sandbox refused (the filter's user notification), or a
+ * change to a protected path the supervisor refused: it has been
+ * answered EPERM; here it becomes a violation. */
 static void
 session_syscall_denied(struct session *s, const struct sandbox_denial *d)
 {
-	char target[128];
+	char target[128], access[32];
 	struct violation v;
+	struct fsdenial f;
+	bool write;
 
-	syscall_deny_describe(d->syscall, d->args, &v, target, sizeof(target));
+	if (!d->operation) {
+		syscall_deny_describe(d->syscall, d->args, &v, target,
+				      sizeof(target));
+		session_violation(s, &v);
+		return;
+	}
+	write = !strcmp(d->operation, "write") ||
+		!strcmp(d->operation, "remove");
+	snprintf(access, sizeof(access), "fs.%s", d->operation);
+	fsdenial_describe(s->policy, policy_store_home(), s->workspace,
+			  write ? VIOLATION_FS_WRITE : VIOLATION_FS_CREATE,
+			  access, d->path, &f, &v);
+	if (d->detail[0])
+		v.detail = d->detail;
 	session_violation(s, &v);
 }
 

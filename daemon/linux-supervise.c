@@ -1,0 +1,280 @@
+/* The supervisor process of a Linux sandbox session: started beside the
+ * command (linux_supervisor_start), it takes the command's seccomp
+ * listener and answers every notification: refused syscalls get EPERM and
+ * a report to the daemon; file operations are performed here
+ * (linux-emulate.c). It never waits on the daemon: reports that do not
+ * fit the socket are dropped. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/linux-landlock.h"
+#include "daemon/linux-seccomp.h"
+#include "daemon/linux-supervise.h"
+#include "daemon/linux.h"
+#include "daemon/protect.h"
+#include "proto/fdpass.h"
+
+void
+sup_answer_send(struct sup *s, uint64_t id, int res,
+		const struct sup_answer *a)
+{
+	struct seccomp_notif_resp resp = { .id = id };
+
+	if (res >= 0 && a->is_fd) {
+		struct seccomp_notif_addfd add = {
+			.id = id,
+			.flags = SECCOMP_ADDFD_FLAG_SEND,
+			.srcfd = (uint32_t)res,
+			.newfd_flags = a->cloexec ? O_CLOEXEC : 0,
+		};
+
+		/* Installs the fd and answers with its number, at once;
+		 * fails only when the command is gone. */
+		ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
+		close(res);
+		return;
+	}
+	if (res < 0)
+		resp.error = res;
+	else
+		resp.val = res;
+	ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+static void
+send_report(struct sup *s, const struct sup_report *rep)
+{
+	ssize_t n = send(s->report, rep, sizeof(*rep),
+			 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+	(void)n; /* full or gone: the refusal stands, only unreported */
+}
+
+void
+sup_report_protect(struct sup *s, struct sreq *r, int op, const char *path,
+		   const char *rule, const char *detail)
+{
+	struct sup_report rep;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.kind = SUP_REPORT_PROTECT;
+	rep.pid = r->tid;
+	rep.arch = r->n->data.arch;
+	rep.nr = r->n->data.nr;
+	rep.op = op;
+	snprintf(rep.path, sizeof(rep.path), "%s", path);
+	snprintf(rep.rule, sizeof(rep.rule), "%s", rule ? rule : "");
+	snprintf(rep.detail, sizeof(rep.detail), "%s", detail ? detail : "");
+	send_report(s, &rep);
+}
+
+bool
+sup_fresh(const struct sup *s, const struct stat *st)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nfresh; i++)
+		if (s->fresh[i].dev == st->st_dev &&
+		    s->fresh[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/* What git's exceptions made in this session may be replaced or removed
+ * by it; the oldest is forgotten first (then it is only protected). */
+void
+sup_fresh_set(struct sup *s, const struct stat *st, bool on)
+{
+	const unsigned cap = sizeof(s->fresh) / sizeof(s->fresh[0]);
+	unsigned i;
+
+	for (i = 0; i < s->nfresh; i++)
+		if (s->fresh[i].dev == st->st_dev &&
+		    s->fresh[i].ino == st->st_ino) {
+			if (!on)
+				s->fresh[i].dev = s->fresh[i].ino = 0;
+			return;
+		}
+	if (!on)
+		return;
+	i = s->nfresh < cap ? s->nfresh++ : s->next_fresh++ % cap;
+	s->fresh[i].dev = st->st_dev;
+	s->fresh[i].ino = st->st_ino;
+}
+
+/* One lock for every supervisor of the daemon: a check and the change
+ * it allows are not separated by another sandbox's directory rename
+ * (which takes it exclusively). POSIX record locks: per process, and
+ * released if the process dies. */
+void
+sup_lock(struct sup *s, bool exclusive)
+{
+	struct flock fl = { .l_type = exclusive ? F_WRLCK : F_RDLCK,
+			    .l_whence = SEEK_SET, .l_len = 1 };
+
+	if (s->lock >= 0)
+		while (fcntl(s->lock, F_SETLKW, &fl) < 0 && errno == EINTR)
+			;
+}
+
+void
+sup_unlock(struct sup *s)
+{
+	struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET,
+			    .l_len = 1 };
+
+	if (s->lock >= 0)
+		fcntl(s->lock, F_SETLK, &fl);
+}
+
+static int
+lookup(const struct sandbox_plan *p, uint32_t arch, int nr)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsys; i++)
+		if (p->sys[i].arch == arch && p->sys[i].nr == nr)
+			return p->sys[i].op;
+	return SUP_NONE;
+}
+
+static void
+handle(struct sup *s, const struct sandbox_plan *p, struct seccomp_notif *n)
+{
+	int op = p->emulate ? lookup(p, n->data.arch, n->data.nr) : SUP_NONE;
+	struct sreq r = { .n = n, .tid = (pid_t)n->pid, .mem = -1 };
+	struct sup_answer a = { 0 };
+	struct sup_report rep;
+	int e;
+
+	if (op == SUP_NONE) {
+		/* The filter refuses it (the deny set): say so. */
+		sup_answer_send(s, n->id, -EPERM, &a);
+		memset(&rep, 0, sizeof(rep));
+		rep.kind = SUP_REPORT_SYSCALL;
+		rep.pid = (int32_t)n->pid;
+		rep.arch = n->data.arch;
+		rep.nr = n->data.nr;
+		memcpy(rep.args, n->data.args, sizeof(rep.args));
+		send_report(s, &rep);
+		return;
+	}
+	e = emu_run(s, &r, op, &a);
+	if (r.mem >= 0)
+		close(r.mem);
+	if (e != -EINPROGRESS)
+		sup_answer_send(s, n->id, e, &a);
+}
+
+static void __attribute__((noreturn))
+serve(struct sup *s, const struct sandbox_plan *p)
+{
+	static union {
+		struct seccomp_notif n;
+		char buf[4096];
+	} u;
+	struct seccomp_notif_sizes sz;
+	struct pollfd pfd = { .fd = s->listener, .events = POLLIN };
+
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0 ||
+	    sz.seccomp_notif > sizeof(u))
+		_exit(1);
+	for (;;) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			; /* FIFO workers */
+		if (poll(&pfd, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			_exit(1);
+		}
+		if (!(pfd.revents & POLLIN))
+			_exit(0); /* nothing filtered is left */
+		memset(&u, 0, sz.seccomp_notif);
+		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &u.n) < 0)
+			continue; /* gone meanwhile (ENOENT), or EINTR */
+		handle(s, p, &u.n);
+	}
+}
+
+/* Body of the supervisor. The forker restricted itself with the
+ * command's Landlock ruleset already; here the rest of what the command
+ * is: its user, no capabilities, no new privileges. Not dumpable, so the
+ * command cannot read or write this process. */
+static void __attribute__((noreturn))
+supervise_main(const struct sandbox_plan *p, int sup_fd, int rep)
+{
+	struct sup s = { .fs = p->fs, .report = rep, .lock = p->lock_fd,
+			 .listener = -1 };
+	int keep[3] = { sup_fd, rep, p->lock_fd }, fds[1], nfds = 0;
+	char c;
+
+	linux_close_fds_except(keep, p->lock_fd >= 0 ? 3 : 2);
+	prctl(PR_SET_NAME, "sbx-supervise");
+	signal(SIGPIPE, SIG_IGN);
+	if (linux_drop_privs(p) < 0 || prctl(PR_SET_DUMPABLE, 0) < 0 ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		_exit(1);
+	if (p->seccomp_super && seccomp_load_prog(p->seccomp_super, false) < 0)
+		_exit(1);
+	if ((s.root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		_exit(1);
+	/* The command sends its listener once its filter is loaded; EOF:
+	 * it never got that far. */
+	if (fdpass_recv(sup_fd, &c, 1, fds, &nfds, 1) <= 0 || nfds != 1)
+		_exit(0);
+	close(sup_fd);
+	s.listener = fds[0];
+	serve(&s, p);
+}
+
+int
+linux_supervisor_start(const struct sandbox_plan *p, int ruleset,
+		       int *cmd_end, int *report_r)
+{
+	int sup[2], rep[2], e;
+	pid_t pid;
+
+	/* The command's own domain will nest in this one: the supervisor
+	 * may then read its memory and /proc entries, and it cannot touch
+	 * the supervisor. */
+	if (ruleset >= 0 && (e = landlock_enforce_quiet(ruleset,
+							 p->landlock_abi)) < 0)
+		return e;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sup) < 0)
+		return -errno;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, rep) < 0) {
+		e = -errno;
+		close(sup[0]);
+		close(sup[1]);
+		return e;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(sup[0]);
+		close(rep[0]);
+		supervise_main(p, sup[1], rep[1]);
+	}
+	e = pid < 0 ? -errno : 0;
+	close(sup[1]);
+	close(rep[1]);
+	if (e < 0) {
+		close(sup[0]);
+		close(rep[0]);
+		return e;
+	}
+	*cmd_end = sup[0];
+	*report_r = rep[0];
+	return 0;
+}
