@@ -10,7 +10,9 @@
 #include "daemon/gitconfig.h"
 
 /* What git init and git clone write into a repository's config, and
- * nothing that names a program, a hook, another file or a filter. */
+ * nothing that names a program, a hook, another file or a filter (nor
+ * extensions.worktreeConfig, which would make git read config.worktree
+ * files, which are not protected). */
 static const struct {
 	const char *section;
 	bool sub;               /* needs a subsection ("origin") */
@@ -27,7 +29,6 @@ static const struct {
 	{ "core", false, "sparsecheckoutcone" },
 	{ "extensions", false, "objectformat" },
 	{ "extensions", false, "refstorage" },
-	{ "extensions", false, "worktreeconfig" },
 	{ "extensions", false, "partialclone" },
 	{ "remote", true, "url" },
 	{ "remote", true, "fetch" },

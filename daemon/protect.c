@@ -44,22 +44,38 @@ is_git_rule(const char *glob)
 	return !strcmp(glob, GIT_HOOKS) || !strcmp(glob, GIT_CONFIG);
 }
 
+/* ASCII lower case: on a case-insensitive filesystem (WSL's drvfs, vfat,
+ * casefolded ext4) .GIT/Hooks is .git/hooks to the git that reads it. */
+static bool
+fold(char *out, const char *in)
+{
+	size_t i, n = strlen(in);
+
+	if (n >= POLICY_PATH_MAX)
+		return false;
+	for (i = 0; i <= n; i++)
+		out[i] = (char)(in[i] >= 'A' && in[i] <= 'Z' ? in[i] + 32 :
+								in[i]);
+	return true;
+}
+
 /* First rule covering path; git's own rules only when with_git. */
 static const char *
 covering(const struct fsplan *fs, const char *path, bool with_git)
 {
 	const struct fsplan_list *plain = &fs->l[FSPLAN_READ_ONLY];
 	const struct fsplan_list *globs = &fs->l[FSPLAN_RO_GLOBS];
+	char p[POLICY_PATH_MAX], rule[POLICY_PATH_MAX];
 	size_t i;
 
-	if (strlen(path) >= POLICY_PATH_MAX)
+	if (!fold(p, path))
 		return "(path too long to check)";
 	for (i = 0; i < plain->n; i++)
-		if (under(path, plain->v[i]))
+		if (fold(rule, plain->v[i]) && under(p, rule))
 			return plain->v[i];
 	for (i = 0; i < globs->n; i++)
 		if ((with_git || !is_git_rule(globs->v[i])) &&
-		    policy_glob_covers_path(globs->v[i], path))
+		    fold(rule, globs->v[i]) && policy_glob_covers_path(rule, p))
 			return globs->v[i];
 	return NULL;
 }
@@ -79,6 +95,7 @@ protect_decide(const struct fsplan *fs, enum protect_op op, const char *path,
 	       const char **rule)
 {
 	const char *r = covering(fs, path, false);
+	char p[POLICY_PATH_MAX];
 
 	if (r) {
 		if (rule)
@@ -90,12 +107,13 @@ protect_decide(const struct fsplan *fs, enum protect_op op, const char *path,
 	if (rule)
 		*rule = r;
 	/* Only git's rules cover path from here on. */
-	if (op == PROTECT_MKDIR && policy_glob_match_path(GIT_HOOKS, path))
+	fold(p, path);
+	if (op == PROTECT_MKDIR && policy_glob_match_path(GIT_HOOKS, p))
 		return PROTECT_HOOKS_DIR;
 	if (op == PROTECT_CREATE &&
-	    policy_glob_match_path(GIT_HOOKS "/*.sample", path))
+	    policy_glob_match_path(GIT_HOOKS "/*.sample", p))
 		return PROTECT_DISCARD;
-	if (op == PROTECT_RENAME && policy_glob_match_path(GIT_CONFIG, path))
+	if (op == PROTECT_RENAME && policy_glob_match_path(GIT_CONFIG, p))
 		return PROTECT_GIT_CONFIG;
 	return PROTECT_DENY;
 }
@@ -179,6 +197,8 @@ protect_rename_depth(const struct fsplan *fs, const char *from, const char *to)
 bool
 protect_late_bind(const char *path)
 {
-	return !policy_glob_covers_path(GIT_HOOKS, path) &&
-	       !policy_glob_match_path(GIT_CONFIG, path);
+	char p[POLICY_PATH_MAX];
+
+	return !fold(p, path) || (!policy_glob_covers_path(GIT_HOOKS, p) &&
+				  !policy_glob_match_path(GIT_CONFIG, p));
 }

@@ -39,8 +39,9 @@ enum protect_verdict {
 /*
  * True when a read-only rule of fs (denyWrite or protect, path or glob)
  * covers path (absolute, normalised) or one of its ancestors; *rule (may
- * be NULL) gets the first such rule. A path too long to match is covered:
- * what cannot be checked is refused.
+ * be NULL) gets the first such rule. ASCII letters match either case (a
+ * case-insensitive filesystem makes .GIT/Hooks git's .git/hooks). A path
+ * too long to match is covered: what cannot be checked is refused.
  */
 bool protect_covered(const struct fsplan *fs, const char *path,
 		     const char **rule);

@@ -67,6 +67,7 @@ test_refuses(void)
 		"[core]\n\tsshCommand = x\n",
 		"[core]\n\teditor = x\n",
 		"[core]\n\tworktree = /home/u/.ssh\n",
+		"[extensions]\n\tworktreeConfig = true\n",
 		"[include]\n\tpath = /tmp/evil\n",
 		"[includeIf \"gitdir:/\"]\n\tpath = /tmp/evil\n",
 		"[alias]\n\tst = !sh\n",

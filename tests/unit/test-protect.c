@@ -43,6 +43,9 @@ test_covered(const struct fsplan *fs)
 	CHECK(protect_covered(fs, WS "/.bashrc", NULL));
 	CHECK(protect_covered(fs, WS "/vendor/lib.c", NULL)); /* denyWrite */
 	CHECK(protect_covered(fs, HOME "/.config/git/config", NULL));
+	CHECK(protect_covered(fs, WS "/x/.GIT/Hooks/pre-commit", NULL));
+	CHECK(protect_covered(fs, WS "/.VSCode", NULL));
+	CHECK(protect_covered(fs, WS "/VENDOR/x", NULL));
 	CHECK(!protect_covered(fs, WS "/.git", NULL));
 	CHECK(!protect_covered(fs, WS "/.git/index.lock", NULL));
 	CHECK(!protect_covered(fs, WS "/.git/config.lock", NULL));
@@ -68,6 +71,8 @@ static const struct {
 } decisions[] = {
 	{ PROTECT_CREATE, WS "/src/x.c", PROTECT_ALLOW },
 	{ PROTECT_MKDIR, WS "/a/b/c/.git/hooks", PROTECT_HOOKS_DIR },
+	{ PROTECT_MKDIR, WS "/a/.Git/HOOKS", PROTECT_HOOKS_DIR },
+	{ PROTECT_CREATE, WS "/a/.Git/HOOKS/pre-commit", PROTECT_DENY },
 	{ PROTECT_SYMLINK, WS "/.git/hooks", PROTECT_DENY },
 	{ PROTECT_RENAME, WS "/.git/hooks", PROTECT_DENY },
 	{ PROTECT_MKDIR, WS "/.git/hooks/x", PROTECT_DENY },
@@ -137,6 +142,7 @@ test_late_bind(void)
 	CHECK(protect_late_bind(WS "/.vscode"));
 	CHECK(protect_late_bind(WS "/.sbxignore"));
 	CHECK(protect_late_bind(WS "/.git/config.lock"));
+	CHECK(!protect_late_bind(WS "/.GIT/CONFIG"));
 }
 
 int
