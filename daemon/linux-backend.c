@@ -104,7 +104,7 @@ probe_mount_api(void)
 static int
 setup_supervisors(void)
 {
-	int r = seccomp_compile(false, false, false, &lb.seccomp_super);
+	int r = seccomp_compile(SECCOMP_NATIVE_ONLY, &lb.seccomp_super);
 
 	if (r < 0)
 		return r;
@@ -172,7 +172,8 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		return 0;
 	}
 	lb.caps.protect_new = lb.caps.seccomp_notify && seccomp_probe_emulate();
-	r = seccomp_compile(false, lb.caps.seccomp_notify, lb.caps.protect_new,
+	r = seccomp_compile((lb.caps.seccomp_notify ? SECCOMP_NOTIFY : 0) |
+			    (lb.caps.protect_new ? SECCOMP_EMULATE : 0),
 			    &lb.seccomp);
 	if (r == 0 && lb.caps.seccomp_notify)
 		r = setup_supervisors();

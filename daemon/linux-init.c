@@ -314,7 +314,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd,
 		(struct linux_session_fds){ -1, -1, -1 };
 	int keep[9] = { sync_fd, sfd, p->stdio[0], p->stdio[1], p->stdio[2],
 			f.ruleset, f.sup, f.report, fds ? -1 : p->lock_fd };
-	int sigfd, err = 0, step;
+	int own[2] = { -1, -1 }, sigfd, err = 0, step;
 	bool direct = sync_fd >= 0;
 	sigset_t set;
 	size_t i;
@@ -352,8 +352,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd,
 	/* A direct sandbox's /proc is its own pid namespace's: the
 	 * supervisor is started from here. */
 	if (direct && p->seccomp && p->seccomp_notify &&
-	    (err = linux_supervisor_start(p, f.ruleset, &f.sup,
-					  &f.report)) < 0)
+	    (err = linux_supervisor_prepare(p, &f, own)) < 0)
 		fail(sfd, STEP_SUPERVISOR, -err);
 	if (p->proxy && (err = send_listeners(sfd)) < 0)
 		fail(sfd, STEP_PROXY_LISTEN, -err);
@@ -371,8 +370,15 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd,
 	cmd = fork();
 	if (cmd < 0)
 		fail(sfd, STEP_FORK, errno);
-	if (cmd == 0)
+	if (cmd == 0) {
+		if (own[0] >= 0) {
+			close(own[0]);
+			close(own[1]);
+		}
 		exec_command(p, f, sfd);
+	}
+	if (own[0] >= 0)
+		linux_supervisor_fork(p, own);
 	if (f.ruleset >= 0)
 		close(f.ruleset);
 	if (f.sup >= 0)

@@ -124,7 +124,7 @@ add_denies(scmp_filter_ctx ctx, bool allow_unix)
 }
 
 /* The file syscalls the supervisor performs (linux-emulate.c), by name;
- * open and openat only when they may write or create. */
+ * openat only when it may write or create. */
 static const struct {
 	const char *name;
 	int op;
@@ -150,18 +150,18 @@ add_emulated(scmp_filter_ctx ctx)
 	int nr, r = 0;
 
 	for (i = 0; r == 0 && i < NEMULATED; i++) {
-		unsigned arg = emulated[i].op == SUP_OPEN ? 1 : 2;
-
 		nr = seccomp_syscall_resolve_name(emulated[i].name);
 		if (nr == __NR_SCMP_ERROR)
 			continue; /* not on this architecture */
-		if (emulated[i].op != SUP_OPEN && emulated[i].op != SUP_OPENAT) {
+		if (emulated[i].op != SUP_OPENAT) {
 			r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
 			continue;
 		}
-		/* A plain read-only open stays in the kernel: fast. */
+		/* A plain read-only openat stays in the kernel: fast (libc
+		 * makes every open() an openat; open itself goes to the
+		 * supervisor whatever its flags: a shorter filter). */
 		for (k = 0; r == 0 && k < 4; k++) {
-			struct scmp_arg_cmp c = SCMP_CMP(arg, SCMP_CMP_MASKED_EQ,
+			struct scmp_arg_cmp c = SCMP_CMP(2, SCMP_CMP_MASKED_EQ,
 							 bits[k], bits[k]);
 
 			r = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1,
@@ -237,13 +237,13 @@ export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
 }
 
 int
-seccomp_compile(bool allow_unix, bool notify, bool emulate,
-		struct sock_fprog *prog)
+seccomp_compile(unsigned flags, struct sock_fprog *prog)
 {
 	scmp_filter_ctx ctx;
 	int r;
 
-	deny_action = notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
+	deny_action = flags & SECCOMP_NOTIFY ? SCMP_ACT_NOTIFY :
+					       SCMP_ACT_ERRNO(EPERM);
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		return -ENOMEM;
@@ -254,7 +254,9 @@ seccomp_compile(bool allow_unix, bool notify, bool emulate,
 		r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
 	/* The native ABI's 32-bit sibling gets the same rules (an x86-64
 	 * process can make i386 syscalls). */
-	if (r == 0 && seccomp_arch_native() == SCMP_ARCH_X86_64) {
+	if (r == 0 && (flags & SECCOMP_NATIVE_ONLY))
+		; /* the supervisor: native syscalls only */
+	else if (r == 0 && seccomp_arch_native() == SCMP_ARCH_X86_64) {
 		r = seccomp_arch_add(ctx, SCMP_ARCH_X86);
 		if (r == 0)
 			r = seccomp_arch_add(ctx, SCMP_ARCH_X32);
@@ -263,8 +265,8 @@ seccomp_compile(bool allow_unix, bool notify, bool emulate,
 	if (r == -EEXIST)
 		r = 0;
 	if (r == 0)
-		r = add_denies(ctx, allow_unix);
-	if (r == 0 && emulate)
+		r = add_denies(ctx, flags & SECCOMP_ALLOW_UNIX);
+	if (r == 0 && (flags & SECCOMP_EMULATE))
 		r = add_emulated(ctx);
 	if (r == 0)
 		r = export_prog(ctx, prog);

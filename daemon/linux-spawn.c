@@ -290,43 +290,39 @@ helper_fail(int sfd, int step, int err)
 	_exit(125);
 }
 
-/* Second helper, inside the template's pid namespace: the Landlock ruleset
- * and the session's supervisor (here, so it sees /proc as the sandbox
- * does), then per-session network, IPC, UTS and pid namespaces, and the
- * session init as pid 1 of the last. Its pidfd goes to the daemon; the
- * init and the supervisor are reparented to the template. */
+/* Second helper, inside the template's pid namespace: per-session
+ * network, IPC, UTS and pid namespaces, then the session init as pid 1 of
+ * the last, handed f. Its pidfd goes to the daemon; then, with own[]
+ * (linux_supervisor_prepare), it forks the session's supervisor (here, in
+ * the pid namespace the sandbox's /proc shows; after the init, so the
+ * command does not wait for it). Both are reparented to the template
+ * when this exits. */
 static void __attribute__((noreturn))
-helper_in_template(struct sandbox_plan *p, int sfd)
+helper_in_template(struct sandbox_plan *p, int sfd,
+		   const struct linux_session_fds *f, int own[2])
 {
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_STARTED };
-	struct linux_session_fds f = { -1, -1, -1 };
 	struct clone_args a = { 0 };
-	int pidfd = -1, r;
+	int pidfd = -1;
 	pid_t pid;
 
-	if (p->landlock_abi > 0 &&
-	    (f.ruleset = landlock_build(p->landlock_abi,
-					(const char *const *)p->fs->l[FSPLAN_WRITE].v,
-					"/tmp", "/dev")) < 0)
-		helper_fail(sfd, STEP_LANDLOCK_RULESET, -f.ruleset);
-	if (p->seccomp && p->seccomp_notify &&
-	    (r = linux_supervisor_start(p, f.ruleset, &f.sup, &f.report)) < 0)
-		helper_fail(sfd, STEP_SUPERVISOR, -r);
-	if (unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |
-		    CLONE_NEWPID) < 0)
-		helper_fail(sfd, STEP_UNSHARE, errno);
-	a.flags = CLONE_PIDFD;
+	/* The namespaces come with the clone: this process stays in the
+	 * template's, where the supervisor must be forked. */
+	a.flags = CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID |
+		  CLONE_PIDFD;
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
 	if (pid < 0)
-		helper_fail(sfd, STEP_FORK, errno);
+		helper_fail(sfd, STEP_UNSHARE, errno);
 	if (pid == 0)
-		linux_session_main(p, -1, sfd, &f);
+		linux_session_main(p, -1, sfd, f);
 	if (fdpass_send(sfd, &s, sizeof(s), &pidfd, 1) < 0) {
 		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 		_exit(1);
 	}
+	if (own[0] >= 0)
+		linux_supervisor_fork(p, own);
 	_exit(0);
 }
 
@@ -355,15 +351,19 @@ template_sync(int ctl)
 }
 
 /* First helper, the daemon's child: waits until the template is built,
- * joins its user, mount and pid namespaces, forks the second helper. */
+ * joins its user, mount and pid namespaces, builds the Landlock ruleset
+ * (and restricts itself with it when there is a supervisor), forks the
+ * second helper and waits for it (the daemon reads this exit as the end
+ * of the spawn). */
 static void __attribute__((noreturn))
 helper_main(struct sandbox_plan *p, struct ltemplate *t, int sfd)
 {
 	int keep[9] = { t->ready_fd, t->state_fd, t->pidfd, t->ctl_fd, sfd,
 			p->stdio[0], p->stdio[1], p->stdio[2], p->lock_fd };
+	struct linux_session_fds f = { -1, -1, -1 };
+	int own[2] = { -1, -1 }, status, r;
 	struct ltemplate_state st;
 	char c;
-	int status;
 	ssize_t n;
 	pid_t pid;
 
@@ -383,11 +383,19 @@ helper_main(struct sandbox_plan *p, struct ltemplate *t, int sfd)
 	if (setns(t->pidfd, CLONE_NEWNS | CLONE_NEWPID |
 				    (p->userns ? CLONE_NEWUSER : 0)) < 0)
 		helper_fail(sfd, STEP_JOIN, errno);
+	if (p->landlock_abi > 0 &&
+	    (f.ruleset = landlock_build(p->landlock_abi,
+					(const char *const *)p->fs->l[FSPLAN_WRITE].v,
+					"/tmp", "/dev")) < 0)
+		helper_fail(sfd, STEP_LANDLOCK_RULESET, -f.ruleset);
+	if (p->seccomp && p->seccomp_notify &&
+	    (r = linux_supervisor_prepare(p, &f, own)) < 0)
+		helper_fail(sfd, STEP_SUPERVISOR, -r);
 	pid = fork();
 	if (pid < 0)
 		helper_fail(sfd, STEP_FORK, errno);
 	if (pid == 0)
-		helper_in_template(p, sfd);
+		helper_in_template(p, sfd, &f, own);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
@@ -528,6 +536,12 @@ unsigned
 sandbox_templates(void)
 {
 	return ltemplate_count();
+}
+
+void
+sandbox_cleanup(void)
+{
+	ltemplate_kill_all();
 }
 
 int

@@ -1,5 +1,5 @@
 /* The supervisor process of a Linux sandbox session: started beside the
- * command (linux_supervisor_start), it takes the command's seccomp
+ * command (linux_supervisor_fork), it takes the command's seccomp
  * listener and answers every notification: refused syscalls get EPERM and
  * a report to the daemon; file operations are performed here
  * (linux-emulate.c). It never waits on the daemon: reports that do not
@@ -25,6 +25,14 @@
 #include "daemon/linux.h"
 #include "daemon/protect.h"
 #include "proto/fdpass.h"
+
+/* Linux 6.6; the installed headers may be older. */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
 
 void
 sup_answer_send(struct sup *s, uint64_t id, int res,
@@ -191,6 +199,11 @@ serve(struct sup *s, const struct sandbox_plan *p)
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0 ||
 	    sz.seccomp_notif > sizeof(u))
 		_exit(1);
+	/* The command waits while we work: hand the CPU over directly both
+	 * ways, instead of queueing for it on a busy machine (Linux 6.6;
+	 * older ones just wake us the ordinary way). */
+	ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+	      SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	for (;;) {
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			; /* FIFO workers */
@@ -212,9 +225,10 @@ serve(struct sup *s, const struct sandbox_plan *p)
  * command's Landlock ruleset already; here the rest of what the command
  * is: its user, no capabilities, no new privileges. Not dumpable, so the
  * command cannot read or write this process. */
-static void __attribute__((noreturn))
-supervise_main(const struct sandbox_plan *p, int sup_fd, int rep)
+void
+linux_supervise(const struct sandbox_plan *p, int own[2])
 {
+	int sup_fd = own[0], rep = own[1];
 	struct sup s = { .fs = p->fs, .report = rep, .lock = p->lock_fd,
 			 .listener = -1 };
 	int keep[3] = { sup_fd, rep, p->lock_fd }, fds[1], nfds = 0;
@@ -226,8 +240,6 @@ supervise_main(const struct sandbox_plan *p, int sup_fd, int rep)
 	if (linux_drop_privs(p) < 0 || prctl(PR_SET_DUMPABLE, 0) < 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		_exit(1);
-	if (p->seccomp_super && seccomp_load_prog(p->seccomp_super, false) < 0)
-		_exit(1);
 	if ((s.root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		_exit(1);
 	/* The command sends its listener once its filter is loaded; EOF:
@@ -236,21 +248,24 @@ supervise_main(const struct sandbox_plan *p, int sup_fd, int rep)
 		_exit(0);
 	close(sup_fd);
 	s.listener = fds[0];
+	/* Our own filter only now: loading one costs the CPU the spawn is
+	 * waiting for; nothing the command sends is read before it. */
+	if (p->seccomp_super && seccomp_load_prog(p->seccomp_super, 0) < 0)
+		_exit(1);
 	serve(&s, p);
 }
 
 int
-linux_supervisor_start(const struct sandbox_plan *p, int ruleset,
-		       int *cmd_end, int *report_r)
+linux_supervisor_prepare(const struct sandbox_plan *p,
+			 struct linux_session_fds *f, int own[2])
 {
 	int sup[2], rep[2], e;
-	pid_t pid;
 
 	/* The command's own domain will nest in this one: the supervisor
 	 * may then read its memory and /proc entries, and it cannot touch
 	 * the supervisor. */
-	if (ruleset >= 0 && (e = landlock_enforce_quiet(ruleset,
-							 p->landlock_abi)) < 0)
+	if (f->ruleset >= 0 &&
+	    (e = landlock_enforce_quiet(f->ruleset, p->landlock_abi)) < 0)
 		return e;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sup) < 0)
 		return -errno;
@@ -260,21 +275,21 @@ linux_supervisor_start(const struct sandbox_plan *p, int ruleset,
 		close(sup[1]);
 		return e;
 	}
-	pid = fork();
-	if (pid == 0) {
-		close(sup[0]);
-		close(rep[0]);
-		supervise_main(p, sup[1], rep[1]);
-	}
-	e = pid < 0 ? -errno : 0;
-	close(sup[1]);
-	close(rep[1]);
-	if (e < 0) {
-		close(sup[0]);
-		close(rep[0]);
-		return e;
-	}
-	*cmd_end = sup[0];
-	*report_r = rep[0];
+	f->sup = sup[0];
+	f->report = rep[0];
+	own[0] = sup[1];
+	own[1] = rep[1];
 	return 0;
+}
+
+void
+linux_supervisor_fork(const struct sandbox_plan *p, int own[2])
+{
+	/* A failed fork leaves the command no one to hand its listener
+	 * to: its setup fails there (fail closed). */
+	if (fork() == 0)
+		linux_supervise(p, own);
+	close(own[0]);
+	close(own[1]);
+	own[0] = own[1] = -1;
 }

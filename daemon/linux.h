@@ -86,7 +86,7 @@ struct sandbox_plan {
 
 /* What a session init is handed (-1: none): the Landlock ruleset, and the
  * supervisor's ends for the command's listener and for the daemon's
- * reports (linux_supervisor_start). */
+ * reports (linux_supervisor_prepare). */
 struct linux_session_fds {
 	int ruleset;
 	int sup;
@@ -122,12 +122,20 @@ void linux_session_main(const struct sandbox_plan *plan, int sync_fd,
 /* Leaves the caller with the command's user and no capabilities. */
 int linux_drop_privs(const struct sandbox_plan *p);
 
-/* Restricts the caller with ruleset (>= 0), then forks the session's
- * supervisor (linux-supervise.c) into the caller's pid namespace, which
- * must be the one the sandbox's /proc shows. *cmd_end: where the command
- * sends its listener; *report_r: the daemon's end for refusals. */
-int linux_supervisor_start(const struct sandbox_plan *p, int ruleset,
-			   int *cmd_end, int *report_r);
+/* The session's supervisor (linux-supervise.c), in two steps so it stays
+ * off the command's way. prepare restricts the caller with f->ruleset
+ * (>= 0) and makes the sockets: f->sup, where the command sends its
+ * listener, f->report, the daemon's end for refusals, and own[] the
+ * supervisor's. fork starts it, from a process in the pid namespace the
+ * sandbox's /proc shows and in the Landlock domain the command's own
+ * nests in, and closes own[]. */
+int linux_supervisor_prepare(const struct sandbox_plan *p,
+			     struct linux_session_fds *f, int own[2]);
+void linux_supervisor_fork(const struct sandbox_plan *p, int own[2]);
+/* The caller becomes the supervisor (what linux_supervisor_fork's child
+ * runs). */
+void linux_supervise(const struct sandbox_plan *p, int own[2])
+	__attribute__((noreturn));
 
 /* Closes every fd but keep[] (which it sorts). */
 void linux_close_fds_except(int *keep, int n);

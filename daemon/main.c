@@ -381,6 +381,7 @@ main(int argc, char **argv)
 	server_stop();
 	conn_close_all();
 	session_cleanup();
+	sandbox_cleanup();
 	sandbox_audit_stop();
 	policy_store_cleanup();
 	free((char *)store_opts.home);

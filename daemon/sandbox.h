@@ -174,6 +174,10 @@ bool sandbox_audit_watched(const struct sandbox_proc *p);
 void sandbox_audit_stop(void);
 /* Number of held templates (status). */
 unsigned sandbox_templates(void);
+/* At exit, after the sessions: ends what the backend still holds
+ * (templates, their namespaces and processes) and waits until it is
+ * gone. */
+void sandbox_cleanup(void);
 
 /* Sends sig to the command (SIGKILL: to the whole sandbox). */
 int sandbox_signal(const struct sandbox_proc *p, int sig);
