@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "daemon/gitconfig.h"
@@ -100,6 +101,45 @@ fifo_worker(struct sup *s, struct sreq *r, int obj, int flags, bool cloexec)
 	_exit(0);
 }
 
+/* /dev/tty is the opener's controlling terminal: the command's, which is
+ * one of the sandbox's /dev/pts (or none: ENXIO). */
+static int
+open_ctty(struct sup *s, struct sreq *r, int flags)
+{
+	char path[64], buf[1024], *p;
+	unsigned long tty = 0;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)r->tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	/* pid (comm) state ppid pgrp session tty_nr: after the last ')'. */
+	if (!(p = strrchr(buf, ')')) ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %lu", &tty) != 1)
+		return -EIO;
+	if (tty == 0)
+		return -ENXIO;
+	if (major(tty) < 136 || major(tty) > 143)
+		return -ENXIO; /* not a pty: none is in the sandbox */
+	snprintf(path, sizeof(path), "dev/pts/%u",
+		 (major(tty) - 136) * 256 + minor(tty));
+	fd = openat(s->root, path, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || st.st_rdev != (dev_t)tty) {
+		close(fd);
+		return -ENXIO;
+	}
+	return fd;
+}
+
 static int
 open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	      bool cloexec)
@@ -122,6 +162,8 @@ open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	flags &= ~(O_CREAT | O_EXCL | O_CLOEXEC);
 	if (S_ISFIFO(p->st.st_mode))
 		return fifo_worker(s, r, p->obj, flags, cloexec);
+	if (S_ISCHR(p->st.st_mode) && p->st.st_rdev == makedev(5, 0))
+		return open_ctty(s, r, flags);
 	return res_reopen(p->obj, flags);
 }
 

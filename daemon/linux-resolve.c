@@ -187,7 +187,7 @@ replace(int *cur, int fd)
 /* Rewrites buf from p on: head, then rest. */
 static int
 splice_link(char *buf, size_t cap, const char **p, const char *head,
-       const char *rest)
+	    const char *rest)
 {
 	char tmp[PATH_MAX * 2];
 	int n = snprintf(tmp, sizeof(tmp), "%s%s%s", head,
@@ -275,13 +275,16 @@ res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 		for (rest = p + len, slash = false; *rest == '/'; rest++)
 			slash = true;
 		last = !*rest;
-		if (last && !follow && !slash) {
+		if (last && !follow) {
+			/* A name being made, renamed or removed: never
+			 * followed; a trailing slash stays in the name for
+			 * the kernel to judge (ENOTDIR, EISDIR). */
 			fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 			if (fd < 0 && errno != ENOENT) {
 				e = -errno;
 				goto fail;
 			}
-			return finish(cur, fd, comp, len, false, out);
+			return finish(cur, fd, comp, len, slash, out);
 		}
 		if ((len == 4 && !memcmp(comp, "self", 4)) ||
 		    (len == 11 && !memcmp(comp, "thread-self", 11))) {
@@ -289,7 +292,7 @@ res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 				if ((e = proc_self(r, comp, len, link,
 						   sizeof(link))) < 0 ||
 				    (e = splice_link(buf, sizeof(buf), &p, link,
-						rest)) < 0)
+						     rest)) < 0)
 					goto fail;
 				continue;
 			}

@@ -138,5 +138,14 @@ expect_eq "workspace config still unchanged" "$(sha256sum <"$WS/.git/config")" "
 expect_eq "git status: only the repos made on purpose" \
 	"$(git -C "$WS" status --porcelain --ignored | sort | tr '\n' ' ')" \
 	"?? cl/ ?? deep/ "
+# A terminal session (built directly, its own supervisor started by its
+# init): protected names refused there too, and /dev/tty still opens the
+# command's terminal, not the supervisor's (it has none).
+if command -v script >/dev/null; then
+	out=$(script -qec "$BIN/sbxctl --no-autostart --socket $SOCK run -q -t -- sh -c 'echo > .mcp.json || echo refused; echo x > /dev/tty && echo tty-ok'" /dev/null 2>&1 | tr -d '\r')
+	check "tty session: .mcp.json refused ($out)" grep -qx refused <<<"$out"
+	check "tty session: /dev/tty opens ($out)" grep -qx tty-ok <<<"$out"
+	absent "no .mcp.json from the tty session" .mcp.json
+fi
 stop_daemon
 done_test
