@@ -109,17 +109,10 @@ open_ctty(struct sup *s, struct sreq *r, int flags)
 	char path[64], buf[1024], *p;
 	unsigned long tty = 0;
 	struct stat st;
-	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)r->tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
+	if ((fd = res_proc_read(r->tid, "stat", buf, sizeof(buf))) < 0)
+		return fd;
 	/* pid (comm) state ppid pgrp session tty_nr: after the last ')'. */
 	if (!(p = strrchr(buf, ')')) ||
 	    sscanf(p + 1, " %*c %*d %*d %*d %lu", &tty) != 1)

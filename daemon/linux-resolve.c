@@ -52,21 +52,32 @@ res_read_string(struct sreq *r, uint64_t addr, char *buf, size_t len)
 }
 
 int
-res_status(pid_t tid, mode_t *umask_out, pid_t *tgid)
+res_proc_read(pid_t tid, const char *name, char *buf, size_t len)
 {
-	char p[64], buf[4096], *l;
-	unsigned long v;
+	char p[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
+	snprintf(p, sizeof(p), "/proc/%d/%s", (int)tid, name);
 	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
 		return -EIO;
 	buf[n] = '\0';
+	return 0;
+}
+
+int
+res_status(pid_t tid, mode_t *umask_out, pid_t *tgid)
+{
+	char buf[4096], *l;
+	unsigned long v;
+	int e;
+
+	if ((e = res_proc_read(tid, "status", buf, sizeof(buf))) < 0)
+		return e;
 	if (umask_out) {
 		if (!(l = strstr(buf, "\nUmask:")) ||
 		    sscanf(l + 7, "%lo", &v) != 1)

@@ -93,6 +93,8 @@ int res_fd_path(int fd, char *buf, size_t len);
 /* Reopens an O_PATH fd with open(2) flags. */
 int res_reopen(int fd, int flags);
 bool res_is_dot(const char *name);
+/* /proc/TID/NAME into buf (NUL-terminated). */
+int res_proc_read(pid_t tid, const char *name, char *buf, size_t len);
 /* Umask and thread group of the target, from /proc/TID/status. */
 int res_status(pid_t tid, mode_t *umask, pid_t *tgid);
 
