@@ -32,8 +32,10 @@ res_read_string(struct sreq *r, uint64_t addr, char *buf, size_t len)
 		char p[64];
 
 		snprintf(p, sizeof(p), "/proc/%d/mem", (int)r->tid);
+		/* EACCES: the command made itself non-dumpable, and its
+		 * memory is closed to us too. */
 		if ((r->mem = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-			return errno == ENOENT ? -ESRCH : -EFAULT;
+			return errno == ENOENT ? -ESRCH : -EPERM;
 	}
 	/* Page by page: the string may end just before unmapped memory. */
 	while (got < len) {
