@@ -230,6 +230,15 @@ emu_open(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, int flags,
 	return e == -EAGAIN ? -EEXIST : e;
 }
 
+/* ".git" (any case, a trailing slash allowed): a repository this session
+ * makes, whose config git may then write (git_config). */
+static bool
+is_dot_git(const char *name)
+{
+	return !strncasecmp(name, ".git", 4) &&
+	       (name[4] == '\0' || !strcmp(name + 4, "/"));
+}
+
 /* mkdir, mknod, symlink: a new name, never through a symlink. */
 static int
 emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
@@ -239,7 +248,6 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 	enum protect_verdict v;
 	const char *rule = NULL;
 	struct rpath p;
-	struct stat st;
 	int e;
 
 	if (op == PROTECT_SYMLINK) {
@@ -267,9 +275,8 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 		e = mknodat(p.parent, p.name, mode, dev) < 0 ? -errno : 0;
 	else
 		e = symlinkat(target, p.parent, p.name) < 0 ? -errno : 0;
-	if (e == 0 && v == PROTECT_HOOKS_DIR &&
-	    fstatat(p.parent, p.name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		sup_fresh_set(s, &st, true);
+	if (e == 0 && op == PROTECT_MKDIR && is_dot_git(p.name))
+		sup_fresh_set(s, p.parent, p.name, true);
 	res_close(&p);
 	return e;
 }
@@ -416,7 +423,6 @@ git_config(struct sup *s, struct sreq *r, struct rpath *src,
 	char detail[160];
 	size_t n = 0;
 	ssize_t k;
-	struct stat st;
 	int fd, e = 0;
 
 	if ((fd = res_reopen(src->obj, O_RDONLY)) < 0)
@@ -448,9 +454,8 @@ git_config(struct sup *s, struct sreq *r, struct rpath *src,
 	if (e < 0)
 		return e;
 	if (dst->obj >= 0)
-		sup_fresh_set(s, &dst->st, false);
-	if (fstatat(dst->parent, dst->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		sup_fresh_set(s, &st, true);
+		sup_fresh_set(s, dst->obj, "", false);
+	sup_fresh_set(s, dst->parent, dst->name, true);
 	return 0;
 }
 
@@ -467,11 +472,13 @@ rename_checked(struct sup *s, struct sreq *r, struct rpath *src,
 	if (mount_root(src->obj) || mount_root(dst->obj) ||
 	    ro_mount(src->parent) || ro_mount(dst->parent))
 		goto kernel; /* it refuses: EBUSY, EROFS, EXDEV */
+	/* git writing the config of a repository this session made. */
 	if (v == PROTECT_GIT_CONFIG && !(flags & RENAME_EXCHANGE) &&
 	    S_ISREG(src->st.st_mode) && !strchr(src->name, '/') &&
 	    !protect_covered(s->fs, src->abs, NULL) &&
+	    sup_fresh(s, dst->parent, "") &&
 	    (dst->obj < 0 || (S_ISREG(dst->st.st_mode) &&
-			      sup_fresh(s, &dst->st))))
+			      sup_fresh(s, dst->parent, dst->name))))
 		return git_config(s, r, src, dst, flags);
 	if (v != PROTECT_ALLOW)
 		return deny(s, r, PROTECT_RENAME, dst->abs, rule, NULL);
@@ -517,34 +524,6 @@ emu_rename(struct sup *s, struct sreq *r, int odfd, uint64_t oaddr,
 		e = rename_checked(s, r, &src, &dst, flags);
 	res_close(&src);
 	res_close(&dst);
-	return e;
-}
-
-static int
-emu_unlink(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
-	   int flags)
-{
-	const char *rule = NULL;
-	struct rpath p;
-	bool fresh;
-	int e;
-
-	if (flags & ~AT_REMOVEDIR)
-		return -EINVAL;
-	if ((e = res_path(s, r, dirfd, addr, false, &p)) < 0)
-		return e;
-	fresh = p.obj >= 0 && sup_fresh(s, &p.st);
-	if (!p.name[0])
-		e = -EBUSY;
-	else if (p.obj >= 0 && !res_is_dot(p.name) && !fresh &&
-		 !mount_root(p.obj) && !ro_mount(p.parent) &&
-		 protect_covered(s->fs, p.abs, &rule))
-		e = deny(s, r, PROTECT_REMOVE, p.abs, rule, NULL);
-	else
-		e = unlinkat(p.parent, p.name, flags) < 0 ? -errno : 0;
-	if (e == 0 && fresh)
-		sup_fresh_set(s, &p.st, false);
-	res_close(&p);
 	return e;
 }
 
@@ -644,14 +623,6 @@ emu_run(struct sup *s, struct sreq *r, int op, struct sup_answer *a)
 	case SUP_RENAMEAT2:
 		e = emu_rename(s, r, ifd(A[0]), A[1], ifd(A[2]), A[3],
 			       op == SUP_RENAMEAT2 ? (unsigned)A[4] : 0);
-		break;
-	case SUP_UNLINK:
-	case SUP_RMDIR:
-		e = emu_unlink(s, r, AT_FDCWD, A[0],
-			       op == SUP_RMDIR ? AT_REMOVEDIR : 0);
-		break;
-	case SUP_UNLINKAT:
-		e = emu_unlink(s, r, ifd(A[0]), A[1], ifd(A[2]));
 		break;
 	case SUP_TRUNCATE:
 		e = emu_truncate(s, r, A[0], (off_t)A[1]);

@@ -124,7 +124,9 @@ add_denies(scmp_filter_ctx ctx, bool allow_unix)
 }
 
 /* The file syscalls the supervisor performs (linux-emulate.c), by name;
- * openat only when it may write or create. */
+ * openat only when it may write or create. Removal (unlink, rmdir) stays
+ * in the kernel: existing protected paths are read-only binds (EBUSY),
+ * and what a removal frees cannot be made again with chosen content. */
 static const struct {
 	const char *name;
 	int op;
@@ -136,8 +138,6 @@ static const struct {
 	{ "link", SUP_LINK }, { "linkat", SUP_LINKAT },
 	{ "rename", SUP_RENAME }, { "renameat", SUP_RENAMEAT },
 	{ "renameat2", SUP_RENAMEAT2 },
-	{ "unlink", SUP_UNLINK }, { "unlinkat", SUP_UNLINKAT },
-	{ "rmdir", SUP_RMDIR },
 	{ "truncate", SUP_TRUNCATE }, { "truncate64", SUP_TRUNCATE64 },
 };
 #define NEMULATED (sizeof(emulated) / sizeof(emulated[0]))

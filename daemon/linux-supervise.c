@@ -88,38 +88,64 @@ sup_report_protect(struct sup *s, struct sreq *r, int op, const char *path,
 	send_report(s, &rep);
 }
 
-bool
-sup_fresh(const struct sup *s, const struct stat *st)
+static int
+ident(int dirfd, const char *name, struct sup_ident *id)
 {
-	unsigned i;
+	struct statx sx;
 
-	for (i = 0; i < s->nfresh; i++)
-		if (s->fresh[i].dev == st->st_dev &&
-		    s->fresh[i].ino == st->st_ino)
-			return true;
-	return false;
+	if (statx(dirfd, name, AT_SYMLINK_NOFOLLOW | (name[0] ? 0 :
+						       AT_EMPTY_PATH),
+		  STATX_INO | STATX_BTIME, &sx) < 0)
+		return -errno;
+	memset(id, 0, sizeof(*id));
+	id->dev = ((uint64_t)sx.stx_dev_major << 32) | sx.stx_dev_minor;
+	id->ino = sx.stx_ino;
+	if (sx.stx_mask & STATX_BTIME) {
+		id->btime = sx.stx_btime.tv_sec;
+		id->btime_ns = sx.stx_btime.tv_nsec;
+	}
+	return 0;
 }
 
-/* What git's exceptions made in this session may be replaced or removed
- * by it; the oldest is forgotten first (then it is only protected). */
-void
-sup_fresh_set(struct sup *s, const struct stat *st, bool on)
+static int
+fresh_slot(const struct sup *s, const struct sup_ident *id)
 {
-	const unsigned cap = sizeof(s->fresh) / sizeof(s->fresh[0]);
 	unsigned i;
 
 	for (i = 0; i < s->nfresh; i++)
-		if (s->fresh[i].dev == st->st_dev &&
-		    s->fresh[i].ino == st->st_ino) {
-			if (!on)
-				s->fresh[i].dev = s->fresh[i].ino = 0;
-			return;
-		}
+		if (!memcmp(&s->fresh[i], id, sizeof(*id)))
+			return (int)i;
+	return -1;
+}
+
+bool
+sup_fresh(const struct sup *s, int dirfd, const char *name)
+{
+	struct sup_ident id;
+
+	return ident(dirfd, name, &id) == 0 && fresh_slot(s, &id) >= 0;
+}
+
+/* What git's exceptions may touch again in this session; the oldest is
+ * forgotten first (then it is only protected). */
+void
+sup_fresh_set(struct sup *s, int dirfd, const char *name, bool on)
+{
+	const unsigned cap = sizeof(s->fresh) / sizeof(s->fresh[0]);
+	struct sup_ident id;
+	int i;
+
+	if (ident(dirfd, name, &id) < 0)
+		return;
+	if ((i = fresh_slot(s, &id)) >= 0) {
+		if (!on)
+			memset(&s->fresh[i], 0, sizeof(s->fresh[i]));
+		return;
+	}
 	if (!on)
 		return;
-	i = s->nfresh < cap ? s->nfresh++ : s->next_fresh++ % cap;
-	s->fresh[i].dev = st->st_dev;
-	s->fresh[i].ino = st->st_ino;
+	i = (int)(s->nfresh < cap ? s->nfresh++ : s->next_fresh++ % cap);
+	s->fresh[i] = id;
 }
 
 /* One lock for every supervisor of the daemon: a check and the change

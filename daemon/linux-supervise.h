@@ -24,7 +24,6 @@ enum sup_op {
 	SUP_MKDIR, SUP_MKDIRAT, SUP_MKNOD, SUP_MKNODAT,
 	SUP_SYMLINK, SUP_SYMLINKAT, SUP_LINK, SUP_LINKAT,
 	SUP_RENAME, SUP_RENAMEAT, SUP_RENAMEAT2,
-	SUP_UNLINK, SUP_UNLINKAT, SUP_RMDIR,
 	SUP_TRUNCATE, SUP_TRUNCATE64,
 	SUP_NOPS
 };
@@ -69,11 +68,18 @@ struct rpath {
 	char abs[4096];            /* parent's path + name, for the rules */
 };
 
+/* Which file: inode and birth time (an inode number is reused). */
+struct sup_ident {
+	uint64_t dev, ino;
+	int64_t btime;
+	uint32_t btime_ns;
+};
+
 /* The supervisor's state; one per session, one process. */
 struct sup {
 	const struct fsplan *fs;
 	int listener, report, lock, root;
-	struct { dev_t dev; ino_t ino; } fresh[256]; /* made by git's rules */
+	struct sup_ident fresh[256]; /* .git dirs and configs made here */
 	unsigned nfresh, next_fresh;
 };
 
@@ -117,8 +123,10 @@ void sup_answer_send(struct sup *s, uint64_t id, int res,
 void sup_report_protect(struct sup *s, struct sreq *r, int op,
 			const char *path, const char *rule,
 			const char *detail);
-bool sup_fresh(const struct sup *s, const struct stat *st);
-void sup_fresh_set(struct sup *s, const struct stat *st, bool on);
+/* Whether dirfd/name (name "" for dirfd itself) is one of the .git
+ * directories or configs this session made; marks or forgets it. */
+bool sup_fresh(const struct sup *s, int dirfd, const char *name);
+void sup_fresh_set(struct sup *s, int dirfd, const char *name, bool on);
 void sup_lock(struct sup *s, bool exclusive);
 void sup_unlock(struct sup *s);
 

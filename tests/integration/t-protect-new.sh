@@ -103,13 +103,20 @@ expect_eq "sample hook name, renamed in" "$(probe rename file.txt deep/n2/.git/h
 expect_eq "write the new config" "$(probe open-write deep/n2/.git/config)" EPERM
 expect_eq "truncate the new config" "$(probe truncate deep/n2/.git/config)" EPERM
 expect_eq "reopen the new config for writing" "$(probe reopen-write deep/n2/.git/config)" EPERM
-expect_eq "remove the new config (a later run)" "$(probe unlink deep/n2/.git/config)" EPERM
 expect_eq "hard link from the new config" "$(probe link deep/n2/.git/config cfg2)" EPERM
 out=$(sbx run -q -- git -C deep/n2 config core.fsmonitor 'touch /tmp/pwned' 2>&1)
 check "git config in a later run refused ($out)" grep -q "Operation not permitted" <<<"$out"
 out=$(sbx run -q -- sh -c 'cd deep/n2 && printf "[core]\n\tfsmonitor = x\n" > .git/config.lock && mv .git/config.lock .git/config' 2>&1)
 check "a config with a command in it is not renamed in ($out)" grep -q "not permitted" <<<"$out"
 check "the new config has no fsmonitor" bash -c "! grep -q fsmonitor '$WS/deep/n2/.git/config'"
+# Removing it is not refused (removal stays in the kernel; nothing runs
+# from an absent config), but a later run cannot put one back: only the
+# run that made the repository may have git write its config.
+cp "$WS/deep/n2/.git/config" "$T/n2-config"
+out=$(sbx run -q -- sh -c 'cd deep/n2 && rm -f .git/config .git/config.lock && git config user.name x' 2>&1)
+check "config removed then rewritten in a later run: refused ($out)" grep -q "not permitted" <<<"$out"
+absent "no config put back" deep/n2/.git/config
+cp "$T/n2-config" "$WS/deep/n2/.git/config"
 # A repository made from scratch by hand, not by git: only git's own keys.
 out=$(sbx run -q -- sh -c 'mkdir -p n3/.git && printf "[core]\n\thooksPath = /tmp\n" > n3/.git/c && mv n3/.git/c n3/.git/config' 2>&1)
 check "hand-made config with hooksPath refused ($out)" grep -q "not permitted" <<<"$out"
