@@ -104,7 +104,8 @@ probe_mount_api(void)
 static int
 setup_supervisors(void)
 {
-	int r = seccomp_compile(SECCOMP_NATIVE_ONLY, &lb.seccomp_super);
+	int r = seccomp_compile(SECCOMP_NATIVE_ONLY | SECCOMP_SUPERVISOR,
+				&lb.seccomp_super);
 
 	if (r < 0)
 		return r;

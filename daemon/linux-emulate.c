@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -23,6 +25,9 @@
 #include "daemon/linux-supervise.h"
 #include "daemon/protect.h"
 
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL /* Linux 6.9 */
+#endif
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
 #define RENAME_EXCHANGE (1 << 1)
@@ -41,17 +46,53 @@ deny(struct sup *s, struct sreq *r, enum protect_op op, const char *path,
 	return -EPERM;
 }
 
-/* The command's umask, for what we create in its name. */
+/* The command's umask, for what we create in its name, from its
+ * /proc/TID/status (slow: it formats the whole file), remembered per
+ * thread while that thread lives (a pidfd tells) and until any umask()
+ * call in the sandbox, which comes here too (sup_umask_changed). */
 static int
-use_umask(struct sreq *r)
+use_umask(struct sup *s, struct sreq *r)
 {
+	const unsigned cap = sizeof(s->umasks) / sizeof(s->umasks[0]);
+	struct pollfd pfd = { .events = POLLIN };
+	unsigned i;
 	mode_t m;
-	int e = res_status(r->tid, &m, NULL);
+	int e;
 
-	if (e < 0)
+	for (i = 0; i < s->numasks; i++) {
+		if (s->umasks[i].tid != r->tid)
+			continue;
+		pfd.fd = s->umasks[i].pidfd;
+		if (poll(&pfd, 1, 0) == 0) {
+			umask(s->umasks[i].mask);
+			return 0;
+		}
+		/* That thread is gone; TID names another now. */
+		close(s->umasks[i].pidfd);
+		s->umasks[i] = s->umasks[--s->numasks];
+		break;
+	}
+	if ((e = res_status(r->tid, &m, NULL)) < 0)
 		return e;
 	umask(m);
+	if (s->numasks < cap)
+		i = s->numasks++;
+	else
+		close(s->umasks[i = s->next_umask++ % cap].pidfd);
+	s->umasks[i].tid = r->tid;
+	s->umasks[i].mask = m;
+	s->umasks[i].pidfd = (int)syscall(SYS_pidfd_open, r->tid,
+					  PIDFD_THREAD);
+	if (s->umasks[i].pidfd < 0) /* Linux < 6.9: no remembering */
+		s->umasks[i] = s->umasks[--s->numasks];
 	return 0;
+}
+
+void
+sup_umask_changed(struct sup *s)
+{
+	while (s->numasks > 0)
+		close(s->umasks[--s->numasks].pidfd);
 }
 
 static bool
@@ -93,8 +134,10 @@ fifo_worker(struct sup *s, struct sreq *r, int obj, int flags, bool cloexec)
 
 	if (pid < 0)
 		return -errno;
-	if (pid > 0)
+	if (pid > 0) {
+		s->workers++;
 		return -EINPROGRESS;
+	}
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	fd = res_reopen(obj, flags);
 	sup_answer_send(s, r->n->id, fd, &a);
@@ -180,7 +223,7 @@ open_new(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	default:
 		return deny(s, r, PROTECT_CREATE, p->abs, rule, NULL);
 	}
-	if ((e = use_umask(r)) < 0)
+	if ((e = use_umask(s, r)) < 0)
 		return e;
 	fd = openat(p->parent, p->name, (flags & ~O_CLOEXEC) | O_CREAT |
 		    O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, mode);
@@ -215,7 +258,7 @@ emu_open(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, int flags,
 		if ((flags & __O_TMPFILE) == __O_TMPFILE) {
 			/* An unnamed file: nothing named is made until a
 			 * linkat, which comes here too. */
-			e = p.obj < 0 ? -ENOENT : use_umask(r);
+			e = p.obj < 0 ? -ENOENT : use_umask(s, r);
 			if (e == 0) {
 				fd = openat(p.obj, ".", (flags & ~O_CLOEXEC) |
 					    O_CLOEXEC, mode);
@@ -267,7 +310,7 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 		protect_decide(s->fs, op, p.abs, &rule);
 	if (v != PROTECT_ALLOW && v != PROTECT_HOOKS_DIR)
 		e = deny(s, r, op, p.abs, rule, NULL);
-	else if (op != PROTECT_SYMLINK && (e = use_umask(r)) < 0)
+	else if (op != PROTECT_SYMLINK && (e = use_umask(s, r)) < 0)
 		;
 	else if (op == PROTECT_MKDIR)
 		e = mkdirat(p.parent, p.name, mode) < 0 ? -errno : 0;
@@ -318,7 +361,6 @@ emu_link(struct sup *s, struct sreq *r, int odfd, uint64_t oaddr, int ndfd,
 		src.obj = base; /* AT_EMPTY_PATH: the fd itself */
 	else {
 		e = res_walk(s, r, base, old, flags & AT_SYMLINK_FOLLOW, &src);
-		close(base);
 		if (e < 0 || src.obj < 0) {
 			res_close(&src);
 			return e < 0 ? e : -ENOENT;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -28,24 +29,22 @@ res_read_string(struct sreq *r, uint64_t addr, char *buf, size_t len)
 	size_t got = 0;
 	ssize_t n;
 
-	if (r->mem < 0) {
-		char p[64];
-
-		snprintf(p, sizeof(p), "/proc/%d/mem", (int)r->tid);
-		/* EACCES: the command made itself non-dumpable, and its
-		 * memory is closed to us too. */
-		if ((r->mem = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-			return errno == ENOENT ? -ESRCH : -EPERM;
-	}
 	/* Page by page: the string may end just before unmapped memory. */
 	while (got < len) {
 		size_t chunk = 4096 - ((addr + got) & 4095);
+		struct iovec local, remote;
 
 		if (chunk > len - got)
 			chunk = len - got;
-		n = pread(r->mem, buf + got, chunk, (off_t)(addr + got));
+		local = (struct iovec){ buf + got, chunk };
+		remote = (struct iovec){ (void *)(uintptr_t)(addr + got),
+					 chunk };
+		n = process_vm_readv(r->tid, &local, 1, &remote, 1, 0);
 		if (n <= 0)
-			return -EFAULT;
+			/* EPERM: the command made itself non-dumpable,
+			 * and its memory is closed to us too. */
+			return n < 0 && (errno == EPERM || errno == ESRCH) ?
+				       -errno : -EFAULT;
 		if (memchr(buf + got, '\0', (size_t)n))
 			return 0;
 		got += (size_t)n;
@@ -99,7 +98,6 @@ int
 res_base(struct sup *s, struct sreq *r, int dirfd, const char *path)
 {
 	char p[64];
-	struct stat st;
 	int fd;
 
 	if (path[0] == '/')
@@ -123,12 +121,7 @@ res_base(struct sup *s, struct sreq *r, int dirfd, const char *path)
 		close(fd);
 		return -ESRCH;
 	}
-	if (path[0] && path[0] != '/' &&
-	    (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))) {
-		close(fd);
-		return -ENOTDIR;
-	}
-	return fd;
+	return fd; /* not a directory: the walk's first lookup says ENOTDIR */
 }
 
 int
@@ -263,11 +256,12 @@ res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 	ssize_t n;
 
 	out->parent = out->obj = -1;
-	if (strlen(path) >= sizeof(buf))
+	cur = base;
+	if (strlen(path) >= sizeof(buf)) {
+		close(cur);
 		return -ENAMETOOLONG;
+	}
 	strcpy(buf, path);
-	if ((cur = fcntl(base, F_DUPFD_CLOEXEC, 3)) < 0)
-		return -errno;
 	for (;;) {
 		if (*p == '/' && (e = replace(&cur, fcntl(s->root,
 							   F_DUPFD_CLOEXEC,
@@ -390,9 +384,7 @@ res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 		return -ENOENT;
 	if ((base = res_base(s, r, dirfd, path)) < 0)
 		return base;
-	e = res_walk(s, r, base, path, follow, out);
-	close(base);
-	if (e < 0)
+	if ((e = res_walk(s, r, base, path, follow, out)) < 0)
 		res_close(out);
 	return e;
 }

@@ -19,6 +19,7 @@ enum {
 	SECCOMP_NATIVE_ONLY = 1 << 3, /* other ABIs refused outright (for
 					 the supervisor itself: a third of
 					 the size, so quicker to load) */
+	SECCOMP_SUPERVISOR = 1 << 4,  /* process_vm_readv allowed */
 };
 
 /* Compiles the deny set with libseccomp into *prog (filter owned by the

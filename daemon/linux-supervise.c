@@ -188,11 +188,22 @@ static void
 handle(struct sup *s, const struct sandbox_plan *p, struct seccomp_notif *n)
 {
 	int op = p->emulate ? lookup(p, n->data.arch, n->data.nr) : SUP_NONE;
-	struct sreq r = { .n = n, .tid = (pid_t)n->pid, .mem = -1 };
+	struct sreq r = { .n = n, .tid = (pid_t)n->pid };
 	struct sup_answer a = { 0 };
 	struct sup_report rep;
 	int e;
 
+	if (op == SUP_UMASK) {
+		/* No path, only a number: letting the kernel do it races
+		 * with nothing. We only forget what we knew. */
+		struct seccomp_notif_resp resp = {
+			.id = n->id, .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE
+		};
+
+		sup_umask_changed(s);
+		ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+		return;
+	}
 	if (op == SUP_NONE) {
 		/* The filter refuses it (the deny set): say so. */
 		sup_answer_send(s, n->id, -EPERM, &a);
@@ -206,8 +217,6 @@ handle(struct sup *s, const struct sandbox_plan *p, struct seccomp_notif *n)
 		return;
 	}
 	e = emu_run(s, &r, op, &a);
-	if (r.mem >= 0)
-		close(r.mem);
 	if (e != -EINPROGRESS)
 		sup_answer_send(s, n->id, e, &a);
 }
@@ -231,8 +240,8 @@ serve(struct sup *s, const struct sandbox_plan *p)
 	ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
 	      SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	for (;;) {
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			; /* FIFO workers */
+		while (s->workers && waitpid(-1, NULL, WNOHANG) > 0)
+			s->workers--;
 		if (poll(&pfd, 1, -1) < 0) {
 			if (errno == EINTR)
 				continue;

@@ -25,6 +25,7 @@ enum sup_op {
 	SUP_SYMLINK, SUP_SYMLINKAT, SUP_LINK, SUP_LINKAT,
 	SUP_RENAME, SUP_RENAMEAT, SUP_RENAMEAT2,
 	SUP_TRUNCATE, SUP_TRUNCATE64,
+	SUP_UMASK,                 /* only noted: the kernel performs it */
 	SUP_NOPS
 };
 
@@ -54,8 +55,7 @@ struct sup_report {
 /* One notification being handled. */
 struct sreq {
 	struct seccomp_notif *n;
-	pid_t tid;
-	int mem;                   /* /proc/TID/mem, -1 until needed */
+	pid_t tid;                 /* in our pid namespace, /proc's */
 };
 
 /* A path resolved the way the command's own syscall would resolve it. */
@@ -81,13 +81,17 @@ struct sup {
 	int listener, report, lock, root;
 	struct sup_ident fresh[256]; /* .git dirs and configs made here */
 	unsigned nfresh, next_fresh;
+	unsigned workers;            /* FIFO openers not reaped yet */
+	struct { pid_t tid; int pidfd; mode_t mask; } umasks[64];
+	unsigned numasks, next_umask;
 };
 
 /* linux-resolve.c */
 int res_read_string(struct sreq *r, uint64_t addr, char *buf, size_t len);
 /* Where a path relative to dirfd starts: /, the cwd, or the fd. */
 int res_base(struct sup *s, struct sreq *r, int dirfd, const char *path);
-/* follow: the last component too, if a symlink. 0 or -errno. */
+/* From base (taken over): follow, the last component too if a symlink.
+ * 0 or -errno. */
 int res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 	     bool follow, struct rpath *out);
 /* Both steps, for a path argument at addr. */
@@ -119,6 +123,8 @@ int emu_run(struct sup *s, struct sreq *r, int op, struct sup_answer *a);
  * fd res installed in the target, which is closed here. */
 void sup_answer_send(struct sup *s, uint64_t id, int res,
 		     const struct sup_answer *a);
+/* A umask() call: every remembered umask may be stale. */
+void sup_umask_changed(struct sup *s);
 /* Records a refusal for the daemon (never blocks). */
 void sup_report_protect(struct sup *s, struct sreq *r, int op,
 			const char *path, const char *rule,

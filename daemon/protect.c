@@ -2,6 +2,7 @@
  * read-only rules, git's three exceptions, and how deep a directory rename
  * must be looked into. */
 #include <string.h>
+#include <strings.h>
 
 #include "daemon/policy-glob.h"
 #include "daemon/policy-path.h"
@@ -59,6 +60,27 @@ fold(char *out, const char *in)
 	return true;
 }
 
+/* Whether glob may cover path (folded): a glob whose last component is a
+ * plain name covers only paths with a component of that name. Most rules
+ * are such ("/" "**" "/.mcp.json"): this spares the full match, which the
+ * supervisor would otherwise run for every rule on every file made. */
+static bool
+may_cover(const char *glob, const char *path)
+{
+	const char *last = strrchr(glob, '/'), *p;
+	size_t n;
+
+	last = last ? last + 1 : glob;
+	n = strlen(last);
+	if (n == 0 || strpbrk(last, "*?[\\"))
+		return true;
+	for (p = path; (p = strchr(p, '/')) != NULL; p++)
+		if (!strncasecmp(p + 1, last, n) &&
+		    (p[1 + n] == '/' || p[1 + n] == '\0'))
+			return true;
+	return false;
+}
+
 /* First rule covering path; git's own rules only when with_git. */
 static const char *
 covering(const struct fsplan *fs, const char *path, bool with_git)
@@ -75,7 +97,8 @@ covering(const struct fsplan *fs, const char *path, bool with_git)
 			return plain->v[i];
 	for (i = 0; i < globs->n; i++)
 		if ((with_git || !is_git_rule(globs->v[i])) &&
-		    fold(rule, globs->v[i]) && policy_glob_covers_path(rule, p))
+		    may_cover(globs->v[i], p) && fold(rule, globs->v[i]) &&
+		    policy_glob_covers_path(rule, p))
 			return globs->v[i];
 	return NULL;
 }

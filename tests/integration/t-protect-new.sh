@@ -28,13 +28,19 @@ absent() { # absent DESC PATH...: none of them exists on the host
 # The supervisor is visible in /proc (the template's pid namespace) but out
 # of the command's reach: not its fds (as uid 0 their numbers are listed,
 # not what they are), environment or memory.
-out=$(sbx run -q -- sh -c 'for p in /proc/[0-9]*; do
+# (A file made first: answered, so the supervisor is up and named.)
+out=$(sbx run -q -- sh -c ': > "$TMPDIR/up"; for p in /proc/[0-9]*; do
 	[ "$(cat $p/comm 2>/dev/null)" = sbx-supervise ] || continue
 	for f in $p/fd/*; do readlink $f >/dev/null 2>&1 && echo fd; done
 	cat $p/environ >/dev/null 2>&1 && echo environ
 	head -c1 $p/mem >/dev/null 2>&1 && echo mem
 	echo seen; done')
 expect_eq "supervisor out of the command's reach" "$out" seen
+
+# Files the supervisor makes get the command's umask, as it changes.
+sbx run -q -- sh -c 'umask 077; : > m1; umask 022; : > m2; (umask 027; : > m3); : > m4'
+expect_eq "umask honoured" "$(cd "$WS" && stat -c %a m1 m2 m3 m4 | tr '\n' ' ')" "600 644 640 644 "
+rm -f "$WS"/m[1-4]
 
 # Names protected at any depth: creating a file or directory, a symlink,
 # a hard link, a rename onto them.

@@ -129,6 +129,15 @@ test_depth(const struct fsplan *fs)
 			" \"denyWrite\": [\"" WS "/**/secret\"]}}");
 
 		CHECK_INT(protect_rename_depth(inner, WS "/a", WS "/b"), -1);
+		CHECK(protect_covered(inner, WS "/x/y/secret/z", NULL));
+		CHECK(protect_covered(inner, WS "/x/SECRET", NULL));
+		CHECK(!protect_covered(inner, WS "/x/secrets", NULL));
+		fsplan_free(inner);
+		inner = plan("{\"filesystem\": {\"allowWrite\": [\".\"],"
+			     " \"denyWrite\": [\"" WS "/**/*.pem\"]}}");
+		CHECK(protect_covered(inner, WS "/k/a.pem", NULL));
+		CHECK(protect_covered(inner, WS "/k/A.PEM/x", NULL));
+		CHECK(!protect_covered(inner, WS "/k/a.pe", NULL));
 		fsplan_free(inner);
 	}
 }
