@@ -205,8 +205,8 @@ handle(struct sup *s, const struct sandbox_plan *p, struct seccomp_notif *n)
 		return;
 	}
 	if (op == SUP_NONE) {
-		/* The filter refuses it (the deny set): say so. */
-		sup_answer_send(s, n->id, -EPERM, &a);
+		/* The filter refuses it (the deny set): say so, before the
+		 * command goes on (and maybe exits). */
 		memset(&rep, 0, sizeof(rep));
 		rep.kind = SUP_REPORT_SYSCALL;
 		rep.pid = (int32_t)n->pid;
@@ -214,6 +214,7 @@ handle(struct sup *s, const struct sandbox_plan *p, struct seccomp_notif *n)
 		rep.nr = n->data.nr;
 		memcpy(rep.args, n->data.args, sizeof(rep.args));
 		send_report(s, &rep);
+		sup_answer_send(s, n->id, -EPERM, &a);
 		return;
 	}
 	e = emu_run(s, &r, op, &a);

@@ -429,21 +429,27 @@ session_audit_denied(const struct sandbox_audit_denial *d, void *arg)
 	session_violation(s, &v);
 }
 
+/* Reads the supervisor's reports (never blocks): one per wake-up, or all
+ * that are queued (drain). */
 static void
-deny_cb(evutil_socket_t fd, short what, void *arg)
+read_denials(struct session *s, bool drain)
 {
-	struct session *s = arg;
 	struct sandbox_denial d;
 	int r;
 
-	/* One notification per wake-up: receiving blocks when none is
-	 * pending (O_NONBLOCK does not apply to the ioctl), and the loop
-	 * must never block. */
-	r = sandbox_denial_read(fd, &d);
-	if (r == 0)
-		session_syscall_denied(s, &d);
-	else if (r != -EAGAIN && r != -EINTR && r != -ENOENT)
-		event_del(s->deny_ev); /* listener gone: the filtered exited */
+	do {
+		r = sandbox_denial_read(s->deny_fd, &d);
+		if (r == 0)
+			session_syscall_denied(s, &d);
+		else if (r != -EAGAIN && r != -EINTR && r != -ENOENT)
+			event_del(s->deny_ev); /* the supervisor is gone */
+	} while (drain && r == 0);
+}
+
+static void
+deny_cb(evutil_socket_t fd, short what, void *arg)
+{
+	read_denials(arg, false);
 }
 
 static void
@@ -488,6 +494,10 @@ mark_exited(struct session *s)
 		return;
 	s->exited = true;
 	s->end_ms = sbxd_now_ms();
+	/* The supervisor reports a refusal before answering it: whatever
+	 * the command was refused is queued by now. */
+	if (s->deny_ev && s->deny_fd >= 0)
+		read_denials(s, true);
 	/* The kernel queued the command's Landlock denials before it
 	 * exited; they are delivered asynchronously. */
 	if (sandbox_audit_watched(&s->proc) &&
