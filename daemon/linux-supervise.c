@@ -2,8 +2,8 @@
  * command (linux_supervisor_fork), it takes the command's seccomp
  * listener and answers every notification: refused syscalls get EPERM and
  * a report to the daemon; file operations are performed here
- * (linux-emulate.c). It never waits on the daemon: reports that do not
- * fit the socket are dropped. */
+ * (linux-emulate.c). It waits on the daemon only to hand it reports, and
+ * not for long. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -61,13 +62,18 @@ sup_answer_send(struct sup *s, uint64_t id, int res,
 	ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 }
 
+/* Waits while the daemon's end is full (a command refusing itself in a
+ * loop goes at the daemon's pace, as when the daemon answered), but not
+ * beyond SO_SNDTIMEO: then, or when the daemon is gone, the refusal
+ * stands and is only unreported. */
 static void
 send_report(struct sup *s, const struct sup_report *rep)
 {
-	ssize_t n = send(s->report, rep, sizeof(*rep),
-			 MSG_DONTWAIT | MSG_NOSIGNAL);
+	ssize_t n;
 
-	(void)n; /* full or gone: the refusal stands, only unreported */
+	do
+		n = send(s->report, rep, sizeof(*rep), MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
 }
 
 void
@@ -272,6 +278,9 @@ linux_supervise(const struct sandbox_plan *p, int own[2])
 
 	linux_close_fds_except(keep, p->lock_fd >= 0 ? 3 : 2);
 	prctl(PR_SET_NAME, "sbx-supervise");
+	if (setsockopt(rep, SOL_SOCKET, SO_SNDTIMEO,
+		       &(struct timeval){ 2, 0 }, sizeof(struct timeval)) < 0)
+		_exit(1);
 	signal(SIGPIPE, SIG_IGN);
 	if (linux_drop_privs(p) < 0 || prctl(PR_SET_DUMPABLE, 0) < 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
