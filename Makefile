@@ -128,7 +128,7 @@ $(O)/sbxctl: $(O)/obj/client/main.o $(O)/libsbxctl.a $(O)/libsbxd.a \
 # The probe runs inside sandboxes in tests and reports exact errnos. Never
 # sanitized: LeakSanitizer cannot run under the sandbox's seccomp filter.
 $(O)/sbx-probe: tests/probe/sbx-probe.c
-	$(CC) -std=gnu11 -O2 $(WARN) -o $@ $<
+	$(CC) -std=gnu11 -O2 $(WARN) -pthread -o $@ $<
 
 # Unit tests link the daemon and client libraries; the linker pulls only what
 # each test uses.

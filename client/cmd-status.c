@@ -37,6 +37,8 @@ print_json(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 			    json_boolean(h->caps->seccomp_notify));
 	json_object_set_new(o, "landlock_audit",
 			    json_boolean(h->caps->landlock_audit));
+	json_object_set_new(o, "protect_new",
+			    json_boolean(h->caps->protect_new));
 	json_object_set_new(o, "namespaces", ns);
 	json_object_set_new(o, "templates", json_integer(s->templates));
 	{
@@ -68,6 +70,8 @@ print_text(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 	       h->caps->backend, h->caps->landlock_abi,
 	       h->caps->seccomp ? "yes" : "no",
 	       h->caps->seccomp_notify ? " (user notification)" : "");
+	printf("protected:  existing paths read-only%s\n",
+	       h->caps->protect_new ? "; new ones refused (supervisor)" : "");
 	printf("violations: proxy%s%s\n", h->caps->seccomp_notify ?
 	       ", seccomp" : "", h->caps->landlock_audit ?
 	       ", Landlock audit (filesystem, signals)" : "");

@@ -11,6 +11,11 @@
 #include <string.h>
 #include <linux/seccomp.h>
 #include <sys/stat.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/landlock-abi.h"
@@ -20,6 +25,7 @@
 #include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
 #include "daemon/linux.h"
+#include "daemon/protect.h"
 
 static struct linux_backend lb;
 /* The daemon may take a child's fd and read its memory (0, or -errno). */
@@ -124,11 +130,30 @@ netns_missing(const struct sandbox_config *cfg, char *why, size_t len)
 	return why;
 }
 
+/* What every session's supervisor shares: its own filter (the deny set,
+ * refused outright), the table of syscalls it emulates, and the lock
+ * that orders their checks. */
+static int
+setup_supervisors(void)
+{
+	int r = seccomp_compile(&(struct seccomp_opts){
+					.native_only = true, .supervisor = true,
+				}, &lb.seccomp_super);
+
+	if (r < 0)
+		return r;
+	if ((r = seccomp_syscall_table(lb.sys, SUP_MAX_SYS)) < 0)
+		return r;
+	lb.nsys = (size_t)r;
+	lb.lock_fd = memfd_create("sbx-supervisors", MFD_CLOEXEC);
+	return lb.lock_fd < 0 ? -errno : 0;
+}
+
 /* The deny set, compiled once; denials go to the daemon as user
  * notifications where the kernel can, else straight to EPERM. Each program
  * is loaded in a probe first, so what the caps say was seen to work. */
 static int
-setup_seccomp(char *err, size_t errlen)
+setup_seccomp(bool emulate, char *err, size_t errlen)
 {
 	struct probe_fail f;
 	bool notify = true;
@@ -163,6 +188,22 @@ setup_seccomp(char *err, size_t errlen)
 	if (!notify)
 		degrade("no seccomp user notification: refused syscalls are "
 			"not reported");
+	if (emulate && notify && seccomp_probe_emulate()) {
+		free(lb.seccomp.filter);
+		lb.seccomp.filter = NULL;
+		r = seccomp_compile(&(struct seccomp_opts){
+					    .notify = true, .emulate = true,
+					    .net = lb.caps.net,
+				    }, &lb.seccomp);
+		if (r == 0)
+			r = setup_supervisors();
+		if (r < 0) {
+			snprintf(err, errlen, "compiling the supervisors' "
+				 "seccomp filters: %s", strerror(-r));
+			return r;
+		}
+		lb.caps.protect_new = true;
+	}
 	return 0;
 }
 
@@ -207,6 +248,7 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	int n = 0, r;
 
 	lb.cfg = *cfg;
+	lb.lock_fd = -1;
 	lb.caps.backend = "linux";
 	lb.caps.privileged = cfg->privileged;
 	if (!cfg->privileged && (cfg->landlock_only || probe_userns(&f) < 0)) {
@@ -217,7 +259,7 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		lb.caps.net = SANDBOX_NET_NONE;
 		if ((r = llonly_init(&lb.caps, cfg->landlock_only ? NULL : &f,
 				     err, errlen)) < 0 ||
-		    (r = setup_seccomp(err, errlen)) < 0)
+		    (r = setup_seccomp(false, err, errlen)) < 0)
 			return r;
 		/* The main filter refuses IP sockets (SANDBOX_NET_NONE) and
 		 * reports them; without it this mode has nothing else that
@@ -263,7 +305,10 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 				      lost, sizeof(lost)))
 		degrade("Landlock ABI %d: %s", lb.caps.landlock_abi, lost);
 	choose_net(nonet);
-	if ((r = setup_seccomp(err, errlen)) < 0)
+	/* The supervisor would take connect() from the daemon, which makes
+	 * it for the command when sandboxes share the host's network. */
+	if ((r = setup_seccomp(lb.caps.net != SANDBOX_NET_HOST_PORTS, err,
+			       errlen)) < 0)
 		return r;
 	if (nonet && !lb.caps.seccomp) {
 		snprintf(err, errlen, "no network namespace (%s) and no "
@@ -273,16 +318,58 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	}
 	if (lb.caps.net == SANDBOX_NET_HOST_PORTS)
 		mediate_connect(nonet);
+	if (!lb.caps.protect_new)
+		degrade("protected paths that do not exist yet are made "
+			"read-only only once they appear, not refused (%s)",
+			!lb.caps.seccomp_notify ? "needs seccomp user "
+			"notification" : lb.caps.net == SANDBOX_NET_HOST_PORTS ?
+			"not without a network namespace" : "needs Linux 5.19's "
+			"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV");
 	return 0;
 }
 
+/* One report from a session's supervisor. Never blocks; a record of the
+ * wrong size is skipped (the supervisor runs beside untrusted code). */
+static int
+report_read(int fd, struct sandbox_denial *out)
+{
+	struct sup_report rep;
+	ssize_t n = recv(fd, &rep, sizeof(rep), MSG_DONTWAIT);
+
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? -EAGAIN : -errno;
+	if (n == 0)
+		return -EPIPE;
+	if (n != (ssize_t)sizeof(rep))
+		return -EAGAIN;
+	memset(out, 0, sizeof(*out));
+	out->pid = rep.pid;
+	seccomp_nr_name(rep.arch, rep.nr, out->syscall, sizeof(out->syscall));
+	memcpy(out->args, rep.args, sizeof(out->args));
+	if (rep.kind == SUP_REPORT_PROTECT && rep.op >= 0 &&
+	    rep.op < PROTECT_NOPS) {
+		out->operation = protect_op_name((enum protect_op)rep.op);
+		snprintf(out->path, sizeof(out->path), "%.*s",
+			 (int)sizeof(rep.path), rep.path);
+		snprintf(out->detail, sizeof(out->detail), "%.*s",
+			 (int)sizeof(rep.detail), rep.detail);
+	}
+	return 0;
+}
+
+/* Sessions have a supervisor when protected paths that do not exist yet
+ * are refused (its reports come); otherwise the daemon holds the
+ * command's seccomp listener itself and answers it. */
 int
 sandbox_denial_read(struct sandbox_proc *p, int fd,
 		    struct sandbox_denial *out)
 {
 	struct seccomp_notif req;
-	int r = seccomp_notify_answer(fd, lb.caps.connect_mediated, &req, out);
+	int r;
 
+	if (lb.caps.protect_new)
+		return report_read(fd, out);
+	r = seccomp_notify_answer(fd, lb.caps.connect_mediated, &req, out);
 	return r == 1 ? linux_connect_mediate(p, fd, &req, out) : r;
 }
 

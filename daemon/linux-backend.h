@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "daemon/linux-supervise.h"
 #include "daemon/sandbox.h"
 
 #define LINUX_MAX_GROUPS 64
@@ -17,8 +18,12 @@ struct linux_backend {
 	gid_t groups[LINUX_MAX_GROUPS];
 	int ngroups;
 	struct sock_fprog seccomp;
+	struct sock_fprog seccomp_super;  /* the supervisors' own filter */
 	bool have_seccomp;
 	char layers_dir[PATH_MAX]; /* STATE/home: the home overlays' layers */
+	struct sup_sys sys[SUP_MAX_SYS];  /* what supervisors emulate */
+	size_t nsys;
+	int lock_fd;                      /* held by every supervisor */
 };
 
 const struct linux_backend *linux_backend(void);

@@ -1,15 +1,18 @@
 /* The session init (pid 1 of the session's pid namespace) and the command
  * it forks. Order, as STYLE.md asks: namespaces -> mounts (done by the
- * template, or here for a direct sandbox) -> Landlock ruleset -> privileges
- * dropped -> fork -> session/stdio -> no_new_privs -> Landlock -> seccomp ->
- * exec. Nothing here allocates; every failure is written to the status
- * channel as {step, errno} before _exit. */
+ * template, or here for a direct sandbox) -> Landlock ruleset -> the
+ * supervisor, in a domain of that ruleset (started by the spawn helper, or
+ * here) -> privileges dropped -> fork -> session/stdio -> no_new_privs ->
+ * Landlock -> seccomp, listener to the supervisor -> exec. Nothing here
+ * allocates; every failure is written to the status channel as {step,
+ * errno} before _exit. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <string.h>
@@ -107,8 +110,8 @@ send_listeners(int sfd)
 }
 
 /* Leaves the calling process with no capabilities it could ever regain. */
-static int
-drop_privs(const struct sandbox_plan *p)
+int
+linux_drop_privs(const struct sandbox_plan *p)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
@@ -136,11 +139,42 @@ drop_privs(const struct sandbox_plan *p)
 	return 0;
 }
 
-static void __attribute__((noreturn))
-exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
+/* An fd the daemon's closed stdio left on 0-2 moves above them. */
+static int
+off_stdio(int fd, int sfd)
 {
+	if (fd >= 0 && fd < 3 && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 10)) < 0)
+		fail(sfd, STEP_STDIO, errno);
+	return fd;
+}
+
+/* The daemon gets our pidfd (its audit records name our pid, since we
+ * make the command's Landlock domain) and either the listener, to answer
+ * (EPERM) and report each refusal itself, or, when a supervisor emulates
+ * file syscalls, the supervisor's reports, the listener going to it. */
+static void
+hand_listener(const struct sandbox_plan *p, const struct linux_session_fds *f,
+	      int listener, int sfd)
+{
+	struct sandbox_status rec = { .kind = SANDBOX_STATUS_DENIALS };
+	int fds[2] = { p->emulate ? f->report : listener,
+		       (int)syscall(SYS_pidfd_open, getpid(), 0) };
+
+	if ((p->emulate && fdpass_send(f->sup, "l", 1, &listener, 1) < 0) ||
+	    fdpass_send(sfd, &rec, sizeof(rec), fds, fds[1] >= 0 ? 2 : 1) < 0)
+		fail(sfd, STEP_SECCOMP, errno);
+	close(listener);
+	if (fds[1] >= 0)
+		close(fds[1]);
+}
+
+static void __attribute__((noreturn))
+exec_command(const struct sandbox_plan *p, struct linux_session_fds f,
+	     int sfd)
+{
+	unsigned flags = 0;
 	sigset_t none;
-	int tmp[3], i, e = -1;
+	int tmp[3], i, e = -1, ruleset;
 
 	/* Dispositions the daemon inherited or chose (SIGPIPE, SIGHUP
 	 * ignored) must not leak into the command: an ignored SIGPIPE or
@@ -152,10 +186,9 @@ exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (setsid() < 0)
 		fail(sfd, STEP_SETSID, errno);
-	/* The ruleset may sit on 0-2 (the daemon's stdio was closed). */
-	if (ruleset >= 0 && ruleset < 3 &&
-	    (ruleset = fcntl(ruleset, F_DUPFD_CLOEXEC, 10)) < 0)
-		fail(sfd, STEP_LANDLOCK, errno);
+	ruleset = f.ruleset = off_stdio(f.ruleset, sfd);
+	f.sup = off_stdio(f.sup, sfd);
+	f.report = off_stdio(f.report, sfd);
 	/* Copy above 2 first: the fds may overlap the targets. */
 	for (i = 0; i < 3; i++)
 		if ((tmp[i] = fcntl(p->stdio[i], F_DUPFD_CLOEXEC, 10)) < 0)
@@ -175,23 +208,13 @@ exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 		fail(sfd, STEP_NO_NEW_PRIVS, errno);
 	if (ruleset >= 0 && (e = landlock_enforce(ruleset, p->landlock_log)) < 0)
 		fail(sfd, STEP_LANDLOCK, -e);
-	if (p->seccomp && (e = seccomp_load_prog(p->seccomp,
-						 p->seccomp_notify)) < 0)
+	if (p->seccomp && p->seccomp_notify)
+		flags = SECCOMP_FILTER_FLAG_NEW_LISTENER |
+			(p->emulate ? SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV : 0);
+	if (p->seccomp && (e = seccomp_load_prog(p->seccomp, flags)) < 0)
 		fail(sfd, STEP_SECCOMP, -e);
-	if (p->seccomp && p->seccomp_notify) {
-		/* The daemon answers (EPERM) and reports each refusal; our
-		 * pidfd tells it which Landlock domain is this sandbox's
-		 * (we made it: its audit records name our pid). */
-		struct sandbox_status rec = { .kind = SANDBOX_STATUS_DENIALS };
-		int fds[2] = { e, (int)syscall(SYS_pidfd_open, getpid(), 0) };
-
-		if (fdpass_send(sfd, &rec, sizeof(rec), fds,
-				fds[1] >= 0 ? 2 : 1) < 0)
-			fail(sfd, STEP_SECCOMP, errno);
-		close(e);
-		if (fds[1] >= 0)
-			close(fds[1]);
-	}
+	if (p->seccomp && p->seccomp_notify)
+		hand_listener(p, &f, e, sfd);
 	environ = p->envp;
 	execvp(p->argv[0], p->argv);
 	e = errno;
@@ -264,17 +287,32 @@ linux_close_fds_except(int *keep, int n)
 	syscall(SYS_close_range, lo, ~0U, 0);
 }
 
+int
+linux_landlock_ruleset(const struct sandbox_plan *p)
+{
+	/* The home overlay is writable; the real home is not reachable. */
+	const char *must[3] = { "/tmp", fsplan_home(p->fs), NULL };
+
+	return landlock_build(p->landlock_abi,
+			      (const char *const *)p->fs->l[FSPLAN_WRITE].v,
+			      must, "/dev",
+			      p->net == SANDBOX_NET_HOST_PORTS ?
+			      p->proxy_ports : NULL);
+}
+
 void
-linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
+linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd,
+		   const struct linux_session_fds *fds)
 {
 	static const int relayed[] = { SIGCHLD, SIGHUP, SIGINT, SIGQUIT,
 				       SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
 				       SIGCONT, SIGTSTP, SIGALRM };
-	int keep[5] = { sync_fd, sfd, p->stdio[0], p->stdio[1], p->stdio[2] };
-	int ruleset = -1, sigfd, err = 0, step;
+	struct linux_session_fds f = fds ? *fds :
+		(struct linux_session_fds){ -1, -1, -1 };
+	int keep[9] = { sync_fd, sfd, p->stdio[0], p->stdio[1], p->stdio[2],
+			f.ruleset, f.sup, f.report, fds ? -1 : p->lock_fd };
+	int own[2] = { -1, -1 }, sigfd, err = 0, step;
 	bool direct = sync_fd >= 0;
-	/* The home overlay is writable; the real home is not reachable. */
-	const char *must[3] = { "/tmp", fsplan_home(p->fs), NULL };
 	sigset_t set;
 	size_t i;
 	char c;
@@ -282,7 +320,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 
 	/* The clone copied every fd of the daemon (other sessions' pipes,
 	 * client sockets): keep only what this sandbox uses. */
-	linux_close_fds_except(keep, 5);
+	linux_close_fds_except(keep, 9);
 	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
 	umask(022);
@@ -303,16 +341,17 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 		fail(sfd, step, err);
 	if (chdir("/") < 0)
 		fail(sfd, STEP_CHDIR, errno);
-	if (p->landlock_abi > 0 &&
-	    (ruleset = landlock_build(p->landlock_abi,
-				      (const char *const *)p->fs->l[FSPLAN_WRITE].v,
-				      must, "/dev",
-				      p->net == SANDBOX_NET_HOST_PORTS ?
-				      p->proxy_ports : NULL)) < 0)
-		fail(sfd, STEP_LANDLOCK_RULESET, -ruleset);
+	if (f.ruleset < 0 && p->landlock_abi > 0 &&
+	    (f.ruleset = linux_landlock_ruleset(p)) < 0)
+		fail(sfd, STEP_LANDLOCK_RULESET, -f.ruleset);
+	/* A direct sandbox's /proc is its own pid namespace's: the
+	 * supervisor is started from here. */
+	if (direct && p->emulate &&
+	    (err = linux_supervisor_prepare(p, &f, own)) < 0)
+		fail(sfd, STEP_SUPERVISOR, -err);
 	if (p->proxy && (err = send_listeners(sfd)) < 0)
 		fail(sfd, STEP_PROXY_LISTEN, -err);
-	if ((err = drop_privs(p)) < 0)
+	if ((err = linux_drop_privs(p)) < 0)
 		fail(sfd, STEP_DROP_PRIVS, -err);
 	/* Credential changes clear the parent-death signal: set it again. */
 	if (direct && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
@@ -326,17 +365,28 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	cmd = fork();
 	if (cmd < 0)
 		fail(sfd, STEP_FORK, errno);
-	if (cmd == 0)
-		exec_command(p, ruleset, sfd);
-	if (ruleset >= 0)
-		close(ruleset);
+	if (cmd == 0) {
+		if (own[0] >= 0) {
+			close(own[0]);
+			close(own[1]);
+		}
+		exec_command(p, f, sfd);
+	}
+	if (own[0] >= 0)
+		linux_supervisor_fork(p, own);
+	if (f.ruleset >= 0)
+		close(f.ruleset);
+	if (f.sup >= 0)
+		close(f.sup);
+	if (f.report >= 0)
+		close(f.report);
 	supervise(cmd, sigfd, sfd);
 }
 
 void
 linux_exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 {
-	exec_command(p, ruleset, sfd);
+	exec_command(p, (struct linux_session_fds){ ruleset, -1, -1 }, sfd);
 }
 
 void

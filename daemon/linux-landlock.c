@@ -132,3 +132,11 @@ landlock_enforce(int fd, bool log_new_exec)
 
 	return syscall(SYS_landlock_restrict_self, fd, flags) < 0 ? -errno : 0;
 }
+
+int
+landlock_enforce_quiet(int fd, int abi)
+{
+	unsigned flags = abi >= 7 ? SBX_LL_RESTRICT_SELF_LOG_SAME_EXEC_OFF : 0;
+
+	return syscall(SYS_landlock_restrict_self, fd, flags) < 0 ? -errno : 0;
+}

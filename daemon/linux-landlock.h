@@ -71,4 +71,8 @@ int landlock_add_path(int rs, const char *path, uint64_t access);
  * audited too (by default only the caller's own are). */
 int landlock_enforce(int fd, bool log_new_exec);
 
+/* Enforces fd on the caller without auditing its own denials (ABI >= 7):
+ * for the supervisor's forker, whose domain the command's nests in. */
+int landlock_enforce_quiet(int fd, int abi);
+
 #endif

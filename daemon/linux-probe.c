@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/seccomp.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -167,7 +168,8 @@ seccomp_fn(const void *varg, struct probe_fail *f)
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return step(f, "prctl(PR_SET_NO_NEW_PRIVS)", errno);
-	pfd.fd = seccomp_load_prog(a->prog, a->notify);
+	pfd.fd = seccomp_load_prog(a->prog, a->notify ?
+				   SECCOMP_FILTER_FLAG_NEW_LISTENER : 0);
 	if (pfd.fd < 0)
 		return step(f, a->notify ? "seccomp(SET_MODE_FILTER, "
 			    "FLAG_NEW_LISTENER)" : "seccomp(SET_MODE_FILTER)",

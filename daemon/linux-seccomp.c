@@ -3,6 +3,7 @@
  * spawn only loads it. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <sched.h>
@@ -18,9 +19,11 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/linux-seccomp.h"
+#include "daemon/linux-supervise.h"
 #include "daemon/sandbox.h"
 #include "daemon/syscall-deny.h"
 
@@ -166,6 +169,11 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 
 			if (nr == __NR_SCMP_ERROR)
 				continue;
+			/* Reading the command's memory is the supervisor's
+			 * job (its Landlock domain limits it to the
+			 * command's). */
+			if (o->supervisor && !strcmp(*name, "process_vm_readv"))
+				continue;
 			if ((r = seccomp_rule_add(ctx, deny, nr, 0)) < 0)
 				return r;
 		}
@@ -235,6 +243,88 @@ add_arches(scmp_filter_ctx ctx, uint32_t arch)
 	return r;
 }
 
+/* The file syscalls the supervisor performs (linux-emulate.c), by name;
+ * openat only when it may write or create. Removal (unlink, rmdir) stays
+ * in the kernel: existing protected paths are read-only binds (EBUSY),
+ * and what a removal frees cannot be made again with chosen content. */
+static const struct {
+	const char *name;
+	int op;
+} emulated[] = {
+	{ "open", SUP_OPEN }, { "openat", SUP_OPENAT }, { "creat", SUP_CREAT },
+	{ "mkdir", SUP_MKDIR }, { "mkdirat", SUP_MKDIRAT },
+	{ "mknod", SUP_MKNOD }, { "mknodat", SUP_MKNODAT },
+	{ "symlink", SUP_SYMLINK }, { "symlinkat", SUP_SYMLINKAT },
+	{ "link", SUP_LINK }, { "linkat", SUP_LINKAT },
+	{ "rename", SUP_RENAME }, { "renameat", SUP_RENAMEAT },
+	{ "renameat2", SUP_RENAMEAT2 },
+	{ "truncate", SUP_TRUNCATE }, { "truncate64", SUP_TRUNCATE64 },
+	{ "umask", SUP_UMASK },
+};
+#define NEMULATED (sizeof(emulated) / sizeof(emulated[0]))
+
+static int
+add_emulated(scmp_filter_ctx ctx)
+{
+	static const unsigned bits[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC };
+	size_t i, k;
+	int nr, r = 0;
+
+	for (i = 0; r == 0 && i < NEMULATED; i++) {
+		nr = seccomp_syscall_resolve_name(emulated[i].name);
+		if (nr == __NR_SCMP_ERROR)
+			continue; /* not on this architecture */
+		if (emulated[i].op != SUP_OPENAT) {
+			r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+			continue;
+		}
+		/* A plain read-only openat stays in the kernel: fast (libc
+		 * makes every open() an openat; open itself goes to the
+		 * supervisor whatever its flags: a shorter filter). */
+		for (k = 0; r == 0 && k < 4; k++) {
+			struct scmp_arg_cmp c = SCMP_CMP(2, SCMP_CMP_MASKED_EQ,
+							 bits[k], bits[k]);
+
+			r = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1,
+						   &c);
+		}
+	}
+	/* openat2 takes its flags in memory BPF cannot read: ENOSYS, and
+	 * callers fall back to openat. */
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+				     SCMP_SYS(openat2), 0);
+	return r;
+}
+
+int
+seccomp_syscall_table(struct sup_sys *out, size_t cap)
+{
+	const uint32_t native = seccomp_arch_native();
+	uint32_t arches[3] = { native, 0, 0 };
+	size_t n = 0, i, a;
+	int nr;
+
+	if (native == SCMP_ARCH_X86_64) {
+		arches[1] = SCMP_ARCH_X86;
+		arches[2] = SCMP_ARCH_X32;
+	} else if (native == SCMP_ARCH_AARCH64)
+		arches[1] = SCMP_ARCH_ARM;
+	for (a = 0; a < 3 && arches[a]; a++)
+		for (i = 0; i < NEMULATED; i++) {
+			nr = seccomp_syscall_resolve_name_arch(arches[a],
+							       emulated[i].name);
+			if (nr < 0)
+				continue;
+			if (n == cap)
+				return -E2BIG;
+			out[n].arch = arches[a];
+			out[n].nr = nr;
+			out[n++].op = emulated[i].op;
+		}
+	return (int)n;
+}
+
 static int
 export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
 {
@@ -267,9 +357,10 @@ export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
 	return 0;
 }
 
-/* An empty filter for arch and its compat ABIs (*r: 0 or -errno). */
+/* An empty filter for arch and, unless native_only, its compat ABIs (*r: 0
+ * or -errno). */
 static scmp_filter_ctx
-filter_new(uint32_t arch, int *r)
+filter_new(uint32_t arch, bool native_only, int *r)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 
@@ -281,7 +372,7 @@ filter_new(uint32_t arch, int *r)
 			      SCMP_ACT_ERRNO(ENOSYS));
 	if (*r == 0)
 		*r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-	if (*r == 0)
+	if (*r == 0 && !native_only)
 		*r = add_arches(ctx, arch);
 	return ctx;
 }
@@ -297,10 +388,12 @@ seccomp_compile_arch(uint32_t arch, const struct seccomp_opts *o,
 	scmp_filter_ctx ctx;
 	int r;
 
-	if (!(ctx = filter_new(arch, &r)))
+	if (!(ctx = filter_new(arch, o->native_only, &r)))
 		return r;
 	if (r == 0)
 		r = add_denies(ctx, deny, o);
+	if (r == 0 && o->emulate)
+		r = add_emulated(ctx);
 	if (r == 0)
 		r = export_prog(ctx, prog);
 	seccomp_release(ctx);
@@ -314,12 +407,37 @@ seccomp_compile(const struct seccomp_opts *o, struct sock_fprog *prog)
 }
 
 int
-seccomp_load_prog(const struct sock_fprog *prog, bool notify)
+seccomp_load_prog(const struct sock_fprog *prog, unsigned flags)
 {
-	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-			 notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, prog);
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog);
 
 	return r < 0 ? -errno : (int)r;
+}
+
+/* Emulating a syscall needs its caller to stay put once the supervisor
+ * has the notification (a signal would restart it, done twice): Linux
+ * 5.19's SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV. Tried in a child. */
+bool
+seccomp_probe_emulate(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K,
+					    SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			_exit(1);
+		_exit(seccomp_load_prog(&prog, SECCOMP_FILTER_FLAG_NEW_LISTENER |
+					SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV)
+		      < 0 ? 1 : 0);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return false;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
 void

@@ -17,6 +17,14 @@ struct seccomp_opts {
 				   (sandbox.h): which IP sockets they make */
 	bool notify_connect;    /* every connect() a user notification too
 				   (SANDBOX_NET_HOST_PORTS, with notify) */
+	bool emulate;           /* file syscalls that create, write, rename
+				   or link go to the session's supervisor
+				   too (linux-emulate.c) */
+	bool native_only;       /* other ABIs refused outright (the
+				   supervisor's own filter: a third of the
+				   size, so quicker to load) */
+	bool supervisor;        /* process_vm_readv allowed (the
+				   supervisor's own filter) */
 };
 
 /* Compiles the deny set with libseccomp into *prog (filter owned by the
@@ -30,15 +38,24 @@ int seccomp_compile(const struct seccomp_opts *o, struct sock_fprog *prog);
 int seccomp_compile_arch(uint32_t arch, const struct seccomp_opts *o,
 			 struct sock_fprog *prog);
 
-/* Loads prog on the calling thread; no_new_privs must already be set. Does
- * not allocate (safe in the forked child). With notify, returns the
- * listener fd. */
-int seccomp_load_prog(const struct sock_fprog *prog, bool notify);
+/* Loads prog on the calling thread with SECCOMP_FILTER_FLAG_* flags;
+ * no_new_privs must already be set. Does not allocate (safe in the forked
+ * child). With SECCOMP_FILTER_FLAG_NEW_LISTENER, returns the listener. */
+int seccomp_load_prog(const struct sock_fprog *prog, unsigned flags);
 
 /* The name of syscall nr of ABI arch as a notification reports them
  * (seccomp_data.arch and .nr; x32's numbers under x86-64's arch), "?" when
  * libseccomp knows none. */
 void seccomp_nr_name(uint32_t arch, int nr, char *buf, size_t len);
+
+/* Whether the kernel can keep an emulated syscall's caller waiting
+ * through signals (needed to emulate). */
+bool seccomp_probe_emulate(void);
+
+struct sup_sys;
+/* Fills out[] with the emulated syscalls of every ABI the filter covers;
+ * returns how many, or -E2BIG. */
+int seccomp_syscall_table(struct sup_sys *out, size_t cap);
 
 struct sandbox_denial;
 struct seccomp_notif;

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/fsplan.h"
 #include "daemon/linux-backend.h"
 #include "daemon/linux-llonly.h"
 #include "daemon/linux-template.h"
@@ -44,6 +45,7 @@ static const char *const step_names[STEP_MAX] = {
 	[STEP_MOUNT_POLICY] = "applying the filesystem policy",
 	[STEP_MOUNT_MASK] = "masking daemon state",
 	[STEP_LANDLOCK_RULESET] = "Landlock ruleset",
+	[STEP_SUPERVISOR] = "starting the session's supervisor",
 	[STEP_PROXY_LISTEN] = "proxy listeners",
 	[STEP_DROP_PRIVS] = "dropping privileges",
 	[STEP_SIGNALS] = "signal setup",
@@ -189,6 +191,11 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->landlock_abi = lb->caps.landlock_abi;
 	p->seccomp = lb->have_seccomp ? &lb->seccomp : NULL;
 	p->seccomp_notify = lb->caps.seccomp_notify;
+	p->emulate = lb->caps.protect_new;
+	p->seccomp_super = lb->have_seccomp ? &lb->seccomp_super : NULL;
+	p->sys = lb->sys;
+	p->nsys = lb->nsys;
+	p->lock_fd = lb->lock_fd;
 	p->landlock_log = lb->caps.landlock_audit;
 	p->ll_ruleset = -1;
 	if (lb->caps.landlock_only &&
@@ -284,7 +291,7 @@ spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
 	if (pid == 0) {
 		close(sync[1]);
 		close(st[0]);
-		linux_session_main(p, sync[0], st[1]);
+		linux_session_main(p, sync[0], st[1], NULL);
 	}
 	close(sync[0]);
 	r = pid < 0 ? -errno : linux_release(pid, pidfd, sync[1], p);
@@ -307,31 +314,39 @@ helper_fail(int sfd, int step, int err)
 	_exit(125);
 }
 
-/* Second helper, inside the template's pid namespace: per-session network
- * (unless the host cannot make one), IPC, UTS and pid namespaces, then the session init as pid 1 of the last.
- * Its pidfd goes to the daemon; the init is reparented to the template. */
+/* Second helper, inside the template's pid namespace: per-session
+ * network (unless the host cannot make one), IPC, UTS and pid namespaces,
+ * then the session init as pid 1 of the last, handed f. Its pidfd goes to
+ * the daemon; then, with own[] (linux_supervisor_prepare), it forks the
+ * session's supervisor (here, in the pid namespace the sandbox's /proc
+ * shows; after the init, so the command does not wait for it). Both are
+ * reparented to the template when this exits. */
 static void __attribute__((noreturn))
-helper_in_template(struct sandbox_plan *p, int sfd)
+helper_in_template(struct sandbox_plan *p, int sfd,
+		   const struct linux_session_fds *f, int own[2])
 {
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_STARTED };
 	struct clone_args a = { 0 };
 	int pidfd = -1;
 	pid_t pid;
 
-	if (unshare(linux_session_ns_flags(p) | CLONE_NEWPID) < 0)
-		helper_fail(sfd, STEP_UNSHARE, errno);
-	a.flags = CLONE_PIDFD;
+	/* The namespaces come with the clone: this process stays in the
+	 * template's, where the supervisor must be forked. */
+	a.flags = (uint64_t)linux_session_ns_flags(p) | CLONE_NEWPID |
+		  CLONE_PIDFD;
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
 	if (pid < 0)
-		helper_fail(sfd, STEP_FORK, errno);
+		helper_fail(sfd, STEP_UNSHARE, errno);
 	if (pid == 0)
-		linux_session_main(p, -1, sfd);
+		linux_session_main(p, -1, sfd, f);
 	if (fdpass_send(sfd, &s, sizeof(s), &pidfd, 1) < 0) {
 		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 		_exit(1);
 	}
+	if (own[0] >= 0)
+		linux_supervisor_fork(p, own);
 	_exit(0);
 }
 
@@ -360,19 +375,23 @@ template_sync(int ctl)
 }
 
 /* First helper, the daemon's child: waits until the template is built,
- * joins its user, mount and pid namespaces, forks the second helper. */
+ * joins its user, mount and pid namespaces, builds the Landlock ruleset
+ * (and restricts itself with it when there is a supervisor), forks the
+ * second helper and waits for it (the daemon reads this exit as the end
+ * of the spawn). */
 static void __attribute__((noreturn))
 helper_main(struct sandbox_plan *p, struct ltemplate *t, int sfd)
 {
-	int keep[8] = { t->ready_fd, t->state_fd, t->pidfd, t->ctl_fd, sfd,
-			p->stdio[0], p->stdio[1], p->stdio[2] };
+	int keep[9] = { t->ready_fd, t->state_fd, t->pidfd, t->ctl_fd, sfd,
+			p->stdio[0], p->stdio[1], p->stdio[2], p->lock_fd };
+	struct linux_session_fds f = { -1, -1, -1 };
+	int own[2] = { -1, -1 }, status, r;
 	struct ltemplate_state st;
 	char c;
-	int status;
 	ssize_t n;
 	pid_t pid;
 
-	linux_close_fds_except(keep, 8);
+	linux_close_fds_except(keep, 9);
 	prctl(PR_SET_NAME, "sbx-spawn");
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		helper_fail(sfd, STEP_PDEATHSIG, errno);
@@ -388,11 +407,16 @@ helper_main(struct sandbox_plan *p, struct ltemplate *t, int sfd)
 	if (setns(t->pidfd, CLONE_NEWNS | CLONE_NEWPID |
 				    (p->userns ? CLONE_NEWUSER : 0)) < 0)
 		helper_fail(sfd, STEP_JOIN, errno);
+	if (p->landlock_abi > 0 &&
+	    (f.ruleset = linux_landlock_ruleset(p)) < 0)
+		helper_fail(sfd, STEP_LANDLOCK_RULESET, -f.ruleset);
+	if (p->emulate && (r = linux_supervisor_prepare(p, &f, own)) < 0)
+		helper_fail(sfd, STEP_SUPERVISOR, -r);
 	pid = fork();
 	if (pid < 0)
 		helper_fail(sfd, STEP_FORK, errno);
 	if (pid == 0)
-		helper_in_template(p, sfd);
+		helper_in_template(p, sfd, &f, own);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
@@ -536,6 +560,12 @@ unsigned
 sandbox_templates(void)
 {
 	return ltemplate_count();
+}
+
+void
+sandbox_cleanup(void)
+{
+	ltemplate_kill_all();
 }
 
 int

@@ -143,7 +143,7 @@ template_main(const struct sandbox_plan *p, int sync_fd, int ready_w,
 		_exit(1);
 	/* Session inits are reparented here when their helper exits; what
 	 * appears in the workspace later is masked from here. */
-	linux_watch_run(walk, ctl);
+	linux_watch_run(walk, ctl, p->emulate);
 }
 
 static int

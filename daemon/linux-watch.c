@@ -17,6 +17,7 @@
 
 #include "daemon/linux-walk.h"
 #include "daemon/linux.h"
+#include "daemon/protect.h"
 #include "proto/fdpass.h"
 
 #define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR)
@@ -26,6 +27,7 @@ struct watch {
 	char **dirs;     /* by watch descriptor */
 	size_t ndirs;
 	struct walk_state *st;
+	bool supervised; /* git's protected paths are the supervisors' */
 };
 
 static int
@@ -51,15 +53,36 @@ add_watch(const char *dir, void *arg)
 	return 0;
 }
 
+/* A .git/config or .git/hooks that appears while sessions run is left to
+ * their supervisors, which refuse every change but git init's own: a
+ * read-only bind here would land between git's steps and fail it. */
+static void
+drop_git_paths(struct fsplan_list *ro)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ro->n; i++) {
+		if (protect_late_bind(ro->v[i]))
+			ro->v[n++] = ro->v[i];
+		else
+			free(ro->v[i]);
+	}
+	ro->n = n;
+	if (ro->v)
+		ro->v[n] = NULL;
+}
+
 /* Masks what a walk found and watches the directories it saw first. A
  * new directory is walked once more after its watch is in place: what was
  * made in it between its walk and the watch made no event. */
 static void
-settle(struct watch *w, const struct walk_result *res)
+settle(struct watch *w, struct walk_result *res)
 {
 	struct walk_result again;
 	size_t i;
 
+	if (w->supervised)
+		drop_git_paths(&res->ro);
 	linux_mount_apply(res);
 	for (i = 0; i < res->dirs.n; i++) {
 		add_watch(res->dirs.v[i], w);
@@ -141,9 +164,9 @@ answer(struct watch *w, int ctl)
 }
 
 void
-linux_watch_run(struct walk_state *st, int ctl)
+linux_watch_run(struct walk_state *st, int ctl, bool supervised)
 {
-	struct watch w = { .st = st };
+	struct watch w = { .st = st, .supervised = supervised };
 	struct pollfd pfd[3];
 	sigset_t chld;
 

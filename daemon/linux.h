@@ -10,6 +10,7 @@
 
 #include "daemon/sandbox.h"
 
+struct sup_sys;
 struct walk_state;
 struct walk_result;
 
@@ -35,6 +36,7 @@ enum linux_step {
 	STEP_MOUNT_POLICY,
 	STEP_MOUNT_MASK,
 	STEP_LANDLOCK_RULESET,
+	STEP_SUPERVISOR,
 	STEP_PROXY_LISTEN,
 	STEP_DROP_PRIVS,
 	STEP_SIGNALS,
@@ -81,12 +83,28 @@ struct sandbox_plan {
 	enum sandbox_net net;
 	int landlock_abi;
 	const struct sock_fprog *seccomp;
-	bool seccomp_notify;       /* hand the listener to the daemon */
+	bool seccomp_notify;       /* the listener goes to the daemon, or
+				      (emulate) to the supervisor */
+	bool emulate;              /* a supervisor performs the file syscalls
+				      (and gets the listener) */
+	const struct sock_fprog *seccomp_super; /* the supervisor's own */
+	const struct sup_sys *sys; /* emulated syscalls by ABI */
+	size_t nsys;
+	int lock_fd;               /* serialises the supervisors, or -1 */
 	bool landlock_log;         /* audit the command's Landlock denials */
 	/* Landlock-only mode (linux-llonly.c): no namespaces, the command
 	 * runs under ll_ruleset (cached, borrowed) and a second filter. */
 	bool llonly;
 	int ll_ruleset;
+};
+
+/* What a session init is handed (-1: none): the Landlock ruleset, and the
+ * supervisor's ends for the command's listener and for the daemon's
+ * reports (linux_supervisor_prepare). */
+struct linux_session_fds {
+	int ruleset;
+	int sup;
+	int report;
 };
 
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace
@@ -106,15 +124,40 @@ int linux_mount_apply(const struct walk_result *w);
 
 /* A template's life after its build: applies masks for what appears later
  * (inotify on the walked directories), answers sync requests on ctl_fd,
- * reaps. Never returns. */
-void linux_watch_run(struct walk_state *st, int ctl_fd)
+ * reaps. supervised: sessions have a supervisor guarding git's protected
+ * paths (protect_late_bind). Never returns. */
+void linux_watch_run(struct walk_state *st, int ctl_fd, bool supervised)
 	__attribute__((noreturn));
 
 /* Body of the session init: (with sync_fd >= 0, a direct sandbox: waits
- * for the id maps and builds the mounts itself), forks the command, relays
- * signals, reaps, reports. Never returns. */
+ * for the id maps, builds the mounts and starts the supervisor itself;
+ * fds is NULL then), forks the command, relays signals, reaps, reports.
+ * Never returns. */
 void linux_session_main(const struct sandbox_plan *plan, int sync_fd,
-			int status_fd) __attribute__((noreturn));
+			int status_fd, const struct linux_session_fds *fds)
+	__attribute__((noreturn));
+
+/* The command's Landlock ruleset, for the mount tree the caller sees
+ * (the sandbox's): fd or -errno. */
+int linux_landlock_ruleset(const struct sandbox_plan *p);
+
+/* Leaves the caller with the command's user and no capabilities. */
+int linux_drop_privs(const struct sandbox_plan *p);
+
+/* The session's supervisor (linux-supervise.c), in two steps so it stays
+ * off the command's way. prepare restricts the caller with f->ruleset
+ * (>= 0) and makes the sockets: f->sup, where the command sends its
+ * listener, f->report, the daemon's end for refusals, and own[] the
+ * supervisor's. fork starts it, from a process in the pid namespace the
+ * sandbox's /proc shows and in the Landlock domain the command's own
+ * nests in, and closes own[]. */
+int linux_supervisor_prepare(const struct sandbox_plan *p,
+			     struct linux_session_fds *f, int own[2]);
+void linux_supervisor_fork(const struct sandbox_plan *p, int own[2]);
+/* The caller becomes the supervisor (what linux_supervisor_fork's child
+ * runs). */
+void linux_supervise(const struct sandbox_plan *p, int own[2])
+	__attribute__((noreturn));
 
 /* linux-init.c, for the Landlock-only session (linux-llonly.c): the
  * command's last steps (session, stdio, no_new_privs, Landlock, seccomp,

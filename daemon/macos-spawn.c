@@ -246,6 +246,11 @@ sandbox_retire_workspace(const char *ws)
 	return 0;
 }
 
+void
+sandbox_cleanup(void)
+{
+}
+
 /* The session init leads the command's group; it ignores all but KILL. */
 int
 sandbox_signal(const struct sandbox_proc *proc, int sig)

@@ -480,6 +480,7 @@ main(int argc, char **argv)
 	server_stop();
 	conn_close_all();
 	session_cleanup();
+	sandbox_cleanup();
 	sandbox_audit_stop();
 	policy_watch_stop();
 	policy_org_cleanup();

@@ -26,6 +26,7 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	cap.landlock_abi = caps->landlock_abi;
 	cap.seccomp = caps->seccomp;
 	cap.seccomp_notify = caps->seccomp_notify;
+	cap.protect_new = caps->protect_new;
 	cap.landlock_audit = caps->landlock_audit;
 	cap.landlock_audit_off = (char *)caps->landlock_audit_off;
 	while (caps->namespaces[n])

@@ -41,6 +41,7 @@ struct sandbox_caps {
 	int landlock_abi;          /* 0: no Landlock */
 	bool seccomp;
 	bool seccomp_notify;
+	bool protect_new;          /* creating protected paths is refused */
 	bool landlock_audit;       /* Landlock denials read from audit */
 	char landlock_audit_off[128]; /* if not, why ("": Landlock < 7) */
 	bool userns;               /* unprivileged user namespaces usable */
@@ -129,16 +130,20 @@ enum sandbox_status_kind {
 	SANDBOX_STATUS_EXITED = 3,       /* value: wait status of the command */
 	SANDBOX_STATUS_LISTENERS = 4,    /* fds: HTTP and SOCKS5 listeners */
 	SANDBOX_STATUS_STARTED = 5,      /* fd: pidfd of the session init */
-	SANDBOX_STATUS_DENIALS = 6,      /* fds: seccomp listener of the
-					    command, then its pidfd */
+	SANDBOX_STATUS_DENIALS = 6,      /* fds: the supervisor's reports
+					    of refusals, the command's pidfd */
 };
 
-/* A syscall the sandbox refused (seccomp user notification). */
+/* A syscall the sandbox refused (seccomp user notification), or a change
+ * to a protected path its supervisor refused (operation set). */
 struct sandbox_denial {
-	pid_t pid;                 /* as the daemon sees it */
+	pid_t pid;                 /* as the daemon (or supervisor) sees it */
 	char syscall[32];
 	uint64_t args[6];
 	char addr[128];            /* a refused connect(): "host:port" */
+	const char *operation;     /* "create", "write", ...; NULL: syscall */
+	char path[1024];
+	char detail[128];          /* why, beyond the rule; may be "" */
 };
 
 struct sandbox_status {
@@ -178,7 +183,7 @@ void sandbox_reap_helper(struct sandbox_proc *p);
 void sandbox_reap(struct sandbox_proc *p);
 /* Closes everything and lets the backend drop what the spawn held. */
 void sandbox_proc_release(struct sandbox_proc *p);
-/* A DENIALS record arrived: fds[0] is the listener to read denials from
+/* A DENIALS record arrived: fds[0] is the socket to read denials from
  * (returned, or -1), fds[1] the command's pidfd, which sets p->cmd_pid. */
 int sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds);
 /* Reads one denial from a DENIALS fd of p, answering it: 0, or -EAGAIN
@@ -233,6 +238,10 @@ int sandbox_retire_workspace(const char *ws);
  * (the peer already closed, or a uid this daemon cannot name).
  */
 int sandbox_peer_uid(int fd, uid_t *uid);
+/* At exit, after the sessions: ends what the backend still holds
+ * (templates, their namespaces and processes) and waits until it is
+ * gone. */
+void sandbox_cleanup(void);
 
 /* Sends sig to the command (SIGKILL: to the whole sandbox). */
 int sandbox_signal(const struct sandbox_proc *p, int sig);

@@ -220,16 +220,34 @@ read_status(struct session *s)
 	}
 }
 
-/* A syscall the sandbox refused (the filter's user notification): it
- * has been answered EPERM; here it becomes a violation. */
+/* A syscall the sandbox refused (the filter's user notification), or a
+ * change to a protected path the supervisor refused: it has been
+ * answered EPERM; here it becomes a violation. */
 static void
 session_syscall_denied(struct session *s, const struct sandbox_denial *d)
 {
-	char target[128];
+	char target[128], access[32];
 	struct violation v;
+	struct fsdenial f;
+	bool write;
 
-	syscall_deny_describe(d->syscall, d->args, d->addr[0] ? d->addr : NULL,
-			      &v, target, sizeof(target));
+	if (!d->operation) {
+		syscall_deny_describe(d->syscall, d->args,
+				      d->addr[0] ? d->addr : NULL, &v, target,
+				      sizeof(target));
+		session_violation(s, &v);
+		return;
+	}
+	write = !strcmp(d->operation, "write") ||
+		!strcmp(d->operation, "remove");
+	snprintf(access, sizeof(access), "fs.%s", d->operation);
+	fsdenial_describe(s->policy, policy_store_home(),
+			  sandbox_caps()->home_overlay ? policy_store_home() :
+			  NULL, s->workspace,
+			  write ? VIOLATION_FS_WRITE : VIOLATION_FS_CREATE,
+			  access, d->path, &f, &v);
+	if (d->detail[0])
+		v.detail = d->detail;
 	session_violation(s, &v);
 }
 
@@ -255,21 +273,32 @@ session_audit_denied(const struct sandbox_audit_denial *d, void *arg)
 	session_violation(s, &v);
 }
 
+/* Reads refusals (the supervisor's reports, or the command's seccomp
+ * listener): one per wake-up, or all that are queued (drain). */
 static void
-deny_cb(evutil_socket_t fd, short what, void *arg)
+read_denials(struct session *s, bool drain)
 {
-	struct session *s = arg;
 	struct sandbox_denial d;
 	int r;
 
-	/* One notification per wake-up: receiving blocks when none is
-	 * pending (O_NONBLOCK does not apply to the ioctl), and the loop
-	 * must never block. */
-	r = sandbox_denial_read(&s->proc, fd, &d);
-	if (r == 0)
-		session_syscall_denied(s, &d);
-	else if (r != 1 && r != -EAGAIN && r != -EINTR && r != -ENOENT)
-		event_del(s->deny_ev); /* listener gone: the filtered exited */
+	/* Never blocks: the backend looks before it receives (a seccomp
+	 * listener's receive would block when none is pending, whatever
+	 * O_NONBLOCK says). 1: a connect() made for the command. */
+	do {
+		r = sandbox_denial_read(&s->proc, s->deny_fd, &d);
+		if (r == 0)
+			session_syscall_denied(s, &d);
+		else if (r != 1 && r != -EAGAIN && r != -EINTR &&
+			 r != -ENOENT)
+			event_del(s->deny_ev); /* the filtered or the
+						  supervisor are gone */
+	} while (drain && (r == 0 || r == 1));
+}
+
+static void
+deny_cb(evutil_socket_t fd, short what, void *arg)
+{
+	read_denials(arg, false);
 }
 
 static void
@@ -314,6 +343,10 @@ mark_exited(struct session *s)
 		return;
 	s->exited = true;
 	s->end_ms = sbxd_now_ms();
+	/* The supervisor reports a refusal before answering it: whatever
+	 * the command was refused is queued by now. */
+	if (s->deny_ev && s->deny_fd >= 0)
+		read_denials(s, true);
 	/* The kernel queued the command's Landlock denials before it
 	 * exited; they are delivered asynchronously. */
 	if (sandbox_audit_watched(&s->proc) &&

@@ -1,10 +1,13 @@
 /* Runs inside sandboxes in the tests: tries one operation and prints the
  * exact outcome ("ok" or the errno name), so tests can tell EROFS from
  * EACCES from EPERM. Usage: sbx-probe OP ARG..., or sbx-probe repeat N OP
- * ARG... (N tries, the outcome of the last printed). */
+ * ARG... (N tries, the outcome of the last printed), or sbx-probe
+ * race-create|race-mkdir A B N (N tries while a thread flips the path
+ * between A and B). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -106,6 +109,88 @@ compat_syscall(const char *abi, long nr, long a0, long a1, long a2)
 	exit(77);
 }
 #endif
+/* The path a racing thread keeps rewriting (race-*). */
+static char race_path[256];
+static const char *race_alt[2];
+
+static void *
+flipper(void *arg)
+{
+	size_t i, n = strlen(race_alt[0]) + 1;
+
+	for (i = 0;; i++)
+		memcpy(race_path, race_alt[i & 1], n);
+	return arg;
+}
+
+/* race-create A B N: N opens with O_CREAT of a path another thread flips
+ * between A and B (same length); the host checks B never appeared. The
+ * result is the last try's. */
+static int
+race(const char *op, const char *a, const char *b, long n)
+{
+	pthread_t t;
+	long i;
+	int r = 0;
+
+	if (strlen(a) != strlen(b) || strlen(a) >= sizeof(race_path)) {
+		errno = EINVAL;
+		return -1;
+	}
+	race_alt[0] = a;
+	race_alt[1] = b;
+	memcpy(race_path, a, strlen(a) + 1);
+	if (pthread_create(&t, NULL, flipper, NULL) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(op, "race-create")) {
+			r = open(race_path, O_WRONLY | O_CREAT, 0644);
+			if (r >= 0)
+				close(r);
+			unlink(a);
+		} else {
+			r = mkdir(race_path, 0755);
+			rmdir(a);
+		}
+	}
+	return r;
+}
+
+/* File operations on (possibly) protected paths. */
+static int
+attempt_fs(const char *op, const char *a, const char *b)
+{
+	int fd;
+	char self[64];
+
+	if (!strcmp(op, "create"))
+		return open(a, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (!strcmp(op, "open-write"))
+		return open(a, O_WRONLY);
+	if (!strcmp(op, "reopen-write")) {
+		if ((fd = open(a, O_RDONLY)) < 0)
+			return fd;
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+		return open(self, O_WRONLY);
+	}
+	if (!strcmp(op, "symlink"))
+		return symlink(a, b);
+	if (!strcmp(op, "link"))
+		return link(a, b);
+	if (!strcmp(op, "rename"))
+		return rename(a, b);
+	if (!strcmp(op, "exchange"))
+		return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b,
+				    2 /* RENAME_EXCHANGE */);
+	if (!strcmp(op, "truncate"))
+		return truncate(a, 0);
+	if (!strcmp(op, "rmdir"))
+		return rmdir(a);
+	if (!strcmp(op, "mknod"))
+		return mknod(a, S_IFREG | 0644, 0);
+	errno = EINVAL;
+	return -2;
+}
 
 /* One try of OP; the syscall's result, errno set on failure. */
 static int
@@ -113,6 +198,13 @@ attempt(int argc, char **argv)
 {
 	const char *op = argc > 1 ? argv[1] : "";
 	const char *a = argc > 2 ? argv[2] : "";
+	int r;
+
+	if (!strncmp(op, "race-", 5) && argc > 4)
+		return race(op, a, argv[3], atol(argv[4]));
+	if ((r = attempt_fs(op, a, argc > 3 ? argv[3] : "")) != -2 ||
+	    errno != EINVAL)
+		return r;
 
 	if (!strcmp(op, "write"))
 		return open(a, O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -1,0 +1,74 @@
+/* Which changes to protected paths a sandbox's file operations may make:
+ * the decision the Linux supervisor (linux-supervise.c) takes for each
+ * creation, write, rename, link and removal it performs for the command,
+ * including the three things git needs to create a repository. Pure. */
+#ifndef SBX_PROTECT_H
+#define SBX_PROTECT_H
+
+#include <stdbool.h>
+
+#include "daemon/fsplan.h"
+
+/* What an operation does to the path it is checked on. */
+enum protect_op {
+	PROTECT_CREATE,     /* a new regular file (open with O_CREAT) */
+	PROTECT_MKDIR,
+	PROTECT_MKNOD,
+	PROTECT_SYMLINK,
+	PROTECT_LINK,       /* a new name for an existing file */
+	PROTECT_RENAME,     /* a file or tree renamed onto path */
+	PROTECT_WRITE,      /* an existing file opened to write, truncated */
+	PROTECT_REMOVE,     /* unlink, rmdir, or renamed away from path */
+	PROTECT_NOPS
+};
+
+enum protect_verdict {
+	PROTECT_ALLOW,
+	PROTECT_DENY,
+	/* git init's .git/hooks: an empty directory is harmless, and only
+	 * sample hooks (PROTECT_DISCARD) may be created in it. */
+	PROTECT_HOOKS_DIR,
+	/* A sample hook git init copies: the open succeeds on an anonymous
+	 * file, so nothing is written into the repository. */
+	PROTECT_DISCARD,
+	/* git's config.lock renamed onto .git/config: allowed only when the
+	 * content passes gitconfig_check(), copied into a new file. */
+	PROTECT_GIT_CONFIG,
+};
+
+/*
+ * True when a read-only rule of fs (denyWrite or protect, path or glob)
+ * covers path (absolute, normalised) or one of its ancestors; *rule (may
+ * be NULL) gets the first such rule. ASCII letters match either case (a
+ * case-insensitive filesystem makes .GIT/Hooks git's .git/hooks). A path
+ * too long to match is covered: what cannot be checked is refused.
+ */
+bool protect_covered(const struct fsplan *fs, const char *path,
+		     const char **rule);
+
+/* The decision for op on path. Only the built-in git rules (.git/hooks,
+ * .git/config) have exceptions, and only when no other rule covers the
+ * path; *rule as above, for a refusal. */
+enum protect_verdict protect_decide(const struct fsplan *fs,
+				    enum protect_op op, const char *path,
+				    const char **rule);
+
+/*
+ * A directory renamed from `from` to `to`, neither of them covered: the
+ * depth N such that only entries at depth 1..N below it can be covered at
+ * their old path and not at their new one, or the reverse (deeper ones
+ * match every rule alike on both sides, or inherit their coverage from
+ * an entry within N). 0: no entry needs a look; -1: no bound (a rule has
+ * a ** that is not its first component).
+ */
+int protect_rename_depth(const struct fsplan *fs, const char *from,
+			 const char *to);
+
+/* Whether the template should make a protected path that appeared after
+ * its build read-only by a bind mount. Not for the git paths above: the
+ * supervisor guards those, and a bind would break git init mid-way. */
+bool protect_late_bind(const char *path);
+
+const char *protect_op_name(enum protect_op op);
+
+#endif
