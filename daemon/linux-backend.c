@@ -346,7 +346,12 @@ report_read(int fd, struct sandbox_denial *out)
 	out->pid = rep.pid;
 	seccomp_nr_name(rep.arch, rep.nr, out->syscall, sizeof(out->syscall));
 	memcpy(out->args, rep.args, sizeof(out->args));
-	if (rep.kind == SUP_REPORT_PROTECT && rep.op >= 0 &&
+	if (rep.kind == SUP_REPORT_LANDLOCK) {
+		snprintf(out->access, sizeof(out->access), "%.*s",
+			 (int)sizeof(rep.access) - 1, rep.access);
+		snprintf(out->path, sizeof(out->path), "%.*s",
+			 (int)sizeof(rep.path), rep.path);
+	} else if (rep.kind == SUP_REPORT_PROTECT && rep.op >= 0 &&
 	    rep.op < PROTECT_NOPS) {
 		out->operation = protect_op_name((enum protect_op)rep.op);
 		snprintf(out->path, sizeof(out->path), "%.*s",

@@ -46,6 +46,35 @@ deny(struct sup *s, struct sreq *r, enum protect_op op, const char *path,
 	return -EPERM;
 }
 
+/* e, the kernel's answer to a creation at p: an EACCES outside every tree
+ * the command may create in is Landlock's, and reported as such. */
+static int
+made(struct sup *s, struct sreq *r, const struct rpath *p,
+     const char *access, int e)
+{
+	if (e == -EACCES && !protect_creatable(s->fs, p->abs))
+		sup_report_landlock(s, r, access, p->abs);
+	return e;
+}
+
+/* The Landlock right mknod of mode needs. */
+static const char *
+make_right(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFCHR:
+		return "fs.make_char";
+	case S_IFBLK:
+		return "fs.make_block";
+	case S_IFIFO:
+		return "fs.make_fifo";
+	case S_IFSOCK:
+		return "fs.make_sock";
+	default:
+		return "fs.make_reg";
+	}
+}
+
 /* The command's umask, for what we create in its name, from its
  * /proc/TID/status (slow: it formats the whole file), remembered per
  * thread while that thread lives (a pidfd tells) and until any umask()
@@ -229,7 +258,7 @@ open_new(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 		    O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, mode);
 	if (fd < 0 && errno == EEXIST && !(flags & O_EXCL))
 		return -EAGAIN; /* made meanwhile: look again */
-	return fd < 0 ? -errno : fd;
+	return fd < 0 ? made(s, r, p, "fs.make_reg", -errno) : fd;
 }
 
 static int
@@ -313,11 +342,14 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 	else if (op != PROTECT_SYMLINK && (e = use_umask(s, r)) < 0)
 		;
 	else if (op == PROTECT_MKDIR)
-		e = mkdirat(p.parent, p.name, mode) < 0 ? -errno : 0;
+		e = made(s, r, &p, "fs.make_dir",
+			 mkdirat(p.parent, p.name, mode) < 0 ? -errno : 0);
 	else if (op == PROTECT_MKNOD)
-		e = mknodat(p.parent, p.name, mode, dev) < 0 ? -errno : 0;
+		e = made(s, r, &p, make_right(mode),
+			 mknodat(p.parent, p.name, mode, dev) < 0 ? -errno : 0);
 	else
-		e = symlinkat(target, p.parent, p.name) < 0 ? -errno : 0;
+		e = made(s, r, &p, "fs.make_sym",
+			 symlinkat(target, p.parent, p.name) < 0 ? -errno : 0);
 	if (e == 0 && op == PROTECT_MKDIR && is_dot_git(p.name))
 		sup_fresh_set(s, p.parent, p.name, true);
 	res_close(&p);

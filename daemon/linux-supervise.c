@@ -94,6 +94,24 @@ sup_report_protect(struct sup *s, struct sreq *r, int op, const char *path,
 	send_report(s, &rep);
 }
 
+void
+sup_report_landlock(struct sup *s, struct sreq *r, const char *access,
+		    const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct sup_report rep;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.kind = SUP_REPORT_LANDLOCK;
+	rep.pid = r->tid;
+	rep.arch = r->n->data.arch;
+	rep.nr = r->n->data.nr;
+	snprintf(rep.access, sizeof(rep.access), "%s", access);
+	snprintf(rep.path, sizeof(rep.path), "%.*s",
+		 slash && slash != path ? (int)(slash - path) : 1, path);
+	send_report(s, &rep);
+}
+
 static int
 ident(int dirfd, const char *name, struct sup_ident *id)
 {

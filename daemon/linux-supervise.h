@@ -38,7 +38,8 @@ struct sup_sys {
 #define SUP_MAX_SYS 96
 
 /* Supervisor -> daemon, one SEQPACKET record per refusal. */
-enum { SUP_REPORT_SYSCALL = 1, SUP_REPORT_PROTECT = 2 };
+enum { SUP_REPORT_SYSCALL = 1, SUP_REPORT_PROTECT = 2,
+       SUP_REPORT_LANDLOCK = 3 };
 struct sup_report {
 	int32_t kind;
 	int32_t pid;
@@ -49,6 +50,7 @@ struct sup_report {
 	int32_t pad;
 	char rule[160];
 	char detail[128];
+	char access[24];           /* LANDLOCK: the right, "fs.make_reg" */
 	char path[1024];
 };
 
@@ -126,6 +128,11 @@ void sup_answer_send(struct sup *s, uint64_t id, int res,
 /* A umask() call: every remembered umask may be stale. */
 void sup_umask_changed(struct sup *s);
 /* Records a refusal for the daemon (never blocks). */
+/* A creation at path Landlock refused (EACCES outside the trees the
+ * command may create in): reported as the kernel's audit record would be,
+ * naming the directory, since the supervisor's own domain logs nothing. */
+void sup_report_landlock(struct sup *s, struct sreq *r, const char *access,
+			 const char *path);
 void sup_report_protect(struct sup *s, struct sreq *r, int op,
 			const char *path, const char *rule,
 			const char *detail);

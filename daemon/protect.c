@@ -39,6 +39,19 @@ under(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
 }
 
+bool
+protect_creatable(const struct fsplan *fs, const char *path)
+{
+	const struct fsplan_list *w = &fs->l[FSPLAN_WRITE];
+	const char *home = fsplan_home(fs);
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (under(path, w->v[i]))
+			return true;
+	return under(path, "/tmp") || (home && under(path, home));
+}
+
 static bool
 is_git_rule(const char *glob)
 {

@@ -144,6 +144,9 @@ struct sandbox_denial {
 	const char *operation;     /* "create", "write", ...; NULL: syscall */
 	char path[1024];
 	char detail[128];          /* why, beyond the rule; may be "" */
+	char access[24];           /* set: a creation in directory path that
+				      Landlock refused, seen by the
+				      supervisor ("fs.make_reg", ...) */
 };
 
 struct sandbox_status {

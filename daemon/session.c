@@ -220,6 +220,21 @@ read_status(struct session *s)
 	}
 }
 
+/* A filesystem refusal the kernel made (Landlock), described by the rules
+ * that left target out of reach. */
+static void
+session_fs_denied(struct session *s, int kind, const char *access,
+		  const char *target)
+{
+	struct fsdenial f;
+	struct violation v;
+
+	fsdenial_describe(s->policy, policy_store_home(),
+			  sandbox_caps()->home_overlay ? policy_store_home() :
+			  NULL, s->workspace, kind, access, target, &f, &v);
+	session_violation(s, &v);
+}
+
 /* A syscall the sandbox refused (the filter's user notification), or a
  * change to a protected path the supervisor refused: it has been
  * answered EPERM; here it becomes a violation. */
@@ -231,6 +246,11 @@ session_syscall_denied(struct session *s, const struct sandbox_denial *d)
 	struct fsdenial f;
 	bool write;
 
+	if (d->access[0]) {
+		/* Landlock's refusal, as its audit record would tell it. */
+		session_fs_denied(s, VIOLATION_FS_CREATE, d->access, d->path);
+		return;
+	}
 	if (!d->operation) {
 		syscall_deny_describe(d->syscall, d->args,
 				      d->addr[0] ? d->addr : NULL, &v, target,
@@ -257,20 +277,13 @@ void
 session_audit_denied(const struct sandbox_audit_denial *d, void *arg)
 {
 	struct session *s;
-	struct fsdenial f;
-	struct violation v;
 
 	for (s = sessions; s; s = s->next)
 		if (d->session ? s->id == d->session :
 				 s->proc.cmd_pid == d->creator)
 			break;
-	if (!s)
-		return;
-	fsdenial_describe(s->policy, policy_store_home(),
-			  sandbox_caps()->home_overlay ? policy_store_home() :
-			  NULL, s->workspace, d->kind, d->access, d->target,
-			  &f, &v);
-	session_violation(s, &v);
+	if (s)
+		session_fs_denied(s, d->kind, d->access, d->target);
 }
 
 /* Reads refusals (the supervisor's reports, or the command's seccomp

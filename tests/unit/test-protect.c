@@ -154,6 +154,20 @@ test_late_bind(void)
 	CHECK(!protect_late_bind(WS "/.GIT/CONFIG"));
 }
 
+/* Where Landlock lets the command create: the workspace (allowWrite .),
+ * /tmp, the overlaid home; not beside them. */
+static void
+test_creatable(const struct fsplan *fs)
+{
+	CHECK(protect_creatable(fs, WS "/new"));
+	CHECK(protect_creatable(fs, WS "/a/b"));
+	CHECK(protect_creatable(fs, "/tmp/x"));
+	CHECK(!protect_creatable(fs, WS "x/new"));
+	CHECK(!protect_creatable(fs, "/dev/shm/f"));
+	CHECK(!protect_creatable(fs, "/tmpx"));
+	CHECK(!protect_creatable(fs, HOME "/.cache/x"));
+}
+
 int
 main(void)
 {
@@ -165,6 +179,7 @@ main(void)
 	test_decide(fs);
 	test_depth(fs);
 	test_late_bind();
+	test_creatable(fs);
 	fsplan_free(fs);
 	UNIT_DONE();
 }
