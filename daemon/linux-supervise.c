@@ -76,17 +76,24 @@ send_report(struct sup *s, const struct sup_report *rep)
 	while (n < 0 && errno == EINTR);
 }
 
+/* A report of kind about request r. */
+static void
+report_init(struct sup_report *rep, int kind, const struct sreq *r)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->kind = kind;
+	rep->pid = r->tid;
+	rep->arch = r->n->data.arch;
+	rep->nr = r->n->data.nr;
+}
+
 void
 sup_report_protect(struct sup *s, struct sreq *r, int op, const char *path,
 		   const char *rule, const char *detail)
 {
 	struct sup_report rep;
 
-	memset(&rep, 0, sizeof(rep));
-	rep.kind = SUP_REPORT_PROTECT;
-	rep.pid = r->tid;
-	rep.arch = r->n->data.arch;
-	rep.nr = r->n->data.nr;
+	report_init(&rep, SUP_REPORT_PROTECT, r);
 	rep.op = op;
 	snprintf(rep.path, sizeof(rep.path), "%s", path);
 	snprintf(rep.rule, sizeof(rep.rule), "%s", rule ? rule : "");
@@ -101,11 +108,7 @@ sup_report_landlock(struct sup *s, struct sreq *r, const char *access,
 	const char *slash = strrchr(path, '/');
 	struct sup_report rep;
 
-	memset(&rep, 0, sizeof(rep));
-	rep.kind = SUP_REPORT_LANDLOCK;
-	rep.pid = r->tid;
-	rep.arch = r->n->data.arch;
-	rep.nr = r->n->data.nr;
+	report_init(&rep, SUP_REPORT_LANDLOCK, r);
 	snprintf(rep.access, sizeof(rep.access), "%s", access);
 	snprintf(rep.path, sizeof(rep.path), "%.*s",
 		 slash && slash != path ? (int)(slash - path) : 1, path);
