@@ -202,6 +202,21 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 	if (r == 0 && !o->allow_unix)
 		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
 				     SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	/* A socketpair's datagram end sends to whatever address sendto or
+	 * sendmsg names, connected or not: host listeners at paths (a
+	 * read-only mount does not stop it) and, without a network
+	 * namespace, abstract names. Stream and seqpacket ends refuse or
+	 * ignore an address, and stay. i386's socketcall hides the type in
+	 * memory (libseccomp does not carry the rule over): refused whole
+	 * there (SYS_SOCKETPAIR, 8). */
+	if (r == 0 && !o->allow_unix)
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socketpair), 2,
+				     SCMP_A0(SCMP_CMP_EQ, AF_UNIX),
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf,
+					     SOCK_DGRAM));
+	if (r == 0 && !o->allow_unix)
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socketcall), 1,
+				     SCMP_A0(SCMP_CMP_EQ, 8));
 	if (r == 0)
 		r = add_socket_rules(ctx, deny, o->net);
 	if (r == 0 && o->net == SANDBOX_NET_HOST_PORTS)

@@ -134,6 +134,8 @@ group_of(const char *name, const uint64_t args[6])
 	 * arguments in memory name, and refuses every socket it makes. */
 	if (!strcmp(name, "socketcall"))
 		return find("seccomp.socket-family");
+	if (!strcmp(name, "socketpair"))
+		return find("seccomp.unix-socket");
 	if (!strcmp(name, "listen"))
 		return find("seccomp.listen");
 	if (!strcmp(name, "connect"))

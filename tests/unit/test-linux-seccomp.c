@@ -262,6 +262,11 @@ check_sockets(int allow_unix)
 	       allow_unix ? ALLOW : deny, "socket(AF_UNIX, SOCK_STREAM)");
 	EXPECT(call("socketpair", AF_UNIX_, SOCK_STREAM_, 0), ALLOW,
 	       "socketpair(AF_UNIX, SOCK_STREAM)");
+	EXPECT(call("socketpair", AF_UNIX_, 5 /* SOCK_SEQPACKET */, 0), ALLOW,
+	       "socketpair(AF_UNIX, SOCK_SEQPACKET)");
+	/* A datagram end sends to any address it is given. */
+	EXPECT(call("socketpair", AF_UNIX_, SOCK_DGRAM_ | SOCK_CLOEXEC_, 0),
+	       allow_unix ? ALLOW : deny, "socketpair(AF_UNIX, SOCK_DGRAM)");
 	if (abis[abi].wide) {
 		/* The kernel reads an int: high bits must not dodge a rule. */
 		EXPECT(call("socket", HIGH | AF_PACKET_, SOCK_RAW_, 0), deny,
@@ -282,8 +287,8 @@ check_sockets(int allow_unix)
 		       "socketcall(SYS_SOCKET)");
 		EXPECT(call("socketcall", SYS_CONNECT_, 0x1000, 0), ALLOW,
 		       "socketcall(SYS_CONNECT)");
-		EXPECT(call("socketcall", SYS_SOCKETPAIR_, 0x1000, 0), ALLOW,
-		       "socketcall(SYS_SOCKETPAIR)");
+		EXPECT(call("socketcall", SYS_SOCKETPAIR_, 0x1000, 0),
+		       allow_unix ? ALLOW : deny, "socketcall(SYS_SOCKETPAIR)");
 	}
 }
 
