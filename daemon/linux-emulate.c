@@ -269,6 +269,9 @@ emu_open(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, int flags,
 	struct rpath p;
 	int e = -EAGAIN, tries, fd;
 
+	/* No setuid or setgid file (the filter's rule, linux-seccomp.c). */
+	if ((flags & (O_CREAT | __O_TMPFILE)) && (mode & (S_ISUID | S_ISGID)))
+		return -EPERM;
 	a->is_fd = true;
 	a->cloexec = flags & O_CLOEXEC;
 	if (flags & O_PATH) {
@@ -322,6 +325,8 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 	struct rpath p;
 	int e;
 
+	if (op == PROTECT_MKNOD && (mode & (S_ISUID | S_ISGID)))
+		return -EPERM; /* no setuid or setgid file */
 	if (op == PROTECT_SYMLINK) {
 		if ((e = res_read_string(r, target_addr, target,
 					 sizeof(target))) < 0)

@@ -560,6 +560,25 @@ apply_policy(const struct sandbox_plan *p, struct walk_state **keep)
 	return r;
 }
 
+/* The host-wide kernel settings under /proc, read-only to everyone: a
+ * root sandbox is uid 0 mapped to itself, and sysctl's permission check
+ * looks at that uid, not at capabilities (it could otherwise write
+ * /proc/sys/kernel/core_pattern, which the host's kernel runs as root). */
+static int
+proc_read_only(void)
+{
+	static const char *const paths[] = {
+		"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus",
+	};
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if ((r = linux_mount_read_only(paths[i])) < 0)
+			return r;
+	return 0;
+}
+
 int
 linux_mount_build(const struct sandbox_plan *p, int *err,
 		  struct walk_state **keep)
@@ -592,6 +611,8 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 				  MOUNT_ATTR_NOEXEC);
 	if (fd < 0 || (r = attach(fd, "/proc")) < 0)
 		return *err = fd < 0 ? -fd : -r, STEP_MOUNT_PROC;
+	if ((r = proc_read_only()) < 0)
+		return *err = -r, STEP_MOUNT_PROC;
 	/* sysfs shows the network namespace of whoever mounted it: a fresh
 	 * one lists only the sandbox's loopback, not the host's devices.
 	 * Without a network namespace of its own the sandbox may not mount

@@ -85,6 +85,9 @@ const struct syscall_deny_group syscall_deny_groups[] = {
 	  "docker): harmless if it was libc looking for nscd, else use "
 	  "socketpair or ask the user to allow the socket",
 	  NULL },
+	{ "seccomp.setid", VIOLATION_SYSCALL,
+	  "setuid and setgid files are not made in the sandbox (they would "
+	  "run with their owner's rights outside it)", NULL },
 	{ "seccomp.socket-family", VIOLATION_SYSCALL,
 	  "only IP sockets (the network through the proxy), Unix socketpairs "
 	  "and route netlink work in the sandbox", NULL },
@@ -134,6 +137,14 @@ group_of(const char *name, const uint64_t args[6])
 	 * arguments in memory name, and refuses every socket it makes. */
 	if (!strcmp(name, "socketcall"))
 		return find("seccomp.socket-family");
+	if (!strcmp(name, "socketpair"))
+		return find("seccomp.unix-socket");
+	if (!strcmp(name, "chmod") || !strcmp(name, "fchmod") ||
+	    !strcmp(name, "fchmodat") || !strcmp(name, "fchmodat2") ||
+	    !strcmp(name, "creat") || !strcmp(name, "mknod") ||
+	    !strcmp(name, "mknodat") || !strcmp(name, "open") ||
+	    !strcmp(name, "openat"))
+		return find("seccomp.setid");
 	if (!strcmp(name, "listen"))
 		return find("seccomp.listen");
 	if (!strcmp(name, "connect"))

@@ -3,23 +3,29 @@
  * EACCES from EPERM. Usage: sbx-probe OP ARG..., or sbx-probe repeat N OP
  * ARG... (N tries, the outcome of the last printed), or sbx-probe
  * race-create|race-mkdir A B N (N tries while a thread flips the path
- * between A and B). */
+ * between A and B), or sbx-probe ids|hostname (prints them), or
+ * sbx-probe handle-hex PATH (prints PATH's file handle, for handle-open). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <sys/un.h>
+#include <sys/utsname.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <unistd.h>
@@ -192,6 +198,193 @@ attempt_fs(const char *op, const char *a, const char *b)
 	return -2;
 }
 
+/* A file handle with room for any filesystem's (MAX_HANDLE_SZ). */
+#define HANDLE_MAX 128
+struct handle_buf {
+	struct file_handle h;
+	unsigned char b[HANDLE_MAX];
+};
+
+/* A Unix socket address: PATH, or an abstract name when PATH starts with
+ * '@'; its length. */
+static socklen_t
+unix_addr_of(const char *path, struct sockaddr_un *sa)
+{
+	size_t n = strlen(path);
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	if (n >= sizeof(sa->sun_path))
+		n = sizeof(sa->sun_path) - 1;
+	memcpy(sa->sun_path, path, n);
+	if (path[0] == '@')
+		sa->sun_path[0] = '\0';
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
+}
+
+/* Escape attempts that take more than one call: through a symlink or a
+ * /proc/self/fd link made here, by file handle, into another namespace,
+ * to host listeners over Unix and IP sockets. */
+static int
+attempt_escape(const char *op, const char *a, const char *b)
+{
+	struct sockaddr_un su;
+	struct sockaddr_in6 si;
+	socklen_t len;
+	char self[64];
+	int fd, s, sv[2];
+
+	if (!strcmp(op, "symlink-write")) { /* TARGET LINK */
+		if (symlink(a, b) < 0)
+			return -1;
+		return open(b, O_WRONLY | O_TRUNC);
+	}
+	if (!strcmp(op, "fd-read")) { /* O_PATH, then /proc/self/fd/N */
+		if ((fd = open(a, O_PATH)) < 0)
+			return fd;
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+		return open(self, O_RDONLY);
+	}
+	if (!strcmp(op, "handle-read")) { /* PATH: name_to_handle_at */
+		struct handle_buf fh = { .h.handle_bytes = HANDLE_MAX };
+		int mnt;
+
+		if (name_to_handle_at(AT_FDCWD, a, &fh.h, &mnt, 0) < 0)
+			return -1;
+		return open_by_handle_at(AT_FDCWD, &fh.h, O_RDONLY);
+	}
+	if (!strcmp(op, "handle-open")) { /* DIR HEX (a handle made outside) */
+		struct handle_buf fh;
+		size_t i, n = strlen(b) / 2;
+		unsigned v;
+
+		if (n < 8 || n - 8 > HANDLE_MAX ||
+		    (fd = open(a, O_RDONLY)) < 0) {
+			errno = EINVAL;
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			sscanf(b + 2 * i, "%2x", &v);
+			((unsigned char *)&fh)[i] = (unsigned char)v;
+		}
+		return open_by_handle_at(fd, &fh.h, O_RDONLY);
+	}
+	if (!strcmp(op, "setns")) { /* PATH of a namespace */
+		if ((fd = open(a, O_RDONLY)) < 0)
+			return fd;
+		return setns(fd, 0);
+	}
+	if (!strcmp(op, "unix-stream") || !strcmp(op, "unix-dgram")) {
+		/* PATH or @ABSTRACT: connect, or send a datagram */
+		len = unix_addr_of(a, &su);
+		s = socket(AF_UNIX, op[5] == 's' ? SOCK_STREAM : SOCK_DGRAM, 0);
+		if (s < 0)
+			return s;
+		if (op[5] == 's')
+			return connect(s, (struct sockaddr *)&su, len);
+		return (int)sendto(s, "probe\n", 6, 0, (struct sockaddr *)&su,
+				   len);
+	}
+	if (!strcmp(op, "pair-dgram")) {
+		/* A socketpair's datagram end addressed to PATH or @NAME: the
+		 * kernel sends to the address given, connected or not. */
+		if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0)
+			return -1;
+		len = unix_addr_of(a, &su);
+		return (int)sendto(sv[0], "probe\n", 6, 0,
+				   (struct sockaddr *)&su, len);
+	}
+	if (!strcmp(op, "udp")) { /* ADDR PORT: one datagram */
+		if (!(len = inet_addr_of(a, b, &si))) {
+			errno = EINVAL;
+			return -1;
+		}
+		if ((s = socket(si.sin6_family, SOCK_DGRAM, 0)) < 0)
+			return s;
+		return (int)sendto(s, "probe\n", 6, 0, (struct sockaddr *)&si,
+				   len);
+	}
+	if (!strcmp(op, "tcp-send")) { /* ADDR PORT: connect, send */
+		if (!(len = inet_addr_of(a, b, &si))) {
+			errno = EINVAL;
+			return -1;
+		}
+		if ((s = socket(si.sin6_family, SOCK_STREAM, 0)) < 0)
+			return s;
+		if (connect(s, (struct sockaddr *)&si, len) < 0)
+			return -1;
+		return (int)send(s, "probe\n", 6, 0);
+	}
+	errno = EINVAL;
+	return -2;
+}
+
+/* Privilege and kernel-interface attempts: mounts and roots, keys, other
+ * processes, terminals, devices, mode bits, the host name. */
+static int
+attempt_priv(const char *op, const char *a, const char *b)
+{
+	if (!strcmp(op, "umount"))
+		return umount2(a, MNT_DETACH);
+	if (!strcmp(op, "pivot-root")) /* NEW OLD */
+		return (int)syscall(SYS_pivot_root, a, b);
+	if (!strcmp(op, "chroot"))
+		return chroot(a);
+	if (!strcmp(op, "fsopen"))
+		return (int)syscall(SYS_fsopen, "tmpfs", 0);
+	if (!strcmp(op, "open-tree"))
+		return (int)syscall(SYS_open_tree, AT_FDCWD, a, 1 /* CLONE */);
+	if (!strcmp(op, "unshare-mnt"))
+		return unshare(CLONE_NEWNS);
+	if (!strcmp(op, "add-key"))
+		return (int)syscall(SYS_add_key, "user", "sbx-probe", "x", 1,
+				    -2 /* KEY_SPEC_PROCESS_KEYRING */);
+	if (!strcmp(op, "attach")) /* PID: PTRACE_ATTACH */
+		return (int)ptrace(PTRACE_ATTACH, atoi(a), NULL, NULL);
+	if (!strcmp(op, "vm-read")) { /* PID ADDR */
+		char buf[8];
+		struct iovec l = { buf, sizeof(buf) };
+		struct iovec r = { (void *)strtoul(b, NULL, 0), sizeof(buf) };
+
+		return (int)process_vm_readv(atoi(a), &l, 1, &r, 1, 0);
+	}
+	if (!strcmp(op, "pidfd-open"))
+		return (int)syscall(SYS_pidfd_open, atoi(a), 0);
+	if (!strcmp(op, "signal")) /* PID: SIGKILL */
+		return kill(atoi(a), SIGKILL);
+	if (!strcmp(op, "tioclinux")) {
+		char sub = 7; /* TIOCL_GETSHIFTSTATE: the request is refused
+			       * whatever the subcode */
+
+		return ioctl(0, TIOCLINUX, &sub);
+	}
+	if (!strcmp(op, "chmod")) /* PATH OCTAL */
+		return chmod(a, (mode_t)strtoul(b, NULL, 8));
+	if (!strcmp(op, "create-mode")) /* PATH OCTAL: open(O_CREAT) */
+		return open(a, O_WRONLY | O_CREAT | O_EXCL,
+			    (mode_t)strtoul(b, NULL, 8));
+	if (!strcmp(op, "mknod-chr")) /* PATH: /dev/null's numbers */
+		return mknod(a, S_IFCHR | 0666, makedev(1, 3));
+	if (!strcmp(op, "sethostname"))
+		return sethostname(a, strlen(a));
+	if (!strcmp(op, "tmpdir-write")) { /* NAME in $TMPDIR */
+		char path[4096];
+
+		if (!getenv("TMPDIR")) {
+			errno = ENOENT;
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%s/%s", getenv("TMPDIR"), a);
+		return open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	}
+	if (!strcmp(op, "personality")) /* ADDR_NO_RANDOMIZE, read back */
+		return personality(ADDR_NO_RANDOMIZE) < 0 ? -1 :
+		       personality(0xffffffff) & ADDR_NO_RANDOMIZE ? 0 :
+		       (errno = EINVAL, -1);
+	errno = EINVAL;
+	return -2;
+}
+
 /* One try of OP; the syscall's result, errno set on failure. */
 static int
 attempt(int argc, char **argv)
@@ -203,6 +396,12 @@ attempt(int argc, char **argv)
 	if (!strncmp(op, "race-", 5) && argc > 4)
 		return race(op, a, argv[3], atol(argv[4]));
 	if ((r = attempt_fs(op, a, argc > 3 ? argv[3] : "")) != -2 ||
+	    errno != EINVAL)
+		return r;
+	if ((r = attempt_escape(op, a, argc > 3 ? argv[3] : "")) != -2 ||
+	    errno != EINVAL)
+		return r;
+	if ((r = attempt_priv(op, a, argc > 3 ? argv[3] : "")) != -2 ||
 	    errno != EINVAL)
 		return r;
 
@@ -286,6 +485,44 @@ main(int argc, char **argv)
 			if ((r = attempt(argc - 2, argv + 2)) > 2)
 				close(r);
 		return result(r);
+	}
+	if (!strcmp(op, "ids")) {
+		/* Who runs: real and effective ids, capabilities, and what
+		 * no_new_privs says. */
+		char line[256];
+		FILE *f = fopen("/proc/self/status", "r");
+
+		printf("uid %d euid %d gid %d egid %d", (int)getuid(),
+		       (int)geteuid(), (int)getgid(), (int)getegid());
+		while (f && fgets(line, sizeof(line), f))
+			if (!strncmp(line, "CapEff:", 7) ||
+			    !strncmp(line, "CapBnd:", 7) ||
+			    !strncmp(line, "NoNewPrivs:", 11))
+				printf(" %.*s", (int)strcspn(line, "\n"), line);
+		puts("");
+		return 0;
+	}
+	if (!strcmp(op, "hostname")) {
+		struct utsname u;
+
+		uname(&u);
+		puts(u.nodename);
+		return 0;
+	}
+	if (!strcmp(op, "handle-hex")) {
+		/* PATH's file handle as hex (made outside, for
+		 * handle-open). */
+		struct handle_buf fh = { .h.handle_bytes = HANDLE_MAX };
+		size_t k;
+		int mnt;
+
+		if (argc < 3 ||
+		    name_to_handle_at(AT_FDCWD, argv[2], &fh.h, &mnt, 0) < 0)
+			return result(-1);
+		for (k = 0; k < 8 + fh.h.handle_bytes; k++)
+			printf("%02x", ((unsigned char *)&fh)[k]);
+		puts("");
+		return 0;
 	}
 	if (!strcmp(op, "fds")) {
 		/* Prints every open fd number (to check nothing leaked in). */

@@ -70,6 +70,11 @@ static const struct {
 	{ "perf_event_open", { 298, 336, 298, 241, 364 } },
 	{ "io_uring_setup", { 425, 425, 425, 425, 425 } },
 	{ "uselib", { 134, 86, -1, -1, 86 } },
+	{ "chmod", { 90, 15, 90, -1, 15 } },
+	{ "fchmod", { 91, 94, 91, 52, 94 } },
+	{ "fchmodat", { 268, 306, 268, 53, 333 } },
+	{ "mkdirat", { 258, 296, 258, 34, 323 } },
+	{ "mknodat", { 259, 297, 259, 33, 324 } },
 	{ "iopl", { 172, 110, 172, -1, -1 } },
 };
 #define NSYS (sizeof(sys) / sizeof(sys[0]))
@@ -262,6 +267,11 @@ check_sockets(int allow_unix)
 	       allow_unix ? ALLOW : deny, "socket(AF_UNIX, SOCK_STREAM)");
 	EXPECT(call("socketpair", AF_UNIX_, SOCK_STREAM_, 0), ALLOW,
 	       "socketpair(AF_UNIX, SOCK_STREAM)");
+	EXPECT(call("socketpair", AF_UNIX_, 5 /* SOCK_SEQPACKET */, 0), ALLOW,
+	       "socketpair(AF_UNIX, SOCK_SEQPACKET)");
+	/* A datagram end sends to any address it is given. */
+	EXPECT(call("socketpair", AF_UNIX_, SOCK_DGRAM_ | SOCK_CLOEXEC_, 0),
+	       allow_unix ? ALLOW : deny, "socketpair(AF_UNIX, SOCK_DGRAM)");
 	if (abis[abi].wide) {
 		/* The kernel reads an int: high bits must not dodge a rule. */
 		EXPECT(call("socket", HIGH | AF_PACKET_, SOCK_RAW_, 0), deny,
@@ -282,9 +292,34 @@ check_sockets(int allow_unix)
 		       "socketcall(SYS_SOCKET)");
 		EXPECT(call("socketcall", SYS_CONNECT_, 0x1000, 0), ALLOW,
 		       "socketcall(SYS_CONNECT)");
-		EXPECT(call("socketcall", SYS_SOCKETPAIR_, 0x1000, 0), ALLOW,
-		       "socketcall(SYS_SOCKETPAIR)");
+		EXPECT(call("socketcall", SYS_SOCKETPAIR_, 0x1000, 0),
+		       allow_unix ? ALLOW : deny, "socketcall(SYS_SOCKETPAIR)");
 	}
+}
+
+/* No setuid or setgid file: chmod with either bit, a file created with
+ * one; a plain chmod, an open that creates nothing, a mkdir pass. */
+static void
+check_setid(void)
+{
+	const uint64_t suid = 04755, sgid = 02755, creat = 0100 /* O_CREAT */;
+
+	EXPECT(call("fchmod", 3, suid, 0), deny, "fchmod(04755)");
+	EXPECT(call("fchmod", 3, sgid, 0), deny, "fchmod(02755)");
+	EXPECT(call("fchmod", 3, 01777, 0), ALLOW, "fchmod(01777)");
+	EXPECT(call("fchmodat", 0, 0x1000, suid), deny, "fchmodat(04755)");
+	EXPECT(call("fchmodat", 0, 0x1000, 0644), ALLOW, "fchmodat(0644)");
+	EXPECT(call_nr4(nr_of("openat"), 0, 0x1000, creat | 1, sgid), deny,
+	       "openat(O_CREAT, 02755)");
+	EXPECT(call_nr4(nr_of("openat"), 0, 0x1000, 0, sgid), ALLOW,
+	       "openat(O_RDONLY, 02755)");
+	EXPECT(call_nr4(nr_of("openat"), 0, 0x1000, creat | 1, 0755), ALLOW,
+	       "openat(O_CREAT, 0755)");
+	EXPECT(call("mknodat", 0, 0x1000, 0100000 | suid), deny,
+	       "mknodat(S_IFREG|04755)");
+	EXPECT(call("mkdirat", 0, 0x1000, sgid), ALLOW, "mkdirat(02755)");
+	if (nr_of("chmod") >= 0)
+		EXPECT(call("chmod", 0x1000, suid, 0), deny, "chmod(04755)");
 }
 
 static void
@@ -484,6 +519,7 @@ check_program(int native, const int *compat, size_t ncompat,
 				check_plain();
 				check_sockets(allow_unix);
 				check_args();
+				check_setid();
 			}
 			for (i = 0; i < nforeign; i++) {
 				abi = foreign[i];
