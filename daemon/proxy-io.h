@@ -37,6 +37,8 @@ struct pio *pio_new(int fd, struct pconn *pc);
  * after calling back, and libevent allows freeing a running event). */
 void pio_free(struct pio *p);
 void pio_set_ops(struct pio *p, const struct pio_ops *ops);
+/* The peer is on this host's loopback (every client is): no pacing. */
+void pio_loopback(struct pio *p);
 
 struct evbuffer *pio_in(struct pio *p);
 struct evbuffer *pio_out(struct pio *p);
