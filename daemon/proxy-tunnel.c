@@ -9,10 +9,11 @@
  * upstream; the server's bytes flow at once, for protocols where the
  * server speaks first. Other protocols (SSH, ...) name no host and pass.
  *
- * Once a direction has nothing buffered it moves by splice(2) through a
- * pipe of its own: socket to socket inside the kernel, which is what
- * keeps a bulk download through the tunnel near the speed of a direct
- * one. Without pipes (fd limit) it stays on the buffered path.
+ * Once a direction has carried bytes and has nothing buffered it moves by
+ * splice(2) through a pipe of its own: socket to socket inside the
+ * kernel, which is what keeps a bulk download through the tunnel near
+ * the speed of a direct one. Without pipes (fd limit) it stays on the
+ * buffered path.
  */
 #include <errno.h>
 #include <event2/buffer.h>
@@ -180,7 +181,7 @@ splice_in(struct pconn *pc, int d)
 			pconn_close(pc);
 			return;
 		}
-		if (n < PIO_SPLICE_MAX)
+		if (!pc->pipe[d].filled)
 			return;	/* drained: no need to find EAGAIN */
 	}
 }
@@ -306,8 +307,11 @@ tunnel_start(struct pconn *pc)
 	pio_low_mark(pc->u, PROXY_HIGH / 2);
 	pio_read(pc->c, true);
 	pio_read(pc->u, true);
-	try_splice(pc, 1);
-	/* Bytes the client sent with its request are already here. */
+	/*
+	 * No pipe yet (an idle tunnel holds none): the first bytes of each
+	 * direction are read into a buffer, and relay() opens it. Bytes the
+	 * client sent with its request are already here.
+	 */
 	if (evbuffer_get_length(pio_in(pc->c)) > 0)
 		on_read(pc, 0);
 }

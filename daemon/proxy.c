@@ -204,6 +204,8 @@ pconn_new(struct proxy *px, evutil_socket_t fd)
 	pio_pipe_init(&pc->pipe[0]);
 	pio_pipe_init(&pc->pipe[1]);
 	pc->c = pio_new(fd, pc);
+	if (pc->c != NULL)
+		pio_loopback(pc->c);	/* listeners are on loopback only */
 	pc->timer = evtimer_new(sbxd.base, timer_cb, pc);
 	if (pc->c == NULL || pc->timer == NULL) {
 		pio_free(pc->c);

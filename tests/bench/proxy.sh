@@ -11,6 +11,9 @@
 #   tests/bench/proxy.sh [BUILD]
 #   knobs: N_BIG=10 N_SEQ=200 WRK_D=10s WRK_CONNS="1 16" PORT=18190
 #          TUNNELS=1000 PEERS=<dir of peers-proxy.sh> RESULTS=<dir to keep>
+#          ROUNDS=1: direct, fwd and connect run in turn this many times
+#          (interleaved, so a neighbour's load lands on all three alike);
+#          the table has each metric's median over the rounds.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -81,11 +84,45 @@ read -r _ <"$t/ready" || die "sbxd did not start: $(cat "$t/sbxd.log")"
 sbx() { "$b/sbxctl" --no-autostart --socket "$t/run/sbxd.sock" "$@"; }
 cd "$t/ws" || exit 1
 
-echo "... direct" >&2
-bash "$here/proxy-client.sh" direct "$url" >"$res/direct.tsv"
-for m in fwd connect; do
-	echo "... through sbx: $m" >&2
-	sbx run -- bash "$here/proxy-client.sh" "$m" "$url" >"$res/sbx-$m.tsv"
+ROUNDS=${ROUNDS:-1}
+for ((r = 1; r <= ROUNDS; r++)); do
+	echo "... round $r/$ROUNDS: direct" >&2
+	bash "$here/proxy-client.sh" direct "$url" >"$t/direct.$r"
+	for m in fwd connect; do
+		echo "... round $r/$ROUNDS: through sbx: $m" >&2
+		sbx run -- bash "$here/proxy-client.sh" "$m" "$url" >"$t/sbx-$m.$r"
+	done
+done
+# Each metric's median over the rounds (times in us/ms, counts summed;
+# a _min the least, a _max the most).
+for c in direct sbx-fwd sbx-connect; do
+	"$PY" - "$t/$c".* >"$res/$c.tsv" <<'PYEOF'
+import re, statistics, sys
+vals = {}
+for f in sys.argv[1:]:
+    for line in open(f):
+        if "\t" in line:
+            k, v = line.rstrip("\n").split("\t", 1)
+            vals.setdefault(k, []).append(v)
+unit = {"us": 1, "ms": 1e3, "s": 1e6}
+for k, vs in vals.items():
+    if len(vs) == 1:
+        print(f"{k}\t{vs[0]}")
+    elif all("/" in v for v in vs):
+        a = [v.split("/") for v in vs]
+        print(f"{k}\t{sum(int(x) for x, _ in a)}/{sum(int(y) for _, y in a)}")
+    elif all(re.fullmatch(r"[0-9.]+(us|ms|s)", v) for v in vs):
+        m = statistics.median(float(v.rstrip("usm")) *
+                              unit[re.sub(r"[0-9.]", "", v)] for v in vs)
+        print(f"{k}\t%.2f%s" % ((m, "us") if m < 1e3 else (m / 1e3, "ms")))
+    else:
+        pick = (min if k.endswith("_min") else max if k.endswith("_max")
+                else statistics.median)
+        try:
+            print(f"{k}\t%.2f" % pick(float(v) for v in vs))
+        except ValueError:
+            print(f"{k}\t{vs[-1]}")
+PYEOF
 done
 
 if npm ls -g @anthropic-ai/sandbox-runtime >/dev/null 2>&1 &&
@@ -124,7 +161,7 @@ printf 'idle_tunnels\t%s\nrss_before_kib\t%s\nrss_with_tunnels_kib\t%s\n' \
 
 echo "## proxy throughput and request rate (loopback)"
 echo "- $(uname -r), $(nproc) cores; server: $server on 127.0.0.1:$PORT"
-echo "- N_BIG=$N_BIG N_SEQ=$N_SEQ WRK_D=$WRK_D WRK_CONNS='$WRK_CONNS'; sbx $("$b/sbxd" --version | awk '{print $2}')"
+echo "- N_BIG=$N_BIG N_SEQ=$N_SEQ WRK_D=$WRK_D WRK_CONNS='$WRK_CONNS' ROUNDS=$ROUNDS; sbx $("$b/sbxd" --version | awk '{print $2}')"
 echo
 "$PY" - "$res" "$TUNNELS" <<'PYEOF'
 import os, sys
