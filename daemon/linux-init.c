@@ -1,8 +1,9 @@
 /* The session init (pid 1 of the session's pid namespace) and the command
  * it forks. Order, as STYLE.md asks: namespaces -> mounts (done by the
  * template, or here for a direct sandbox) -> Landlock ruleset -> privileges
- * dropped -> fork -> session/stdio -> no_new_privs -> Landlock -> seccomp ->
- * exec. Nothing here allocates; every failure is written to the status
+ * dropped -> fork -> session -> no_new_privs -> Landlock -> seccomp -> the
+ * job arrives (a warm sandbox waits here) -> Landlock's TCP layer (no
+ * network namespace) -> template sync -> stdio -> cwd -> exec. Nothing here allocates; every failure is written to the status
  * channel as {step, errno} before _exit. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <grp.h>
 #include <linux/capability.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -136,45 +138,71 @@ drop_privs(const struct sandbox_plan *p)
 	return 0;
 }
 
-static void __attribute__((noreturn))
-exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
+/* Waits for the template to mask what appeared before this run (a cwd
+ * taken before a mask went over it would keep the unmasked directory). */
+static int
+wait_template(int fd)
 {
-	sigset_t none;
-	int tmp[3], i, e = -1;
+	ssize_t n;
+	char c;
+
+	if (fd < 0)
+		return 0;
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	return n == 1 ? 0 : -EPIPE;
+}
+
+/* The job's stdio on 0-2 (with a terminal as the controlling one); nothing
+ * else of ours survives the exec. */
+static int
+take_stdio(const struct linux_job *j, int *step)
+{
+	int tmp[3], i;
+
+	*step = STEP_STDIO;
+	/* Copy above 2 first: the fds may overlap the targets. */
+	for (i = 0; i < 3; i++)
+		if ((tmp[i] = fcntl(j->stdio[i], F_DUPFD_CLOEXEC, 10)) < 0)
+			return -errno;
+	if (j->tty && ioctl(tmp[0], TIOCSCTTY, 0) < 0) {
+		*step = STEP_TTY;
+		return -errno;
+	}
+	for (i = 0; i < 3; i++)
+		if (dup2(tmp[i], i) < 0)
+			return -errno;
+	/* Whatever the daemon had open never reaches the command. */
+	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The command process's own confinement, as the command will have it:
+ * its own session, no_new_privs, Landlock, seccomp. A warm sandbox waits
+ * for its job confined like this. */
+static void
+confine(const struct sandbox_plan *p, int ruleset, int sfd)
+{
+	int i, e = -1;
 
 	/* Dispositions the daemon inherited or chose (SIGPIPE, SIGHUP
 	 * ignored) must not leak into the command: an ignored SIGPIPE or
-	 * SIGQUIT changes how tools behave. */
+	 * SIGQUIT changes how tools behave. The relayed signals stay blocked
+	 * until the job is in: one sent earlier is delivered then. */
 	for (i = 1; i < NSIG; i++)
 		if (i != SIGKILL && i != SIGSTOP)
 			signal(i, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (setsid() < 0)
 		fail(sfd, STEP_SETSID, errno);
-	/* The ruleset may sit on 0-2 (the daemon's stdio was closed). */
-	if (ruleset >= 0 && ruleset < 3 &&
-	    (ruleset = fcntl(ruleset, F_DUPFD_CLOEXEC, 10)) < 0)
-		fail(sfd, STEP_LANDLOCK, errno);
-	/* Copy above 2 first: the fds may overlap the targets. */
-	for (i = 0; i < 3; i++)
-		if ((tmp[i] = fcntl(p->stdio[i], F_DUPFD_CLOEXEC, 10)) < 0)
-			fail(sfd, STEP_STDIO, errno);
-	if (p->tty && ioctl(tmp[0], TIOCSCTTY, 0) < 0)
-		fail(sfd, STEP_TTY, errno);
-	for (i = 0; i < 3; i++)
-		if (dup2(tmp[i], i) < 0)
-			fail(sfd, STEP_STDIO, errno);
-	/* Whatever the daemon had open never reaches the command. */
-	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
-		fail(sfd, STEP_STDIO, errno);
-	umask(p->umask);
-	if (chdir(p->cwd) < 0)
-		fail(sfd, STEP_CHDIR, errno);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		fail(sfd, STEP_NO_NEW_PRIVS, errno);
 	if (ruleset >= 0 && (e = landlock_enforce(ruleset, p->landlock_log)) < 0)
 		fail(sfd, STEP_LANDLOCK, -e);
+	if (ruleset >= 0)
+		close(ruleset);
 	if (p->seccomp && (e = seccomp_load_prog(p->seccomp,
 						 p->seccomp_notify)) < 0)
 		fail(sfd, STEP_SECCOMP, -e);
@@ -192,11 +220,69 @@ exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 		if (fds[1] >= 0)
 			close(fds[1]);
 	}
-	environ = p->envp;
-	execvp(p->argv[0], p->argv);
+}
+
+/* Without a network namespace the TCP ports the command may connect to
+ * are its session's (the proxy's on the host loopback), known only once
+ * the job is: they are a Landlock layer of their own, on top of the
+ * filesystem one, made for each run. */
+static void
+confine_tcp(const struct sandbox_plan *p, const struct linux_job *j, int sfd)
+{
+	int rs, e;
+
+	if (p->net != SANDBOX_NET_HOST_PORTS || p->landlock_abi <= 0)
+		return;
+	if ((rs = landlock_build_tcp(p->landlock_abi, j->tcp_ports)) < 0)
+		fail(sfd, STEP_LANDLOCK_RULESET, -rs);
+	if ((e = landlock_enforce(rs, p->landlock_log)) < 0)
+		fail(sfd, STEP_LANDLOCK, -e);
+	close(rs);
+}
+
+/* The job: the per-run Landlock layer, the template sync, stdio, umask,
+ * cwd, environment, argv. */
+static void __attribute__((noreturn))
+run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd)
+{
+	sigset_t none;
+	int e, step;
+
+	confine_tcp(p, j, sfd);
+	if (wait_template(j->sync_fd) < 0)
+		fail(sfd, STEP_TEMPLATE, EPIPE);
+	if ((e = take_stdio(j, &step)) < 0)
+		fail(sfd, step, -e);
+	umask(j->umask);
+	if (chdir(j->cwd) < 0)
+		fail(sfd, STEP_CHDIR, errno);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	environ = j->envp;
+	execvp(j->argv[0], j->argv);
 	e = errno;
 	report(sfd, SANDBOX_STATUS_EXEC_FAILED, STEP_EXEC, e);
 	_exit(e == ENOENT || e == ENOTDIR ? 127 : 126);
+}
+
+/* The command process. It confines itself before it knows what to run,
+ * so a warm sandbox waits fully built; then it takes its job from go. */
+static void __attribute__((noreturn))
+command_main(const struct sandbox_plan *p, int ruleset, int sfd, int go)
+{
+	struct linux_job j;
+	int e;
+
+	/* The status channel must outlive the dup2 onto 0-2. */
+	if (sfd < 3 && (sfd = fcntl(sfd, F_DUPFD_CLOEXEC, 3)) < 0)
+		_exit(125);
+	confine(p, ruleset, sfd);
+	if ((e = linux_job_recv(go, &j)) == -ECONNRESET)
+		_exit(125); /* dropped unused: nobody to tell */
+	if (e < 0)
+		fail(sfd, STEP_JOB, -e);
+	close(go);
+	run_job(p, &j, sfd);
 }
 
 static void
@@ -207,18 +293,32 @@ forward(pid_t cmd, int sig)
 }
 
 /* Relays signals to the command's process group and reaps everything; when
- * the command exits, the rest of the sandbox is killed with it. */
+ * the command exits, the rest of the sandbox is killed with it, and all of
+ * it goes when the daemon closes the status channel (it dropped the
+ * sandbox: unused from a pool, or a session it can no longer watch). */
 static void __attribute__((noreturn))
 supervise(pid_t cmd, int sigfd, int sfd)
 {
+	struct pollfd pfd[2] = { { .fd = sigfd, .events = POLLIN },
+				 { .fd = sfd, .events = 0 } };
 	struct signalfd_siginfo si;
 	int status = 0, st;
 	bool done = false;
 	pid_t w;
 
 	for (;;) {
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
+			kill(-1, SIGKILL);
+			_exit(125);
+		}
+		if (pfd[1].revents & (POLLHUP | POLLERR)) {
+			kill(-1, SIGKILL);
+			_exit(125);
+		}
+		if (!(pfd[0].revents & POLLIN))
+			continue;
 		if (read(sigfd, &si, sizeof(si)) != sizeof(si)) {
-			if (errno == EINTR)
+			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			kill(-1, SIGKILL);
 			_exit(125);
@@ -265,24 +365,26 @@ linux_close_fds_except(int *keep, int n)
 }
 
 void
-linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
+linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go)
 {
 	static const int relayed[] = { SIGCHLD, SIGHUP, SIGINT, SIGQUIT,
 				       SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
 				       SIGCONT, SIGTSTP, SIGALRM };
-	int keep[5] = { sync_fd, sfd, p->stdio[0], p->stdio[1], p->stdio[2] };
-	int ruleset = -1, sigfd, err = 0, step;
 	bool direct = sync_fd >= 0;
 	/* The home overlay is writable; the real home is not reachable. */
 	const char *must[3] = { "/tmp", fsplan_home(p->fs), NULL };
+	/* A direct sandbox checks its pty slave against the one it binds. */
+	int slave = direct && p->tty_path ? p->stdio[0] : -1;
+	int keep[4] = { sync_fd, sfd, go, slave };
+	int ruleset = -1, sigfd, err = 0, step;
 	sigset_t set;
 	size_t i;
 	char c;
 	pid_t cmd;
 
-	/* The clone copied every fd of the daemon (other sessions' pipes,
-	 * client sockets): keep only what this sandbox uses. */
-	linux_close_fds_except(keep, 5);
+	/* The clone copied every fd of its parent (the daemon's sessions and
+	 * clients, a template's watches): keep only what this sandbox uses. */
+	linux_close_fds_except(keep, 4);
 	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
 	umask(022);
@@ -301,14 +403,14 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 		fail(sfd, STEP_LOOPBACK, -err);
 	if (direct && (step = linux_mount_build(p, &err, NULL)) != 0)
 		fail(sfd, step, err);
+	if (slave >= 0)
+		close(slave); /* the command gets it with its job */
 	if (chdir("/") < 0)
 		fail(sfd, STEP_CHDIR, errno);
 	if (p->landlock_abi > 0 &&
 	    (ruleset = landlock_build(p->landlock_abi,
 				      (const char *const *)p->fs->l[FSPLAN_WRITE].v,
-				      must, "/dev",
-				      p->net == SANDBOX_NET_HOST_PORTS ?
-				      p->proxy_ports : NULL)) < 0)
+				      must, "/dev")) < 0)
 		fail(sfd, STEP_LANDLOCK_RULESET, -ruleset);
 	if (p->proxy && (err = send_listeners(sfd)) < 0)
 		fail(sfd, STEP_PROXY_LISTEN, -err);
@@ -326,8 +428,12 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 	cmd = fork();
 	if (cmd < 0)
 		fail(sfd, STEP_FORK, errno);
-	if (cmd == 0)
-		exec_command(p, ruleset, sfd);
+	if (cmd == 0) {
+		close(sigfd);
+		command_main(p, ruleset, sfd, go);
+	}
+	/* Only the command waits for the job: a closed go is its EOF. */
+	close(go);
 	if (ruleset >= 0)
 		close(ruleset);
 	supervise(cmd, sigfd, sfd);
@@ -336,7 +442,13 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd)
 void
 linux_exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 {
-	exec_command(p, ruleset, sfd);
+	struct linux_job j;
+
+	if (sfd < 3 && (sfd = fcntl(sfd, F_DUPFD_CLOEXEC, 3)) < 0)
+		_exit(125);
+	confine(p, ruleset, sfd);
+	linux_job_of_plan(p, &j);
+	run_job(p, &j, sfd);
 }
 
 void

@@ -1,6 +1,9 @@
-/* Spawning a Linux sandbox: the plan is built in the daemon, then clone3
- * makes the namespaces and a pidfd in one step; the daemon writes the id
- * maps and releases the child, which runs linux_init_main(). */
+/* Spawning a Linux sandbox: the plan is built in the daemon. A templated
+ * sandbox (the usual case) comes from its workspace's template: a warm one
+ * from the template's pool, else a fresh one the template clones; either
+ * way the daemon only sends it its job. A -t sandbox is cloned directly:
+ * clone3 makes the namespaces and a pidfd in one step; the daemon writes the
+ * id maps and releases the child, which runs linux_session_main(). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +28,7 @@
 static const char *const step_names[STEP_MAX] = {
 	[STEP_NONE] = "none",
 	[STEP_SYNC] = "waiting for the daemon",
-	[STEP_TEMPLATE] = "waiting for the workspace template",
+	[STEP_TEMPLATE] = "syncing with the workspace template",
 	[STEP_JOIN] = "joining the template's namespaces",
 	[STEP_UNSHARE] = "session namespaces",
 	[STEP_PDEATHSIG] = "parent-death signal",
@@ -49,6 +52,7 @@ static const char *const step_names[STEP_MAX] = {
 	[STEP_SIGNALS] = "signal setup",
 	[STEP_FORK] = "fork",
 	[STEP_SETSID] = "new session",
+	[STEP_JOB] = "receiving the command",
 	[STEP_TTY] = "controlling terminal",
 	[STEP_STDIO] = "stdio",
 	[STEP_CHDIR] = "working directory",
@@ -268,164 +272,149 @@ linux_session_ns_flags(const struct sandbox_plan *p)
  * the pty slave must be bound from the daemon's view of /dev/pts, which
  * only a fresh copy of that mount namespace has. */
 static int
-spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
+spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out)
 {
-	int sync[2], pidfd = -1, r = 0;
+	int sync[2], st[2], go[2], pidfd = -1, r = 0;
 	struct clone_args a = { 0 };
 	pid_t pid;
 
-	if (pipe2(sync, O_CLOEXEC) < 0)
+	/* SEQPACKET: records stay whole and may carry fds. */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
 		return -errno;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, go) < 0) {
+		r = -errno;
+		goto out_st;
+	}
+	if (pipe2(sync, O_CLOEXEC) < 0) {
+		r = -errno;
+		goto out_go;
+	}
 	a.flags = CLONE_NEWNS | CLONE_NEWPID | linux_session_ns_flags(p) |
 		  CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
-	if (pid == 0) {
-		close(sync[1]);
-		close(st[0]);
-		linux_session_main(p, sync[0], st[1]);
-	}
+	if (pid == 0)
+		linux_session_main(p, sync[0], st[1], go[0]);
 	close(sync[0]);
 	r = pid < 0 ? -errno : linux_release(pid, pidfd, sync[1], p);
-	if (r < 0)
-		return r;
-	out->pid = pid;
-	out->pidfd = pidfd;
-	out->own_child = true;
-	return 0;
+	if (r == 0 && (r = linux_job_send(go[1], p, -1)) < 0)
+		linux_kill_reap(pidfd);
+	if (r == 0) {
+		out->pid = pid;
+		out->pidfd = pidfd;
+		out->own_child = true;
+		out->status_fd = st[0];
+		st[0] = -1;
+	}
+	if (pid < 0)
+		close(sync[1]);
+out_go:
+	close(go[0]);
+	close(go[1]);
+out_st:
+	if (st[0] >= 0)
+		close(st[0]);
+	close(st[1]);
+	return r;
 }
 
-static void __attribute__((noreturn))
-helper_fail(int sfd, int step, int err)
-{
-	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED,
-				    .step = step, .value = err };
-
-	if (write(sfd, &s, sizeof(s)) < 0)
-		_exit(126);
-	_exit(125);
-}
-
-/* Second helper, inside the template's pid namespace: per-session network
- * (unless the host cannot make one), IPC, UTS and pid namespaces, then the session init as pid 1 of the last.
- * Its pidfd goes to the daemon; the init is reparented to the template. */
-static void __attribute__((noreturn))
-helper_in_template(struct sandbox_plan *p, int sfd)
+/* In a template (its user, mount and pid namespaces): the sandbox's own
+ * network (unless the host cannot make one), IPC, UTS and pid namespaces
+ * come with its session init, in one clone3; the template is its parent
+ * and reaps it. */
+void
+linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
 {
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_STARTED };
 	struct clone_args a = { 0 };
 	int pidfd = -1;
 	pid_t pid;
 
-	if (unshare(linux_session_ns_flags(p) | CLONE_NEWPID) < 0)
-		helper_fail(sfd, STEP_UNSHARE, errno);
-	a.flags = CLONE_PIDFD;
+	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_PIDFD;
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
-	if (pid < 0)
-		helper_fail(sfd, STEP_FORK, errno);
 	if (pid == 0)
-		linux_session_main(p, -1, sfd);
-	if (fdpass_send(sfd, &s, sizeof(s), &pidfd, 1) < 0) {
+		linux_session_main(p, -1, sfd, go);
+	if (pid < 0) {
+		s.kind = SANDBOX_STATUS_SETUP_FAILED;
+		s.step = STEP_UNSHARE;
+		s.value = errno;
+		if (write(sfd, &s, sizeof(s)) < 0)
+			s.kind = 0; /* nobody to tell */
+	} else if (fdpass_send(sfd, &s, sizeof(s), &pidfd, 1) < 0) {
+		/* The daemon dropped it already. */
 		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-		_exit(1);
 	}
-	_exit(0);
+	if (pidfd >= 0)
+		close(pidfd);
+	close(sfd);
+	close(go);
 }
 
-/* Waits until the template has handled every file event queued so far,
- * so what was created before this run is masked in it. */
+/* A sandbox from the template's pool (or a fresh one) is given its job,
+ * with the end of a template sync to wait on before it looks at anything,
+ * so a file created before this run is masked for it. */
 static int
-template_sync(int ctl)
+spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 {
-	int pair[2];
-	char c;
-	ssize_t n;
-
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
-		return -errno;
-	if (fdpass_send(ctl, "s", 1, &pair[1], 1) < 0) {
-		close(pair[0]);
-		close(pair[1]);
-		return -EPIPE;
-	}
-	close(pair[1]);
-	do
-		n = read(pair[0], &c, 1);
-	while (n < 0 && errno == EINTR);
-	close(pair[0]);
-	return n == 1 ? 0 : -EPIPE;
-}
-
-/* First helper, the daemon's child: waits until the template is built,
- * joins its user, mount and pid namespaces, forks the second helper. */
-static void __attribute__((noreturn))
-helper_main(struct sandbox_plan *p, struct ltemplate *t, int sfd)
-{
-	int keep[8] = { t->ready_fd, t->state_fd, t->pidfd, t->ctl_fd, sfd,
-			p->stdio[0], p->stdio[1], p->stdio[2] };
-	struct ltemplate_state st;
-	char c;
-	int status;
-	ssize_t n;
-	pid_t pid;
-
-	linux_close_fds_except(keep, 8);
-	prctl(PR_SET_NAME, "sbx-spawn");
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		helper_fail(sfd, STEP_PDEATHSIG, errno);
-	while ((n = read(t->ready_fd, &c, 1)) != 0)
-		if (n < 0 && errno != EINTR)
-			helper_fail(sfd, STEP_TEMPLATE, errno);
-	if (pread(t->state_fd, &st, sizeof(st), 0) != sizeof(st) || !st.done)
-		helper_fail(sfd, STEP_TEMPLATE, EIO);
-	if (st.step != 0)
-		helper_fail(sfd, st.step, st.err);
-	if (template_sync(t->ctl_fd) < 0)
-		helper_fail(sfd, STEP_TEMPLATE, EPIPE);
-	if (setns(t->pidfd, CLONE_NEWNS | CLONE_NEWPID |
-				    (p->userns ? CLONE_NEWUSER : 0)) < 0)
-		helper_fail(sfd, STEP_JOIN, errno);
-	pid = fork();
-	if (pid < 0)
-		helper_fail(sfd, STEP_FORK, errno);
-	if (pid == 0)
-		helper_in_template(p, sfd);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
-}
-
-static int
-spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
-{
-	struct clone_args a = { 0 };
 	struct ltemplate *t;
-	int pidfd = -1, r;
-	pid_t pid;
+	int sync[2], status = -1, go = -1, r;
+	bool warm;
 
 	if ((r = ltemplate_get(p, &t)) < 0)
 		return r;
-	a.flags = CLONE_PIDFD;
-	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
-	a.exit_signal = SIGCHLD;
-	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
-	if (pid == 0) {
-		close(st[0]);
-		helper_main(p, t, st[1]);
-	}
-	if (pid < 0) {
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sync) < 0) {
 		r = -errno;
+		ltemplate_put(t);
+		return r;
+	}
+	for (;;) {
+		if ((r = ltemplate_sandbox(t, &status, &go, &warm)) < 0)
+			break;
+		r = linux_job_send(go, p, sync[0]);
+		close(go);
+		if (r == 0)
+			break;
+		close(status);
+		status = -1;
+		/* A warm sandbox that died meanwhile: take the next. */
+		if (!warm || (r != -EPIPE && r != -ECONNRESET))
+			break;
+	}
+	close(sync[0]);
+	if (r == 0)
+		ltemplate_sync(t, sync[1]);
+	close(sync[1]);
+	if (r < 0) {
 		ltemplate_put(t);
 		return r;
 	}
 	out->pid = 0;
 	out->pidfd = -1;
-	out->helper_pidfd = pidfd;
+	out->status_fd = status;
 	out->template = t;
 	return 0;
+}
+
+/* Landlock-only mode: the session init is the daemon's child
+ * (linux-llonly.c). */
+static int
+spawn_llonly(struct sandbox_plan *p, struct sandbox_proc *out)
+{
+	int st[2], r;
+
+	/* SEQPACKET: records stay whole and may carry fds. */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
+		return -errno;
+	r = llonly_spawn(p, out, st);
+	close(st[1]);
+	if (r < 0)
+		close(st[0]);
+	else
+		out->status_fd = st[0];
+	return r;
 }
 
 int
@@ -433,20 +422,13 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 {
 	struct sandbox_proc proc = { .pidfd = -1, .helper_pidfd = -1,
 				     .status_fd = -1 };
-	int st[2], r;
+	int r;
 
-	/* SEQPACKET: records stay whole and may carry fds. */
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
-		return -errno;
-	r = p->llonly ? llonly_spawn(p, &proc, st) :
-	    p->tty ? spawn_direct(p, &proc, st) : spawn_templated(p, &proc, st);
-	close(st[1]);
-	if (r < 0) {
-		close(st[0]);
+	r = p->llonly ? spawn_llonly(p, &proc) :
+	    p->tty ? spawn_direct(p, &proc) : spawn_templated(p, &proc);
+	if (r < 0)
 		return r;
-	}
-	fcntl(st[0], F_SETFL, O_NONBLOCK);
-	proc.status_fd = st[0];
+	fcntl(proc.status_fd, F_SETFL, O_NONBLOCK);
 	memcpy(proc.proxy_ports, p->proxy_ports, sizeof(proc.proxy_ports));
 	*out = proc;
 	return 0;
