@@ -299,7 +299,14 @@ session_denials(struct session *s, int *fds, int nfds)
 static void
 status_cb(evutil_socket_t fd, short what, void *arg)
 {
-	read_status(arg);
+	struct session *s = arg;
+
+	read_status(s);
+	/* The init reports the exit once the rest of the sandbox is gone:
+	 * the session is over then, unless the init is our own child and
+	 * still has to be reaped (its pidfd says when). */
+	if (s->got_status && !s->proc.own_child)
+		mark_exited(s);
 }
 
 /* Every audit record of the sandbox is in: the exit status can go. */
