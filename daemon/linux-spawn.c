@@ -355,17 +355,19 @@ linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
 
 /* A sandbox from the template's pool (or a fresh one) is given its job,
  * with the end of a template sync to wait on before it looks at anything,
- * so a file created before this run is masked for it. */
+ * so a file created before this run is masked for it (unless the template
+ * has no file event queued or in hand: then there is nothing to wait for). */
 static int
 spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 {
 	struct ltemplate *t;
-	int sync[2], status = -1, go = -1, r;
+	int sync[2] = { -1, -1 }, status = -1, go = -1, r;
 	bool warm;
 
 	if ((r = ltemplate_get(p, &t)) < 0)
 		return r;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sync) < 0) {
+	if (!ltemplate_quiet(t) &&
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sync) < 0) {
 		r = -errno;
 		ltemplate_put(t);
 		return r;
@@ -383,10 +385,12 @@ spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 		if (!warm || (r != -EPIPE && r != -ECONNRESET))
 			break;
 	}
-	close(sync[0]);
-	if (r == 0)
-		ltemplate_sync(t, sync[1]);
-	close(sync[1]);
+	if (sync[0] >= 0) {
+		close(sync[0]);
+		if (r == 0)
+			ltemplate_sync(t, sync[1]);
+		close(sync[1]);
+	}
 	if (r < 0) {
 		ltemplate_put(t);
 		return r;

@@ -13,6 +13,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -31,6 +33,9 @@
 
 #define TEMPLATE_MAX 32
 #define TEMPLATE_IDLE_MS (10u * 60 * 1000)
+/* Warm sandboxes are made again this long after a spawn took one, unless
+ * a session of the template ends first. */
+#define FILL_DELAY_US 50000
 
 static struct ltemplate *templates;
 static unsigned ntemplates, nwarm_all;
@@ -57,6 +62,8 @@ warm_drop(struct ltemplate *t)
 static void
 template_destroy(struct ltemplate *t)
 {
+	if (t->shared)
+		munmap(t->shared, sizeof(*t->shared));
 	free(t->key);
 	free(t->workspace);
 	free(t->seccomp);
@@ -89,7 +96,9 @@ template_free(struct ltemplate *t)
 	close(t->state_fd);
 	if (t->ctl_fd >= 0)
 		close(t->ctl_fd);
-	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = -1;
+	if (t->inotify_fd >= 0)
+		close(t->inotify_fd);
+	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = t->inotify_fd = -1;
 	t->dead = true;
 	if (t->users == 0)
 		template_destroy(t);
@@ -246,15 +255,15 @@ evict_one(void)
 /* Body of the template: build the tree, say so, then hold the namespaces,
  * make sandboxes on request and reap them. */
 static void __attribute__((noreturn))
-template_main(const struct sandbox_plan *p, int sync_fd, int ready_w,
-	      int state_fd, int ctl)
+template_main(const struct sandbox_plan *p, const struct ltemplate *t,
+	      int sync_fd, int ready_w, int ctl)
 {
 	struct ltemplate_state st = { 1, 0, 0 };
-	int keep[4] = { sync_fd, ready_w, state_fd, ctl };
+	int keep[5] = { sync_fd, ready_w, t->state_fd, ctl, t->inotify_fd };
 	struct walk_state *walk = NULL;
 	char c;
 
-	linux_close_fds_except(keep, 4);
+	linux_close_fds_except(keep, 5);
 	prctl(PR_SET_NAME, "sbx-template");
 	umask(022);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(sync_fd, &c, 1) != 1)
@@ -265,12 +274,13 @@ template_main(const struct sandbox_plan *p, int sync_fd, int ready_w,
 		st.step = STEP_CHDIR;
 		st.err = errno;
 	}
-	if (pwrite(state_fd, &st, sizeof(st), 0) != sizeof(st))
+	if (pwrite(t->state_fd, &st, sizeof(st), 0) != sizeof(st))
 		_exit(1);
 	close(ready_w);
 	/* What appears in the workspace later is masked from here. A failed
 	 * build answers requests until the daemon stops sending them. */
-	linux_watch_run(st.step == 0 ? walk : NULL, ctl, p, &st);
+	linux_watch_run(st.step == 0 ? walk : NULL, ctl, t->inotify_fd,
+			t->shared, p, &st);
 }
 
 static int
@@ -285,6 +295,15 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 		return -errno;
 	if (ftruncate(t->state_fd, sizeof(struct ltemplate_state)) < 0)
 		return -errno;
+	t->shared = mmap(NULL, sizeof(*t->shared), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (t->shared == MAP_FAILED) {
+		t->shared = NULL;
+		return -errno;
+	}
+	/* Without one the template masks nothing new, and every spawn
+	 * syncs (as before inotify was polled here). */
+	t->inotify_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (pipe2(sync, O_CLOEXEC) < 0)
 		return -errno;
 	if (pipe2(ready, O_CLOEXEC) < 0) {
@@ -305,7 +324,7 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
 	if (pid == 0)
-		template_main(p, sync[0], ready[1], t->state_fd, ctl[1]);
+		template_main(p, t, sync[0], ready[1], ctl[1]);
 	close(sync[0]);
 	close(ready[1]);
 	close(ctl[1]);
@@ -351,7 +370,7 @@ template_new(const struct sandbox_plan *p)
 
 	if (!t)
 		return NULL;
-	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = -1;
+	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = t->inotify_fd = -1;
 	t->key = strdup(p->fs->key);
 	t->workspace = strdup(p->workspace);
 	t->seccomp = malloc(n ? n * sizeof(*t->seccomp) : 1);
@@ -403,6 +422,8 @@ ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 	if ((r = start_template(p, t)) < 0) {
 		if (t->state_fd >= 0)
 			close(t->state_fd);
+		if (t->inotify_fd >= 0)
+			close(t->inotify_fd);
 		template_destroy(t);
 		return r;
 	}
@@ -443,10 +464,27 @@ ltemplate_sandbox(struct ltemplate *t, int *status_fd, int *go_fd, bool *warm)
 		nwarm_all--;
 	} else
 		r = request(t, status_fd, go_fd);
-	/* After this run's messages: it is already on its way. */
+	/* Not now: making sandboxes takes CPU the run just started needs.
+	 * When a session ends (ltemplate_put), or a little later. */
 	if (t->ready)
-		event_active(t->fill_ev, EV_TIMEOUT, 0);
+		event_add(t->fill_ev, &(struct timeval){ 0, FILL_DELAY_US });
 	return r;
+}
+
+bool
+ltemplate_quiet(const struct ltemplate *t)
+{
+	struct pollfd pfd = { .fd = t->inotify_fd, .events = POLLIN };
+	uint64_t done;
+
+	/* Watches first: events before them were never queued. Then the
+	 * queue: an event read from it was counted started before. */
+	if (t->inotify_fd < 0 || !t->ready ||
+	    !__atomic_load_n(&t->shared->watching, __ATOMIC_SEQ_CST) ||
+	    poll(&pfd, 1, 0) != 0)
+		return false;
+	done = __atomic_load_n(&t->shared->done, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&t->shared->started, __ATOMIC_SEQ_CST) == done;
 }
 
 int
@@ -470,6 +508,8 @@ ltemplate_put(struct ltemplate *t)
 		template_destroy(t);
 	else if (t->stale && t->users == 0)
 		template_free(t);
+	else if (t->ready && !t->dead && t->nwarm < LTEMPLATE_WARM)
+		event_add(t->fill_ev, &(struct timeval){ 0, 0 });
 }
 
 unsigned

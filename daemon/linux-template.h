@@ -19,6 +19,16 @@ struct ltemplate_state {
 	int32_t err;
 };
 
+/* Shared with the template (a MAP_SHARED page it inherits): how far it
+ * is with the file events of the workspace. A batch is counted started
+ * before its events are read and done once their masks are in place, so
+ * an empty event queue and started == done mean nothing is pending. */
+struct ltemplate_shared {
+	uint64_t started;
+	uint64_t done;
+	uint32_t watching;  /* the watches are in place */
+};
+
 /* Warm sandboxes kept per template, and in all. */
 #define LTEMPLATE_WARM 2
 #define LTEMPLATE_WARM_MAX 8
@@ -41,6 +51,8 @@ struct ltemplate {
 	int ready_fd;       /* read end; EOF once the template is done */
 	int state_fd;       /* memfd holding struct ltemplate_state */
 	int ctl_fd;         /* SEQPACKET: requests to the template */
+	int inotify_fd;     /* the template's, polled only */
+	struct ltemplate_shared *shared;
 	unsigned users;     /* spawns in flight or running */
 	bool ready;         /* built: warm sandboxes may be made */
 	bool dead;          /* killed or exited; freed at the last put */
@@ -67,6 +79,9 @@ int ltemplate_sandbox(struct ltemplate *t, int *status_fd, int *go_fd,
 /* Asks t to handle every file event queued so far, then write one byte on
  * reply_fd (sent along; the caller keeps its copy). */
 int ltemplate_sync(struct ltemplate *t, int reply_fd);
+/* True when t has no file event queued or being handled: a sync would
+ * find nothing to do. */
+bool ltemplate_quiet(const struct ltemplate *t);
 unsigned ltemplate_count(void);
 /* Kills the templates of workspace ws (sbxctl reset: they hold its home
  * overlay); -EBUSY, killing none, when one is in use. */

@@ -26,6 +26,7 @@
 
 struct watch {
 	int fd;
+	struct ltemplate_shared *sh;
 	char **dirs;     /* by watch descriptor */
 	size_t ndirs;
 	struct walk_state *st;
@@ -115,6 +116,9 @@ drain(struct watch *w)
 	ssize_t n;
 	char *p;
 
+	/* Started before the events leave the queue, done once handled:
+	 * what the daemon reads to skip a sync (ltemplate_quiet). */
+	__atomic_fetch_add(&w->sh->started, 1, __ATOMIC_SEQ_CST);
 	while ((n = read(w->fd, buf, sizeof(buf))) > 0)
 		for (p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (void *)p;
@@ -122,6 +126,7 @@ drain(struct watch *w)
 			handle(w, ev);
 			p += sizeof(*ev) + ev->len;
 		}
+	__atomic_fetch_add(&w->sh->done, 1, __ATOMIC_SEQ_CST);
 }
 
 /* A sandbox asked for: built from the template's plan, or failed with
@@ -172,24 +177,26 @@ answer(struct watch *w, int ctl)
 }
 
 void
-linux_watch_run(struct walk_state *st, int ctl,
-		const struct sandbox_plan *plan,
+linux_watch_run(struct walk_state *st, int ctl, int inotify_fd,
+		struct ltemplate_shared *sh, const struct sandbox_plan *plan,
 		const struct ltemplate_state *built)
 {
-	struct watch w = { .st = st, .plan = plan, .built = built };
+	struct watch w = { .fd = inotify_fd, .sh = sh, .st = st, .plan = plan,
+			   .built = built };
 	struct pollfd pfd[3];
 	sigset_t chld;
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
-	w.fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	pfd[0].fd = w.fd;
 	pfd[1].fd = ctl;
 	pfd[2].fd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
-	if (w.fd >= 0 && st)
+	if (w.fd >= 0 && st) {
 		linux_walk_each_dir(st, add_watch, &w);
+		__atomic_store_n(&sh->watching, 1, __ATOMIC_SEQ_CST);
+	}
 	for (;;) {
 		struct signalfd_siginfo si;
 

@@ -112,11 +112,14 @@ int linux_mount_apply(const struct walk_result *w);
 
 /* A template's life after its build: applies masks for what appears later
  * (inotify on the walked directories), answers sync requests on ctl_fd,
- * starts sandboxes from plan on request (linux_spawn_session), reaps. A
+ * starts sandboxes from plan on request (linux_spawn_session), reaps;
+ * inotify_fd (the daemon polls it too) and shared say how far it is. A
  * template whose build failed (built->step) answers every start with that
  * failure. Never returns. */
 struct ltemplate_state;
-void linux_watch_run(struct walk_state *st, int ctl_fd,
+struct ltemplate_shared;
+void linux_watch_run(struct walk_state *st, int ctl_fd, int inotify_fd,
+		     struct ltemplate_shared *shared,
 		     const struct sandbox_plan *plan,
 		     const struct ltemplate_state *built)
 	__attribute__((noreturn));
