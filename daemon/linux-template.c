@@ -41,6 +41,58 @@ static struct ltemplate *templates;
 static unsigned ntemplates, nwarm_all;
 static struct event *sweep_ev;
 
+/* Killed templates not reaped yet: a namespace holding thousands of
+ * mounts takes a while to go, and the daemon does not wait for that. */
+struct dying {
+	int pidfd;
+	struct event *ev;
+	struct dying *next;
+};
+static struct dying *dying;
+
+static void
+dying_free(struct dying *d, int flags)
+{
+	struct dying **pp;
+
+	waitid(P_PIDFD, (id_t)d->pidfd, &(siginfo_t){ 0 }, WEXITED | flags);
+	for (pp = &dying; *pp; pp = &(*pp)->next)
+		if (*pp == d) {
+			*pp = d->next;
+			break;
+		}
+	event_free(d->ev);
+	close(d->pidfd);
+	free(d);
+}
+
+static void
+dying_cb(evutil_socket_t fd, short what, void *arg)
+{
+	dying_free(arg, WNOHANG);
+}
+
+/* SIGKILL now, reaped from the event loop once it is gone. */
+static void
+kill_later(int pidfd)
+{
+	struct dying *d = calloc(1, sizeof(*d));
+
+	if (d)
+		d->ev = event_new(sbxd.base, pidfd, EV_READ, dying_cb, d);
+	if (!d || !d->ev || event_add(d->ev, NULL) < 0) {
+		if (d && d->ev)
+			event_free(d->ev);
+		free(d);
+		linux_kill_reap(pidfd); /* out of memory: wait for it */
+		return;
+	}
+	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	d->pidfd = pidfd;
+	d->next = dying;
+	dying = d;
+}
+
 static void
 warm_drop_last(struct ltemplate *t)
 {
@@ -91,7 +143,7 @@ template_free(struct ltemplate *t)
 	if (t->fill_ev)
 		event_free(t->fill_ev);
 	t->exit_ev = t->ready_ev = t->fill_ev = NULL;
-	linux_kill_reap(t->pidfd);
+	kill_later(t->pidfd);
 	close(t->ready_fd);
 	close(t->state_fd);
 	if (t->ctl_fd >= 0)
@@ -539,6 +591,8 @@ ltemplate_kill_all(void)
 {
 	while (templates)
 		template_free(templates);
+	while (dying)
+		dying_free(dying, 0);
 	if (sweep_ev)
 		event_free(sweep_ev);
 	sweep_ev = NULL;
