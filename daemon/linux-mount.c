@@ -507,6 +507,36 @@ linux_mount_mask(const char *path)
 	return r;
 }
 
+/* A walk's mask of a file or directory: its type is known, so no stat;
+ * one that changed type or went meanwhile is left to linux_mount_mask. */
+static int
+mask_as(const char *path, bool dir)
+{
+	bool first;
+	int fd, r;
+
+	if ((fd = new_mask(dir, &first)) < 0)
+		return fd;
+	r = attach(fd, path);
+	if (r == 0 && first)
+		mask_made[dir] = fd;
+	else
+		close(fd);
+	return r == 0 ? 0 : linux_mount_mask(path);
+}
+
+static int
+mask_file(const char *path)
+{
+	return mask_as(path, false);
+}
+
+static int
+mask_dir(const char *path)
+{
+	return mask_as(path, true);
+}
+
 static int
 apply_list(const struct fsplan_list *l, int (*fn)(const char *))
 {
@@ -556,8 +586,9 @@ linux_mount_apply(const struct walk_result *w)
 	int r;
 
 	if ((r = apply_list(&w->ro, pin_parent)) == 0 &&
-	    (r = apply_list(&w->ro, linux_mount_read_only)) == 0)
-		r = apply_list(&w->deny, linux_mount_mask);
+	    (r = apply_list(&w->ro, linux_mount_read_only)) == 0 &&
+	    (r = apply_list(&w->deny_dirs, mask_dir)) == 0)
+		r = apply_list(&w->deny, mask_file);
 	return r;
 }
 

@@ -275,7 +275,10 @@ walk_entry(struct walk_state *w, int dfd, const char *name,
 	dir = S_ISDIR(st.st_mode);
 	if (any_glob(&w->fs->l[FSPLAN_DENY_GLOBS], abs) ||
 	    ignore_set_match(w->root->ign, rel, dir, NULL) == 1) {
-		if ((r = decide(w, &w->res->deny, abs)) < 0)
+		if (S_ISLNK(st.st_mode))
+			return 0; /* never followed: its target is what counts */
+		if ((r = decide(w, dir ? &w->res->deny_dirs : &w->res->deny,
+				abs)) < 0)
 			return r;
 		if (S_ISREG(st.st_mode))
 			return remember(&w->masked, &w->nmasked, &w->capmasked,
@@ -524,6 +527,7 @@ void
 linux_walk_result_free(struct walk_result *r)
 {
 	fsplan_list_free(&r->deny);
+	fsplan_list_free(&r->deny_dirs);
 	fsplan_list_free(&r->ro);
 	fsplan_list_free(&r->dirs);
 }
