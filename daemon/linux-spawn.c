@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -438,14 +439,29 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 	return 0;
 }
 
-/* Host pid behind a pidfd, from its fdinfo (our pid namespace's view). */
+/* PIDFD_GET_INFO (Linux 6.13), which older headers lack: the pid in the
+ * caller's pid namespace, one ioctl instead of reading fdinfo. */
+struct sbx_pidfd_info {
+	uint64_t mask;
+	uint64_t cgroupid;
+	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid;
+	uint32_t fsuid, fsgid, spare;
+};
+#define SBX_PIDFD_GET_INFO _IOWR(0xFF, 11, struct sbx_pidfd_info)
+#define SBX_PIDFD_INFO_PID 1ull
+
+/* Host pid behind a pidfd (our pid namespace's view). */
 static pid_t
 pidfd_pid(int fd)
 {
+	struct sbx_pidfd_info info = { .mask = SBX_PIDFD_INFO_PID };
 	char path[64], line[128];
 	FILE *f;
 	int pid = 0;
 
+	if (ioctl(fd, SBX_PIDFD_GET_INFO, &info) == 0 &&
+	    (info.mask & SBX_PIDFD_INFO_PID) && info.pid > 0)
+		return (pid_t)info.pid;
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	f = fopen(path, "re");
 	if (!f)
