@@ -170,13 +170,15 @@ map_blob(int memfd, uint64_t size, struct linux_job *j)
 	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, memfd, 0);
 	if (base == MAP_FAILED)
 		return -errno;
+	j->map = base;
+	j->maplen = size;
 	b = (struct job_blob *)base;
 	lo = sizeof(*b) + ((uint64_t)b->argc + b->envc + 2) * sizeof(b->v[0]);
 	if (b->size != size || b->argc == 0 || lo > size || base[size - 1] ||
 	    b->cwd < lo || b->cwd >= size ||
 	    resolve(base, size, b->v, b->argc, lo) < 0 ||
 	    resolve(base, size, b->v + b->argc + 1, b->envc, lo) < 0)
-		return -EBADMSG; /* the mapping goes with the exec or exit */
+		return -EBADMSG;
 	j->cwd = (const char *)base + b->cwd;
 	j->argv = (char **)b->v;
 	j->envp = (char **)(b->v + b->argc + 1);
@@ -190,6 +192,7 @@ linux_job_recv(int go, struct linux_job *j)
 	int fds[3], nfds, want, r;
 	ssize_t n;
 
+	j->map = NULL;
 	n = fdpass_recv(go, &rec, sizeof(rec), fds, &nfds, 2);
 	if (n == 0)
 		return -ECONNRESET; /* the daemon dropped this sandbox */
@@ -230,5 +233,7 @@ linux_job_of_plan(const struct sandbox_plan *p, struct linux_job *j)
 	j->tty = p->tty;
 	memcpy(j->stdio, p->stdio, sizeof(j->stdio));
 	j->sync_fd = -1;
+	j->map = NULL;
+	j->maplen = 0;
 	memcpy(j->tcp_ports, p->proxy_ports, sizeof(j->tcp_ports));
 }

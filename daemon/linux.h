@@ -150,6 +150,8 @@ struct linux_job {
 				      -1: no template */
 	uint16_t tcp_ports[2];     /* SANDBOX_NET_HOST_PORTS: the session's
 				      proxy ports, all the TCP it may reach */
+	void *map;                 /* the private mapping, NULL if none */
+	size_t maplen;
 };
 
 /* Daemon side: sends plan's job, and sync_fd (or -1) to wait on. */
