@@ -353,9 +353,13 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 		t->shared = NULL;
 		return -errno;
 	}
-	/* Without one the template masks nothing new, and every spawn
-	 * syncs (as before inotify was polled here). */
+	/* Without one the template masks nothing new (and every spawn
+	 * syncs, for nothing): said, not hidden. */
 	t->inotify_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (t->inotify_fd < 0)
+		log_warn("template for %s: no inotify instance (%s): files "
+			 "created from now on are not masked until it is "
+			 "rebuilt", p->workspace, strerror(errno));
 	if (pipe2(sync, O_CLOEXEC) < 0)
 		return -errno;
 	if (pipe2(ready, O_CLOEXEC) < 0) {
