@@ -4,9 +4,9 @@
 # template). Then the same with N hidden files (.env at many depths):
 # sbx masks them from one .sbxignore line, bwrap needs one bind per file,
 # srt a denyRead glob; and how long sbx takes to build the template that
-# masks them (the first run under a new filesystem plan). Run as root: the
-# sandboxes run as $AS_USER (default sbxtest, created if missing) with a
-# clean environment. Needs hyperfine and python3 (and bubblewrap, srt for
+# masks them (the first run in a fresh copy of the workspace). Run as
+# root: the sandboxes run as $AS_USER (default sbxtest, created if
+# missing) with a clean environment. Needs hyperfine and python3 (and bubblewrap, srt for
 # their rows). Prints markdown tables; p50 is the median.
 #   tests/bench/spawn.sh [BUILD] ; RUNS=50 SIZES="100 1000 10000" ...
 #   SLOW_RUNS=5: runs of a peer that takes seconds (bwrap, srt with masks)
@@ -67,15 +67,18 @@ hf() {
 }
 p50() { python3 "$here/hf-median.py" --p50 "$1.json" "$2"; }
 table() { python3 "$here/hf-median.py" "$@"; echo; }
-# Milliseconds of the first run under a new filesystem plan (a --deny-read
-# of a path that is not there changes the plan, not what is masked): the
-# template is built, then the sandbox runs. The median of BUILDS.
+# Milliseconds of the first run in a fresh copy of a workspace: the
+# template is built (walk, masks, watches), then the sandbox runs. The
+# median of BUILDS copies (a copy, not a new plan for the same workspace:
+# that would also tear the old template down meanwhile).
 build_ms() {
-	local i s e t=()
+	local i s e c t=()
 	for i in $(seq "$BUILDS"); do
+		c=$root/build-$(basename "$1")-$i
+		cp -a "$1" "$c"
 		s=$(date +%s%N)
-		(cd "$1" && "${as[@]}" $root/sbxctl --no-autostart --socket "$sock" \
-			run --deny-read "$1/.bench-absent-$i" -- true)
+		(cd "$c" && "${as[@]}" "$root/sbxctl" --no-autostart --socket "$sock" \
+			run -- true)
 		e=$(date +%s%N)
 		t+=($(((e - s) / 1000)))
 	done
@@ -135,7 +138,7 @@ for n in $SIZES; do
 	sbxe=$(p50 "$root/out/t$n" "sbx, no masks")
 	summary+=("| $n | $(p50 "$root/out/t$n" "bare true") | $sbxn | $(python3 -c "print(f'{$sbxn/$sbxe:.2f}')") | $(build_ms "$w") | $bwn | $srtn |")
 done
-echo "### p50 of \`true\` by masked files (ms); template build: first run under a new plan, median of $BUILDS"
+echo "### p50 of \`true\` by masked files (ms); template build: first run in a fresh copy, median of $BUILDS"
 echo
 echo "| masked .env files | bare | sbx | sbx vs no masks | sbx template build | bwrap | srt |"
 echo "|---:|---:|---:|---:|---:|---:|---:|"
