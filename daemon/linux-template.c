@@ -587,6 +587,10 @@ ltemplate_retire(const char *ws)
 		if (!strcmp(t->workspace, ws))
 			template_free(t);
 	}
+	/* They hold the home overlay mounted, and so may templates killed
+	 * earlier (a policy change): the layer goes once all of them have. */
+	while (dying)
+		dying_free(dying, 0);
 	return 0;
 }
 

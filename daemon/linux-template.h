@@ -84,7 +84,8 @@ int ltemplate_sync(struct ltemplate *t, int reply_fd);
 bool ltemplate_quiet(const struct ltemplate *t);
 unsigned ltemplate_count(void);
 /* Kills the templates of workspace ws (sbxctl reset: they hold its home
- * overlay); -EBUSY, killing none, when one is in use. */
+ * overlay) and waits until every killed template is gone; -EBUSY, killing
+ * none, when one is in use. */
 int ltemplate_retire(const char *ws);
 /* Kills every template (daemon shutdown). */
 void ltemplate_kill_all(void);
