@@ -203,7 +203,7 @@ take_stdio(const struct linux_job *j, int *step)
 struct command {
 	const struct sandbox_plan *p;
 	struct linux_session_fds f;
-	int sfd, go, sigfd, own[2];
+	int sfd, go, sigfd;
 	void *job_map;
 	size_t job_len;
 };
@@ -340,10 +340,6 @@ command_entry(void *arg)
 	struct command *c = arg;
 
 	close(c->sigfd);
-	if (c->own[0] >= 0) {
-		close(c->own[0]);
-		close(c->own[1]);
-	}
 	command_main(c);
 }
 
@@ -508,8 +504,11 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (stack == MAP_FAILED || mprotect(stack, 4096, PROT_NONE) < 0)
 		fail(sfd, STEP_FORK, errno);
-	c = (struct command){ p, f, sfd, go, sigfd, { own[0], own[1] },
-			      NULL, 0 };
+	/* Before the command: we wait for its exec, and what it does before
+	 * that (umask) already goes to the supervisor. */
+	if (own[0] >= 0)
+		linux_supervisor_fork(p, own);
+	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0 };
 	cmd = clone(command_entry, stack + COMMAND_STACK,
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
 	if (cmd < 0)
@@ -520,9 +519,6 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		munmap(c.job_map, c.job_len);
 	/* Only the command waits for the job: a closed go is its EOF. */
 	close(go);
-	/* After the command's exec: its listener waits in the socket. */
-	if (own[0] >= 0)
-		linux_supervisor_fork(p, own);
 	if (f.ruleset >= 0)
 		close(f.ruleset);
 	if (f.sup >= 0)
