@@ -49,22 +49,28 @@ try_connect(const char *path)
 	return fd;
 }
 
+static void
+hello_env(Sbx__Envelope *env, Sbx__Hello *h)
+{
+	h->protocol_version = WIRE_PROTOCOL_VERSION;
+	h->client_name = (char *)"sbxctl";
+	env->msg_case = SBX__ENVELOPE__MSG_HELLO;
+	env->hello = h;
+}
+
 static int
 hello(struct client *c)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__Hello h = SBX__HELLO__INIT;
 
-	h.protocol_version = WIRE_PROTOCOL_VERSION;
-	h.client_name = (char *)"sbxctl";
-	env.msg_case = SBX__ENVELOPE__MSG_HELLO;
-	env.hello = &h;
+	hello_env(&env, &h);
 	return client_call(c, &env, SBX__ENVELOPE__MSG_HELLO_REPLY, &c->hello);
 }
 
-int
-client_open_err(const struct cmd_ctx *ctx, struct client *c, char *err,
-		size_t errlen)
+static int
+connect_daemon(const struct cmd_ctx *ctx, struct client *c, char *err,
+	       size_t errlen)
 {
 	const char *env = getenv("SBX_SOCKET");
 	int fd, r;
@@ -93,6 +99,17 @@ client_open_err(const struct cmd_ctx *ctx, struct client *c, char *err,
 		return fd;
 	}
 	c->fd = fd;
+	return 0;
+}
+
+int
+client_open_err(const struct cmd_ctx *ctx, struct client *c, char *err,
+		size_t errlen)
+{
+	int r;
+
+	if ((r = connect_daemon(ctx, c, err, errlen)) < 0)
+		return r;
 	if ((r = hello(c)) < 0) {
 		err[0] = '\0'; /* client_call printed why */
 		client_close(c);
@@ -110,6 +127,54 @@ client_open(const struct cmd_ctx *ctx, struct client *c)
 	if (r < 0 && err[0])
 		client_err("%s", err);
 	return r;
+}
+
+int
+client_open_pipelined(const struct cmd_ctx *ctx, struct client *c)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__Hello h = SBX__HELLO__INIT;
+	char err[2300];
+	int r;
+
+	if ((r = connect_daemon(ctx, c, err, sizeof(err))) < 0) {
+		client_err("%s", err);
+		return r;
+	}
+	hello_env(&env, &h);
+	/* A refused peer may find the daemon gone already: its Error is
+	 * read with the reply. */
+	if ((r = client_send(c, &env, NULL, 0)) < 0 && r != -EPIPE &&
+	    r != -ECONNRESET) {
+		client_err("sending to sbxd: %s", strerror(-r));
+		client_close(c);
+		return r;
+	}
+	return 0;
+}
+
+int
+client_hello_reply(struct client *c)
+{
+	Sbx__Envelope *rep;
+	int r;
+
+	if ((r = client_recv(c, &rep)) < 0 || !rep) {
+		client_err("sbxd closed the connection%s%s", r < 0 ? ": " : "",
+			   r < 0 ? strerror(-r) : "");
+		return r < 0 ? r : -EPIPE;
+	}
+	if (rep->msg_case == SBX__ENVELOPE__MSG_ERROR)
+		client_err("%s", rep->error->message);
+	else if (rep->msg_case != SBX__ENVELOPE__MSG_HELLO_REPLY)
+		client_err("unexpected reply from sbxd (%s)",
+			   wire_msg_name(rep->msg_case));
+	else {
+		c->hello = rep;
+		return 0;
+	}
+	wire_envelope_free(rep);
+	return -EPROTO;
 }
 
 void

@@ -347,7 +347,8 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	overrides_free(&po);
 	if (slave >= 0)
 		close(slave);
-	if (r < 0)
+	/* A daemon that refused us has said why: client_hello_reply(). */
+	if (r < 0 && r != -EPIPE && r != -ECONNRESET)
 		client_err("sending the request: %s", strerror(-r));
 	return r;
 }
@@ -358,13 +359,18 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 	struct run_opts o = { 0 };
 	struct relay_opts ro = { .master = -1 };
 	struct client c;
-	int first, code;
+	int first, code, r;
 
 	if ((first = parse(argc, argv, &o)) < 0)
 		return EXIT_SBX;
-	if (client_open(ctx, &c) < 0)
+	/* Hello and the request go together: no round trip before the
+	 * daemon starts on the run. */
+	if (client_open_pipelined(ctx, &c) < 0)
 		return EXIT_SBX;
-	if (send_request(&c, &o, argv + first, argc - first, &ro.master) < 0) {
+	r = send_request(&c, &o, argv + first, argc - first, &ro.master);
+	if (client_hello_reply(&c) == 0 && (r == -EPIPE || r == -ECONNRESET))
+		client_err("sending the request: %s", strerror(-r));
+	if (!c.hello || r < 0) {
 		client_close(&c);
 		return EXIT_SBX;
 	}

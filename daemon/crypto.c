@@ -14,13 +14,22 @@
 int
 crypto_sha256_hex(const void *data, size_t len, char out[65])
 {
+	static const char hex[] = "0123456789abcdef";
+	/* Fetched once: an implicit fetch (EVP_sha256()) looks the
+	 * algorithm up again on every call, and every spawn hashes. */
+	static EVP_MD *sha256;
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0, i;
 
-	if (!EVP_Digest(data, len, md, &n, EVP_sha256(), NULL) || n != 32)
+	if (!sha256 && !(sha256 = EVP_MD_fetch(NULL, "SHA256", NULL)))
 		return -EIO;
-	for (i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	if (!EVP_Digest(data, len, md, &n, sha256, NULL) || n != 32)
+		return -EIO;
+	for (i = 0; i < n; i++) {
+		out[2 * i] = hex[md[i] >> 4];
+		out[2 * i + 1] = hex[md[i] & 15];
+	}
+	out[64] = '\0';
 	return 0;
 }
 

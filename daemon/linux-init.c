@@ -1,11 +1,13 @@
 /* The session init (pid 1 of the session's pid namespace) and the command
  * it forks. Order, as STYLE.md asks: namespaces -> mounts (done by the
  * template, or here for a direct sandbox) -> Landlock ruleset -> the
- * supervisor, in a domain of that ruleset (started by the spawn helper, or
- * here) -> privileges dropped -> fork -> session/stdio -> no_new_privs ->
- * Landlock -> seccomp, listener to the supervisor -> exec. Nothing here
- * allocates; every failure is written to the status channel as {step,
- * errno} before _exit. */
+ * supervisor, in a domain of that ruleset (started by the template's
+ * child, or here) -> privileges dropped -> fork -> session ->
+ * no_new_privs -> Landlock -> seccomp, listener to the supervisor -> the
+ * job arrives (a warm sandbox waits here) -> Landlock's TCP layer (no
+ * network namespace) -> template sync -> stdio -> cwd -> exec. Nothing
+ * here allocates; every failure is written to the status channel as
+ * {step, errno} before _exit. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +16,12 @@
 #include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -38,6 +43,11 @@
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
 #define SECBITS_LOCKDOWN 0x3f /* NOROOT, NO_SETUID_FIXUP, KEEP_CAPS + locks */
+/* For what runs on the command's own stack (see struct command) and may
+ * end the process there: ASan, told of a noreturn call, would warn on the
+ * command's stderr about a stack it does not know. */
+#define ON_COMMAND_STACK __attribute__((no_sanitize("address")))
+#define COMMAND_STACK_EXIT __attribute__((noreturn)) ON_COMMAND_STACK
 
 extern char **environ;
 
@@ -69,7 +79,7 @@ report(int fd, int kind, int step, int value)
 	while (n < 0 && errno == EINTR);
 }
 
-static void __attribute__((noreturn))
+static void COMMAND_STACK_EXIT
 fail(int fd, int step, int err)
 {
 	report(fd, SANDBOX_STATUS_SETUP_FAILED, step, err);
@@ -139,20 +149,70 @@ linux_drop_privs(const struct sandbox_plan *p)
 	return 0;
 }
 
-/* An fd the daemon's closed stdio left on 0-2 moves above them. */
+/* Waits for the template to mask what appeared before this run (a cwd
+ * taken before a mask went over it would keep the unmasked directory). */
 static int
-off_stdio(int fd, int sfd)
+wait_template(int fd)
 {
-	if (fd >= 0 && fd < 3 && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 10)) < 0)
-		fail(sfd, STEP_STDIO, errno);
-	return fd;
+	ssize_t n;
+	char c;
+
+	if (fd < 0)
+		return 0;
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	return n == 1 ? 0 : -EPIPE;
 }
+
+/* The job's stdio on 0-2 (with a terminal as the controlling one); nothing
+ * else of ours survives the exec. */
+static int
+take_stdio(const struct linux_job *j, int *step)
+{
+	int tmp[3], i;
+
+	*step = STEP_STDIO;
+	/* Copy above 2 first: the fds may overlap the targets. */
+	for (i = 0; i < 3; i++)
+		if ((tmp[i] = fcntl(j->stdio[i], F_DUPFD_CLOEXEC, 10)) < 0)
+			return -errno;
+	if (j->tty && ioctl(tmp[0], TIOCSCTTY, 0) < 0) {
+		*step = STEP_TTY;
+		return -errno;
+	}
+	for (i = 0; i < 3; i++)
+		if (dup2(tmp[i], i) < 0)
+			return -errno;
+	/* Whatever the daemon had open never reaches the command. */
+	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The command process is cloned with CLONE_VM | CLONE_VFORK: it runs on a
+ * stack of its own in the init's memory until it execs or exits, and the
+ * init waits until then, so nothing is copied for a process that is about
+ * to replace its memory (that copy and its teardown were a quarter of
+ * what a sandbox cost). It changes nothing of the init's but these
+ * fields (what it mapped for its job, left to the init to unmap) and
+ * environ, which the init does not use. */
+#define COMMAND_STACK (256 * 1024)
+
+struct command {
+	const struct sandbox_plan *p;
+	struct linux_session_fds f;
+	int sfd, go, sigfd;
+	void *job_map;
+	size_t job_len;
+};
 
 /* The daemon gets our pidfd (its audit records name our pid, since we
  * make the command's Landlock domain) and either the listener, to answer
  * (EPERM) and report each refusal itself, or, when a supervisor emulates
  * file syscalls, the supervisor's reports, the listener going to it. */
-static void
+static void ON_COMMAND_STACK
 hand_listener(const struct sandbox_plan *p, const struct linux_session_fds *f,
 	      int listener, int sfd)
 {
@@ -168,58 +228,119 @@ hand_listener(const struct sandbox_plan *p, const struct linux_session_fds *f,
 		close(fds[1]);
 }
 
-static void __attribute__((noreturn))
-exec_command(const struct sandbox_plan *p, struct linux_session_fds f,
-	     int sfd)
+/* The command process's own confinement, as the command will have it:
+ * its own session, no_new_privs, Landlock, seccomp (its listener to the
+ * daemon or the supervisor). A warm sandbox waits for its job confined
+ * like this. */
+static void ON_COMMAND_STACK
+confine(const struct sandbox_plan *p, const struct linux_session_fds *f,
+	int sfd)
 {
 	unsigned flags = 0;
-	sigset_t none;
-	int tmp[3], i, e = -1, ruleset;
+	int i, e = -1;
 
 	/* Dispositions the daemon inherited or chose (SIGPIPE, SIGHUP
 	 * ignored) must not leak into the command: an ignored SIGPIPE or
-	 * SIGQUIT changes how tools behave. */
+	 * SIGQUIT changes how tools behave. The relayed signals stay blocked
+	 * until the job is in: one sent earlier is delivered then. */
 	for (i = 1; i < NSIG; i++)
 		if (i != SIGKILL && i != SIGSTOP)
 			signal(i, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (setsid() < 0)
 		fail(sfd, STEP_SETSID, errno);
-	ruleset = f.ruleset = off_stdio(f.ruleset, sfd);
-	f.sup = off_stdio(f.sup, sfd);
-	f.report = off_stdio(f.report, sfd);
-	/* Copy above 2 first: the fds may overlap the targets. */
-	for (i = 0; i < 3; i++)
-		if ((tmp[i] = fcntl(p->stdio[i], F_DUPFD_CLOEXEC, 10)) < 0)
-			fail(sfd, STEP_STDIO, errno);
-	if (p->tty && ioctl(tmp[0], TIOCSCTTY, 0) < 0)
-		fail(sfd, STEP_TTY, errno);
-	for (i = 0; i < 3; i++)
-		if (dup2(tmp[i], i) < 0)
-			fail(sfd, STEP_STDIO, errno);
-	/* Whatever the daemon had open never reaches the command. */
-	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
-		fail(sfd, STEP_STDIO, errno);
-	umask(p->umask);
-	if (chdir(p->cwd) < 0)
-		fail(sfd, STEP_CHDIR, errno);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		fail(sfd, STEP_NO_NEW_PRIVS, errno);
-	if (ruleset >= 0 && (e = landlock_enforce(ruleset, p->landlock_log)) < 0)
+	if (f->ruleset >= 0 &&
+	    (e = landlock_enforce(f->ruleset, p->landlock_log)) < 0)
 		fail(sfd, STEP_LANDLOCK, -e);
+	if (f->ruleset >= 0)
+		close(f->ruleset);
 	if (p->seccomp && p->seccomp_notify)
 		flags = SECCOMP_FILTER_FLAG_NEW_LISTENER |
 			(p->emulate ? SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV : 0);
 	if (p->seccomp && (e = seccomp_load_prog(p->seccomp, flags)) < 0)
 		fail(sfd, STEP_SECCOMP, -e);
 	if (p->seccomp && p->seccomp_notify)
-		hand_listener(p, &f, e, sfd);
-	environ = p->envp;
-	execvp(p->argv[0], p->argv);
+		hand_listener(p, f, e, sfd);
+	if (f->sup >= 0)
+		close(f->sup);
+	if (f->report >= 0)
+		close(f->report);
+}
+
+/* Without a network namespace the TCP ports the command may connect to
+ * are its session's (the proxy's on the host loopback), known only once
+ * the job is: they are a Landlock layer of their own, on top of the
+ * filesystem one, made for each run. */
+static void ON_COMMAND_STACK
+confine_tcp(const struct sandbox_plan *p, const struct linux_job *j, int sfd)
+{
+	int rs, e;
+
+	if (p->net != SANDBOX_NET_HOST_PORTS || p->landlock_abi <= 0)
+		return;
+	if ((rs = landlock_build_tcp(p->landlock_abi, j->tcp_ports)) < 0)
+		fail(sfd, STEP_LANDLOCK_RULESET, -rs);
+	if ((e = landlock_enforce(rs, p->landlock_log)) < 0)
+		fail(sfd, STEP_LANDLOCK, -e);
+	close(rs);
+}
+
+/* The job: the per-run Landlock layer, the template sync, stdio, umask,
+ * cwd, environment, argv. */
+static void COMMAND_STACK_EXIT
+run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd)
+{
+	sigset_t none;
+	int e, step;
+
+	confine_tcp(p, j, sfd);
+	if (wait_template(j->sync_fd) < 0)
+		fail(sfd, STEP_TEMPLATE, EPIPE);
+	if ((e = take_stdio(j, &step)) < 0)
+		fail(sfd, step, -e);
+	umask(j->umask);
+	if (chdir(j->cwd) < 0)
+		fail(sfd, STEP_CHDIR, errno);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	environ = j->envp;
+	execvp(j->argv[0], j->argv);
 	e = errno;
 	report(sfd, SANDBOX_STATUS_EXEC_FAILED, STEP_EXEC, e);
 	_exit(e == ENOENT || e == ENOTDIR ? 127 : 126);
+}
+
+/* The command process. It confines itself before it knows what to run,
+ * so a warm sandbox waits fully built; then it takes its job from go. */
+static void COMMAND_STACK_EXIT
+command_main(struct command *c)
+{
+	struct linux_job j;
+	int sfd = c->sfd, e;
+
+	/* The status channel must outlive the dup2 onto 0-2. */
+	if (sfd < 3 && (sfd = fcntl(sfd, F_DUPFD_CLOEXEC, 3)) < 0)
+		_exit(125);
+	confine(c->p, &c->f, sfd);
+	e = linux_job_recv(c->go, &j);
+	c->job_map = j.map;
+	c->job_len = j.maplen;
+	if (e == -ECONNRESET)
+		_exit(125); /* dropped unused: nobody to tell */
+	if (e < 0)
+		fail(sfd, STEP_JOB, -e);
+	close(c->go);
+	run_job(c->p, &j, sfd);
+}
+
+static int COMMAND_STACK_EXIT
+command_entry(void *arg)
+{
+	struct command *c = arg;
+
+	close(c->sigfd);
+	command_main(c);
 }
 
 static void
@@ -230,18 +351,32 @@ forward(pid_t cmd, int sig)
 }
 
 /* Relays signals to the command's process group and reaps everything; when
- * the command exits, the rest of the sandbox is killed with it. */
+ * the command exits, the rest of the sandbox is killed with it, and all of
+ * it goes when the daemon closes the status channel (it dropped the
+ * sandbox: unused from a pool, or a session it can no longer watch). */
 static void __attribute__((noreturn))
 supervise(pid_t cmd, int sigfd, int sfd)
 {
+	struct pollfd pfd[2] = { { .fd = sigfd, .events = POLLIN },
+				 { .fd = sfd, .events = 0 } };
 	struct signalfd_siginfo si;
 	int status = 0, st;
 	bool done = false;
 	pid_t w;
 
 	for (;;) {
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
+			kill(-1, SIGKILL);
+			_exit(125);
+		}
+		if (pfd[1].revents & (POLLHUP | POLLERR)) {
+			kill(-1, SIGKILL);
+			_exit(125);
+		}
+		if (!(pfd[0].revents & POLLIN))
+			continue;
 		if (read(sigfd, &si, sizeof(si)) != sizeof(si)) {
-			if (errno == EINTR)
+			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			kill(-1, SIGKILL);
 			_exit(125);
@@ -295,32 +430,33 @@ linux_landlock_ruleset(const struct sandbox_plan *p)
 
 	return landlock_build(p->landlock_abi,
 			      (const char *const *)p->fs->l[FSPLAN_WRITE].v,
-			      must, "/dev",
-			      p->net == SANDBOX_NET_HOST_PORTS ?
-			      p->proxy_ports : NULL);
+			      must, "/dev");
 }
 
 void
-linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd,
+linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		   const struct linux_session_fds *fds)
 {
 	static const int relayed[] = { SIGCHLD, SIGHUP, SIGINT, SIGQUIT,
 				       SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
 				       SIGCONT, SIGTSTP, SIGALRM };
+	bool direct = sync_fd >= 0;
 	struct linux_session_fds f = fds ? *fds :
 		(struct linux_session_fds){ -1, -1, -1 };
-	int keep[9] = { sync_fd, sfd, p->stdio[0], p->stdio[1], p->stdio[2],
-			f.ruleset, f.sup, f.report, fds ? -1 : p->lock_fd };
+	/* A direct sandbox checks its pty slave against the one it binds. */
+	int slave = direct && p->tty_path ? p->stdio[0] : -1;
+	int keep[8] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
+			fds ? -1 : p->lock_fd };
 	int own[2] = { -1, -1 }, sigfd, err = 0, step;
-	bool direct = sync_fd >= 0;
+	struct command c;
 	sigset_t set;
+	char *stack, ch;
 	size_t i;
-	char c;
 	pid_t cmd;
 
-	/* The clone copied every fd of the daemon (other sessions' pipes,
-	 * client sockets): keep only what this sandbox uses. */
-	linux_close_fds_except(keep, 9);
+	/* The clone copied every fd of its parent (the daemon's sessions and
+	 * clients, a template's watches): keep only what this sandbox uses. */
+	linux_close_fds_except(keep, 8);
 	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
 	umask(022);
@@ -329,7 +465,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd,
 		 * the template does, and takes its pid namespace along.) */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 			fail(sfd, STEP_PDEATHSIG, errno);
-		if (read(sync_fd, &c, 1) != 1)
+		if (read(sync_fd, &ch, 1) != 1)
 			_exit(125); /* the daemon gave up on us */
 		close(sync_fd);
 	}
@@ -339,6 +475,8 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd,
 		fail(sfd, STEP_LOOPBACK, -err);
 	if (direct && (step = linux_mount_build(p, &err, NULL)) != 0)
 		fail(sfd, step, err);
+	if (slave >= 0)
+		close(slave); /* the command gets it with its job */
 	if (chdir("/") < 0)
 		fail(sfd, STEP_CHDIR, errno);
 	if (f.ruleset < 0 && p->landlock_abi > 0 &&
@@ -362,18 +500,25 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd,
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (sigfd = signalfd(-1, &set, SFD_CLOEXEC)) < 0)
 		fail(sfd, STEP_SIGNALS, errno);
-	cmd = fork();
-	if (cmd < 0)
+	stack = mmap(NULL, COMMAND_STACK, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED || mprotect(stack, 4096, PROT_NONE) < 0)
 		fail(sfd, STEP_FORK, errno);
-	if (cmd == 0) {
-		if (own[0] >= 0) {
-			close(own[0]);
-			close(own[1]);
-		}
-		exec_command(p, f, sfd);
-	}
+	/* Before the command: we wait for its exec, and what it does before
+	 * that (umask) already goes to the supervisor. */
 	if (own[0] >= 0)
 		linux_supervisor_fork(p, own);
+	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0 };
+	cmd = clone(command_entry, stack + COMMAND_STACK,
+		    CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
+	if (cmd < 0)
+		fail(sfd, STEP_FORK, errno);
+	/* It has exec'd or exited: its stack and job mapping are ours. */
+	munmap(stack, COMMAND_STACK);
+	if (c.job_map)
+		munmap(c.job_map, c.job_len);
+	/* Only the command waits for the job: a closed go is its EOF. */
+	close(go);
 	if (f.ruleset >= 0)
 		close(f.ruleset);
 	if (f.sup >= 0)
@@ -386,7 +531,13 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd,
 void
 linux_exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 {
-	exec_command(p, (struct linux_session_fds){ ruleset, -1, -1 }, sfd);
+	struct linux_job j;
+
+	if (sfd < 3 && (sfd = fcntl(sfd, F_DUPFD_CLOEXEC, 3)) < 0)
+		_exit(125);
+	confine(p, &(struct linux_session_fds){ ruleset, -1, -1 }, sfd);
+	linux_job_of_plan(p, &j);
+	run_job(p, &j, sfd);
 }
 
 void

@@ -81,27 +81,41 @@ add_ports(int rs, const uint16_t *ports)
 }
 
 int
+landlock_build_tcp(int abi, const uint16_t *ports)
+{
+	struct sbx_landlock_ruleset_attr attr = {
+		.handled_access_net = SBX_LL_NET_BIND_TCP |
+				      SBX_LL_NET_CONNECT_TCP,
+	};
+	int rs, r;
+
+	if (abi < 4)
+		return -EOPNOTSUPP;
+	rs = ll_create(&attr, sizeof(attr), 0);
+	if (rs < 0)
+		return -errno;
+	if ((r = add_ports(rs, ports)) < 0) {
+		close(rs);
+		return r;
+	}
+	return rs;
+}
+
+int
 landlock_build(int abi, const char *const *rw, const char *const *must,
-	       const char *dev, const uint16_t *tcp_ports)
+	       const char *dev)
 {
 	struct sbx_landlock_ruleset_attr attr = { 0 };
 	uint64_t all = landlock_write_rights(abi);
 	uint64_t devrights = SBX_LL_FS_WRITE_FILE;
 	int rs, r;
 
-	if (tcp_ports && abi < 4)
-		return -EOPNOTSUPP;
 	attr.handled_access_fs = all;
-	if (tcp_ports)
-		attr.handled_access_net = SBX_LL_NET_BIND_TCP |
-					  SBX_LL_NET_CONNECT_TCP;
 	if (abi >= 6)
 		attr.scoped = SBX_LL_SCOPE_ABSTRACT_UNIX | SBX_LL_SCOPE_SIGNAL;
 	rs = ll_create(&attr, sizeof(attr), 0);
 	if (rs < 0)
 		return -errno;
-	if (tcp_ports && (r = add_ports(rs, tcp_ports)) < 0)
-		goto fail;
 	for (; rw && *rw; rw++) {
 		r = landlock_add_path(rs, *rw, all);
 		if (r < 0 && r != -ENOENT) /* absent: nothing to grant */

@@ -56,12 +56,17 @@ uint64_t landlock_write_rights(int abi);
  * write access beneath each path of rw[] (NULL-terminated, may be NULL;
  * absent paths are skipped) and of must[] (NULL-terminated; each must
  * exist: /tmp, the home overlay), and file writes beneath dev (may be
- * NULL). With tcp_ports (ABI >= 4, else -EOPNOTSUPP), TCP bind and connect
- * are handled too: connect allowed to those two ports only (zeros are
- * skipped), bind to none. Runs inside the sandbox after its mounts, so
- * paths are the sandbox's view. Returns the ruleset fd or -errno. */
+ * NULL). Runs inside the sandbox after its mounts, so paths are the
+ * sandbox's view. Returns the ruleset fd or -errno. */
 int landlock_build(int abi, const char *const *rw, const char *const *must,
-		   const char *dev, const uint16_t *tcp_ports);
+		   const char *dev);
+
+/* A ruleset handling TCP bind and connect only (ABI >= 4, else
+ * -EOPNOTSUPP): connect allowed to the two ports (zeros are skipped),
+ * bind to none. Without a network namespace it is a layer of its own on
+ * top of landlock_build's, since the ports are a session's and a warm
+ * sandbox is confined before its session exists. */
+int landlock_build_tcp(int abi, const uint16_t *ports);
 
 /* Grants access beneath path (a directory, or one file) in ruleset rs. */
 int landlock_add_path(int rs, const char *path, uint64_t access);

@@ -451,6 +451,38 @@ linux_mount_read_only(const char *path)
 	return r;
 }
 
+/* The first mask of each kind, once mounted (its fd refers to that
+ * mount): the later ones are clones of it, which keep its attributes. */
+static int mask_made[2] = { -1, -1 };
+
+/* A new mask, detached: for a directory an empty, mode 000, read-only
+ * tmpfs, for a file a read-only, nodev bind of /dev/null. */
+static int
+new_mask(bool dir, bool *first)
+{
+	int fd, r;
+
+	*first = mask_made[dir] < 0;
+	if (!*first) {
+		fd = open_tree(mask_made[dir], "", OPEN_TREE_CLONE |
+			       OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+		return fd < 0 ? -errno : fd;
+	}
+	if (dir)
+		return new_fs("tmpfs", "0000", MOUNT_ATTR_RDONLY |
+			      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			      MOUNT_ATTR_NOEXEC);
+	fd = clone_tree("/dev/null", 0);
+	if (fd >= 0 && (r = set_attr(fd, "", AT_EMPTY_PATH,
+				     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV |
+				     MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSUID,
+				     0)) < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
 /* A masked file becomes an unopenable device node (a nodev bind of
  * /dev/null); a masked directory an empty, mode 000, read-only tmpfs.
  * Either way content and listing fail, and writes go nowhere. */
@@ -458,30 +490,51 @@ int
 linux_mount_mask(const char *path)
 {
 	struct stat st;
+	bool first;
 	int fd, r;
 
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -errno;
-	if (S_ISDIR(st.st_mode))
-		fd = new_fs("tmpfs", "0000", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-				MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
-	else if (S_ISLNK(st.st_mode))
+	if (S_ISLNK(st.st_mode))
 		return 0; /* the walk never follows links; its target is masked */
-	else {
-		fd = clone_tree("/dev/null", 0);
-		if (fd >= 0 && (r = set_attr(fd, "", AT_EMPTY_PATH,
-					     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV |
-					     MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSUID,
-					     0)) < 0) {
-			close(fd);
-			return r;
-		}
-	}
-	if (fd < 0)
+	if ((fd = new_mask(S_ISDIR(st.st_mode), &first)) < 0)
 		return fd;
 	r = attach(fd, path);
-	close(fd);
+	if (r == 0 && first)
+		mask_made[S_ISDIR(st.st_mode)] = fd; /* now that mount */
+	else
+		close(fd);
 	return r;
+}
+
+/* A walk's mask of a file or directory: its type is known, so no stat;
+ * one that changed type or went meanwhile is left to linux_mount_mask. */
+static int
+mask_as(const char *path, bool dir)
+{
+	bool first;
+	int fd, r;
+
+	if ((fd = new_mask(dir, &first)) < 0)
+		return fd;
+	r = attach(fd, path);
+	if (r == 0 && first)
+		mask_made[dir] = fd;
+	else
+		close(fd);
+	return r == 0 ? 0 : linux_mount_mask(path);
+}
+
+static int
+mask_file(const char *path)
+{
+	return mask_as(path, false);
+}
+
+static int
+mask_dir(const char *path)
+{
+	return mask_as(path, true);
 }
 
 static int
@@ -533,8 +586,9 @@ linux_mount_apply(const struct walk_result *w)
 	int r;
 
 	if ((r = apply_list(&w->ro, pin_parent)) == 0 &&
-	    (r = apply_list(&w->ro, linux_mount_read_only)) == 0)
-		r = apply_list(&w->deny, linux_mount_mask);
+	    (r = apply_list(&w->ro, linux_mount_read_only)) == 0 &&
+	    (r = apply_list(&w->deny_dirs, mask_dir)) == 0)
+		r = apply_list(&w->deny, mask_file);
 	return r;
 }
 

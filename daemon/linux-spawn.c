@@ -1,6 +1,9 @@
-/* Spawning a Linux sandbox: the plan is built in the daemon, then clone3
- * makes the namespaces and a pidfd in one step; the daemon writes the id
- * maps and releases the child, which runs linux_init_main(). */
+/* Spawning a Linux sandbox: the plan is built in the daemon. A templated
+ * sandbox (the usual case) comes from its workspace's template: a warm one
+ * from the template's pool, else a fresh one the template clones; either
+ * way the daemon only sends it its job. A -t sandbox is cloned directly:
+ * clone3 makes the namespaces and a pidfd in one step; the daemon writes the
+ * id maps and releases the child, which runs linux_session_main(). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -26,7 +30,7 @@
 static const char *const step_names[STEP_MAX] = {
 	[STEP_NONE] = "none",
 	[STEP_SYNC] = "waiting for the daemon",
-	[STEP_TEMPLATE] = "waiting for the workspace template",
+	[STEP_TEMPLATE] = "syncing with the workspace template",
 	[STEP_JOIN] = "joining the template's namespaces",
 	[STEP_UNSHARE] = "session namespaces",
 	[STEP_PDEATHSIG] = "parent-death signal",
@@ -51,6 +55,7 @@ static const char *const step_names[STEP_MAX] = {
 	[STEP_SIGNALS] = "signal setup",
 	[STEP_FORK] = "fork",
 	[STEP_SETSID] = "new session",
+	[STEP_JOB] = "receiving the command",
 	[STEP_TTY] = "controlling terminal",
 	[STEP_STDIO] = "stdio",
 	[STEP_CHDIR] = "working directory",
@@ -275,181 +280,205 @@ linux_session_ns_flags(const struct sandbox_plan *p)
  * the pty slave must be bound from the daemon's view of /dev/pts, which
  * only a fresh copy of that mount namespace has. */
 static int
-spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
+spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out)
 {
-	int sync[2], pidfd = -1, r = 0;
+	int sync[2], st[2], go[2], pidfd = -1, r = 0;
 	struct clone_args a = { 0 };
 	pid_t pid;
 
-	if (pipe2(sync, O_CLOEXEC) < 0)
+	/* SEQPACKET: records stay whole and may carry fds. */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
 		return -errno;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, go) < 0) {
+		r = -errno;
+		goto out_st;
+	}
+	if (pipe2(sync, O_CLOEXEC) < 0) {
+		r = -errno;
+		goto out_go;
+	}
 	a.flags = CLONE_NEWNS | CLONE_NEWPID | linux_session_ns_flags(p) |
 		  CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
-	if (pid == 0) {
-		close(sync[1]);
-		close(st[0]);
-		linux_session_main(p, sync[0], st[1], NULL);
-	}
+	if (pid == 0)
+		linux_session_main(p, sync[0], st[1], go[0], NULL);
 	close(sync[0]);
 	r = pid < 0 ? -errno : linux_release(pid, pidfd, sync[1], p);
-	if (r < 0)
-		return r;
-	out->pid = pid;
-	out->pidfd = pidfd;
-	out->own_child = true;
-	return 0;
+	if (r == 0 && (r = linux_job_send(go[1], p, -1)) < 0)
+		linux_kill_reap(pidfd);
+	if (r == 0) {
+		out->pid = pid;
+		out->pidfd = pidfd;
+		out->own_child = true;
+		out->status_fd = st[0];
+		st[0] = -1;
+	}
+	if (pid < 0)
+		close(sync[1]);
+out_go:
+	close(go[0]);
+	close(go[1]);
+out_st:
+	if (st[0] >= 0)
+		close(st[0]);
+	close(st[1]);
+	return r;
 }
 
-static void __attribute__((noreturn))
-helper_fail(int sfd, int step, int err)
-{
-	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED,
-				    .step = step, .value = err };
-
-	if (write(sfd, &s, sizeof(s)) < 0)
-		_exit(126);
-	_exit(125);
-}
-
-/* Second helper, inside the template's pid namespace: per-session
- * network (unless the host cannot make one), IPC, UTS and pid namespaces,
- * then the session init as pid 1 of the last, handed f. Its pidfd goes to
- * the daemon; then, with own[] (linux_supervisor_prepare), it forks the
- * session's supervisor (here, in the pid namespace the sandbox's /proc
- * shows; after the init, so the command does not wait for it). Both are
- * reparented to the template when this exits. */
-static void __attribute__((noreturn))
-helper_in_template(struct sandbox_plan *p, int sfd,
-		   const struct linux_session_fds *f, int own[2])
+/* The session init, in its own network (unless the host cannot make one),
+ * IPC, UTS and pid namespaces, in one clone3, handed f (NULL: none); its
+ * pidfd, or why it could not be made, goes to the daemon. */
+static void
+start_init(const struct sandbox_plan *p, int sfd, int go,
+	   const struct linux_session_fds *f)
 {
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_STARTED };
 	struct clone_args a = { 0 };
 	int pidfd = -1;
 	pid_t pid;
 
-	/* The namespaces come with the clone: this process stays in the
-	 * template's, where the supervisor must be forked. */
-	a.flags = (uint64_t)linux_session_ns_flags(p) | CLONE_NEWPID |
-		  CLONE_PIDFD;
+	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_PIDFD;
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
-	if (pid < 0)
-		helper_fail(sfd, STEP_UNSHARE, errno);
 	if (pid == 0)
-		linux_session_main(p, -1, sfd, f);
-	if (fdpass_send(sfd, &s, sizeof(s), &pidfd, 1) < 0) {
+		linux_session_main(p, -1, sfd, go, f);
+	if (pid < 0) {
+		s.kind = SANDBOX_STATUS_SETUP_FAILED;
+		s.step = STEP_UNSHARE;
+		s.value = errno;
+		if (write(sfd, &s, sizeof(s)) < 0)
+			s.kind = 0; /* nobody to tell */
+	} else if (fdpass_send(sfd, &s, sizeof(s), &pidfd, 1) < 0) {
+		/* The daemon dropped it already. */
 		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-		_exit(1);
 	}
-	if (own[0] >= 0)
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+/* With a supervisor, a child of the template does the start: it builds
+ * the command's Landlock ruleset and restricts itself with it (the
+ * template must not be), makes the supervisor's sockets, starts the init
+ * handed them, then forks the supervisor (in the template's pid namespace,
+ * which the sandbox's /proc shows; after the init, so a warm sandbox is
+ * not held up) and exits: the template reaps both. */
+static void __attribute__((noreturn))
+start_supervised(const struct sandbox_plan *p, int sfd, int go)
+{
+	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED };
+	struct linux_session_fds f = { -1, -1, -1 };
+	int own[2] = { -1, -1 }, r;
+
+	if (p->landlock_abi > 0 && (f.ruleset = linux_landlock_ruleset(p)) < 0) {
+		s.step = STEP_LANDLOCK_RULESET;
+		s.value = -f.ruleset;
+	} else if ((r = linux_supervisor_prepare(p, &f, own)) < 0) {
+		s.step = STEP_SUPERVISOR;
+		s.value = -r;
+	} else {
+		start_init(p, sfd, go, &f);
 		linux_supervisor_fork(p, own);
+		_exit(0);
+	}
+	if (write(sfd, &s, sizeof(s)) < 0)
+		_exit(1);
 	_exit(0);
 }
 
-/* Waits until the template has handled every file event queued so far,
- * so what was created before this run is masked in it. */
-static int
-template_sync(int ctl)
+/* In a template (its user, mount and pid namespaces): a sandbox for the
+ * daemon, its session init a child of the template (or reparented to it),
+ * which reaps it. */
+void
+linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
 {
-	int pair[2];
-	char c;
-	ssize_t n;
+	pid_t pid;
 
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
-		return -errno;
-	if (fdpass_send(ctl, "s", 1, &pair[1], 1) < 0) {
-		close(pair[0]);
-		close(pair[1]);
-		return -EPIPE;
+	if (!p->emulate)
+		start_init(p, sfd, go, NULL);
+	else if ((pid = fork()) == 0)
+		start_supervised(p, sfd, go);
+	else if (pid < 0) {
+		struct sandbox_status s = {
+			.kind = SANDBOX_STATUS_SETUP_FAILED,
+			.step = STEP_FORK, .value = errno,
+		};
+
+		if (write(sfd, &s, sizeof(s)) < 0)
+			s.kind = 0; /* nobody to tell */
 	}
-	close(pair[1]);
-	do
-		n = read(pair[0], &c, 1);
-	while (n < 0 && errno == EINTR);
-	close(pair[0]);
-	return n == 1 ? 0 : -EPIPE;
+	close(sfd);
+	close(go);
 }
 
-/* First helper, the daemon's child: waits until the template is built,
- * joins its user, mount and pid namespaces, builds the Landlock ruleset
- * (and restricts itself with it when there is a supervisor), forks the
- * second helper and waits for it (the daemon reads this exit as the end
- * of the spawn). */
-static void __attribute__((noreturn))
-helper_main(struct sandbox_plan *p, struct ltemplate *t, int sfd)
-{
-	int keep[9] = { t->ready_fd, t->state_fd, t->pidfd, t->ctl_fd, sfd,
-			p->stdio[0], p->stdio[1], p->stdio[2], p->lock_fd };
-	struct linux_session_fds f = { -1, -1, -1 };
-	int own[2] = { -1, -1 }, status, r;
-	struct ltemplate_state st;
-	char c;
-	ssize_t n;
-	pid_t pid;
-
-	linux_close_fds_except(keep, 9);
-	prctl(PR_SET_NAME, "sbx-spawn");
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		helper_fail(sfd, STEP_PDEATHSIG, errno);
-	while ((n = read(t->ready_fd, &c, 1)) != 0)
-		if (n < 0 && errno != EINTR)
-			helper_fail(sfd, STEP_TEMPLATE, errno);
-	if (pread(t->state_fd, &st, sizeof(st), 0) != sizeof(st) || !st.done)
-		helper_fail(sfd, STEP_TEMPLATE, EIO);
-	if (st.step != 0)
-		helper_fail(sfd, st.step, st.err);
-	if (template_sync(t->ctl_fd) < 0)
-		helper_fail(sfd, STEP_TEMPLATE, EPIPE);
-	if (setns(t->pidfd, CLONE_NEWNS | CLONE_NEWPID |
-				    (p->userns ? CLONE_NEWUSER : 0)) < 0)
-		helper_fail(sfd, STEP_JOIN, errno);
-	if (p->landlock_abi > 0 &&
-	    (f.ruleset = linux_landlock_ruleset(p)) < 0)
-		helper_fail(sfd, STEP_LANDLOCK_RULESET, -f.ruleset);
-	if (p->emulate && (r = linux_supervisor_prepare(p, &f, own)) < 0)
-		helper_fail(sfd, STEP_SUPERVISOR, -r);
-	pid = fork();
-	if (pid < 0)
-		helper_fail(sfd, STEP_FORK, errno);
-	if (pid == 0)
-		helper_in_template(p, sfd, &f, own);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
-}
-
+/* A sandbox from the template's pool (or a fresh one) is given its job,
+ * with the end of a template sync to wait on before it looks at anything,
+ * so a file created before this run is masked for it (unless the template
+ * has no file event queued or in hand: then there is nothing to wait for). */
 static int
-spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
+spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 {
-	struct clone_args a = { 0 };
 	struct ltemplate *t;
-	int pidfd = -1, r;
-	pid_t pid;
+	int sync[2] = { -1, -1 }, status = -1, go = -1, r;
+	bool warm;
 
 	if ((r = ltemplate_get(p, &t)) < 0)
 		return r;
-	a.flags = CLONE_PIDFD;
-	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
-	a.exit_signal = SIGCHLD;
-	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
-	if (pid == 0) {
-		close(st[0]);
-		helper_main(p, t, st[1]);
-	}
-	if (pid < 0) {
+	if (!ltemplate_quiet(t) &&
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sync) < 0) {
 		r = -errno;
+		ltemplate_put(t);
+		return r;
+	}
+	for (;;) {
+		if ((r = ltemplate_sandbox(t, &status, &go, &warm)) < 0)
+			break;
+		r = linux_job_send(go, p, sync[0]);
+		close(go);
+		if (r == 0)
+			break;
+		close(status);
+		status = -1;
+		/* A warm sandbox that died meanwhile: take the next. */
+		if (!warm || (r != -EPIPE && r != -ECONNRESET))
+			break;
+	}
+	if (sync[0] >= 0) {
+		close(sync[0]);
+		if (r == 0)
+			ltemplate_sync(t, sync[1]);
+		close(sync[1]);
+	}
+	if (r < 0) {
 		ltemplate_put(t);
 		return r;
 	}
 	out->pid = 0;
 	out->pidfd = -1;
-	out->helper_pidfd = pidfd;
+	out->status_fd = status;
 	out->template = t;
 	return 0;
+}
+
+/* Landlock-only mode: the session init is the daemon's child
+ * (linux-llonly.c). */
+static int
+spawn_llonly(struct sandbox_plan *p, struct sandbox_proc *out)
+{
+	int st[2], r;
+
+	/* SEQPACKET: records stay whole and may carry fds. */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
+		return -errno;
+	r = llonly_spawn(p, out, st);
+	close(st[1]);
+	if (r < 0)
+		close(st[0]);
+	else
+		out->status_fd = st[0];
+	return r;
 }
 
 int
@@ -457,33 +486,41 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 {
 	struct sandbox_proc proc = { .pidfd = -1, .helper_pidfd = -1,
 				     .status_fd = -1 };
-	int st[2], r;
+	int r;
 
-	/* SEQPACKET: records stay whole and may carry fds. */
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
-		return -errno;
-	r = p->llonly ? llonly_spawn(p, &proc, st) :
-	    p->tty ? spawn_direct(p, &proc, st) : spawn_templated(p, &proc, st);
-	close(st[1]);
-	if (r < 0) {
-		close(st[0]);
+	r = p->llonly ? spawn_llonly(p, &proc) :
+	    p->tty ? spawn_direct(p, &proc) : spawn_templated(p, &proc);
+	if (r < 0)
 		return r;
-	}
-	fcntl(st[0], F_SETFL, O_NONBLOCK);
-	proc.status_fd = st[0];
+	fcntl(proc.status_fd, F_SETFL, O_NONBLOCK);
 	memcpy(proc.proxy_ports, p->proxy_ports, sizeof(proc.proxy_ports));
 	*out = proc;
 	return 0;
 }
 
-/* Host pid behind a pidfd, from its fdinfo (our pid namespace's view). */
+/* PIDFD_GET_INFO (Linux 6.13), which older headers lack: the pid in the
+ * caller's pid namespace, one ioctl instead of reading fdinfo. */
+struct sbx_pidfd_info {
+	uint64_t mask;
+	uint64_t cgroupid;
+	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid;
+	uint32_t fsuid, fsgid, spare;
+};
+#define SBX_PIDFD_GET_INFO _IOWR(0xFF, 11, struct sbx_pidfd_info)
+#define SBX_PIDFD_INFO_PID 1ull
+
+/* Host pid behind a pidfd (our pid namespace's view). */
 static pid_t
 pidfd_pid(int fd)
 {
+	struct sbx_pidfd_info info = { .mask = SBX_PIDFD_INFO_PID };
 	char path[64], line[128];
 	FILE *f;
 	int pid = 0;
 
+	if (ioctl(fd, SBX_PIDFD_GET_INFO, &info) == 0 &&
+	    (info.mask & SBX_PIDFD_INFO_PID) && info.pid > 0)
+		return (pid_t)info.pid;
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	f = fopen(path, "re");
 	if (!f)

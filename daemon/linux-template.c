@@ -1,7 +1,10 @@
 /* Held templates. Building the mount tree is the slow part of a sandbox
  * (and grows with what is masked), so it happens once per workspace in a
- * template process; spawns join its namespaces (linux-spawn.c). Idle
- * templates are dropped after a while, the oldest first beyond a cap. */
+ * template process, which then makes the sandboxes that join it
+ * (linux-watch.c, linux-spawn.c). A few are made ahead of time and wait,
+ * built and confined, for a job (warm): a spawn then costs one message,
+ * and the pool is topped up from the event loop afterwards. Idle templates
+ * are dropped after a while, the oldest first beyond a cap. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <event2/event.h>
@@ -10,6 +13,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -23,13 +28,99 @@
 #include "daemon/linux-template.h"
 #include "daemon/linux.h"
 #include "daemon/log.h"
+#include "daemon/sandbox.h"
+#include "proto/fdpass.h"
 
 #define TEMPLATE_MAX 32
 #define TEMPLATE_IDLE_MS (10u * 60 * 1000)
+/* Warm sandboxes are made again this long after a spawn took one, unless
+ * a session of the template ends first. */
+#define FILL_DELAY_US 50000
 
 static struct ltemplate *templates;
-static unsigned ntemplates;
+static unsigned ntemplates, nwarm_all;
 static struct event *sweep_ev;
+
+/* Killed templates not reaped yet: a namespace holding thousands of
+ * mounts takes a while to go, and the daemon does not wait for that. */
+struct dying {
+	int pidfd;
+	struct event *ev;
+	struct dying *next;
+};
+static struct dying *dying;
+
+static void
+dying_free(struct dying *d, int flags)
+{
+	struct dying **pp;
+
+	waitid(P_PIDFD, (id_t)d->pidfd, &(siginfo_t){ 0 }, WEXITED | flags);
+	for (pp = &dying; *pp; pp = &(*pp)->next)
+		if (*pp == d) {
+			*pp = d->next;
+			break;
+		}
+	event_free(d->ev);
+	close(d->pidfd);
+	free(d);
+}
+
+static void
+dying_cb(evutil_socket_t fd, short what, void *arg)
+{
+	dying_free(arg, WNOHANG);
+}
+
+/* SIGKILL now, reaped from the event loop once it is gone. */
+static void
+kill_later(int pidfd)
+{
+	struct dying *d = calloc(1, sizeof(*d));
+
+	if (d)
+		d->ev = event_new(sbxd.base, pidfd, EV_READ, dying_cb, d);
+	if (!d || !d->ev || event_add(d->ev, NULL) < 0) {
+		if (d && d->ev)
+			event_free(d->ev);
+		free(d);
+		linux_kill_reap(pidfd); /* out of memory: wait for it */
+		return;
+	}
+	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	d->pidfd = pidfd;
+	d->next = dying;
+	dying = d;
+}
+
+static void
+warm_drop_last(struct ltemplate *t)
+{
+	struct ltemplate_warm *w = &t->warm[--t->nwarm];
+
+	/* Its init sees the status channel close and takes it down. */
+	close(w->status_fd);
+	close(w->go_fd);
+	nwarm_all--;
+}
+
+static void
+warm_drop(struct ltemplate *t)
+{
+	while (t->nwarm > 0)
+		warm_drop_last(t);
+}
+
+static void
+template_destroy(struct ltemplate *t)
+{
+	if (t->shared)
+		munmap(t->shared, sizeof(*t->shared));
+	free(t->key);
+	free(t->workspace);
+	free(t->seccomp);
+	free(t);
+}
 
 /* Kills and forgets a template; the struct lives on while spawns still
  * point at it (ltemplate_put frees it). */
@@ -44,24 +135,29 @@ template_free(struct ltemplate *t)
 			break;
 		}
 	ntemplates--;
+	warm_drop(t);
 	if (t->exit_ev)
 		event_free(t->exit_ev);
-	t->exit_ev = NULL;
-	linux_kill_reap(t->pidfd);
+	if (t->ready_ev)
+		event_free(t->ready_ev);
+	if (t->fill_ev)
+		event_free(t->fill_ev);
+	t->exit_ev = t->ready_ev = t->fill_ev = NULL;
+	kill_later(t->pidfd);
 	close(t->ready_fd);
 	close(t->state_fd);
-	close(t->ctl_fd);
-	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = -1;
+	if (t->ctl_fd >= 0)
+		close(t->ctl_fd);
+	if (t->inotify_fd >= 0)
+		close(t->inotify_fd);
+	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = t->inotify_fd = -1;
 	t->dead = true;
-	if (t->users == 0) {
-		free(t->key);
-		free(t->workspace);
-		free(t);
-	}
+	if (t->users == 0)
+		template_destroy(t);
 }
 
 /* A policy or ignore-file change gave ws a new plan: the old templates
- * serve only the sessions already in them. */
+ * serve only the sessions already in them, and keep nothing warm. */
 static void
 retire_stale(const char *ws, const struct ltemplate *fresh)
 {
@@ -73,8 +169,10 @@ retire_stale(const char *ws, const struct ltemplate *fresh)
 			continue;
 		if (t->users == 0)
 			template_free(t);
-		else
+		else {
 			t->stale = true;
+			warm_drop(t);
+		}
 	}
 }
 
@@ -87,6 +185,98 @@ exit_cb(evutil_socket_t fd, short what, void *arg)
 
 	log_debug("template for %s exited", t->key);
 	template_free(t);
+}
+
+/* The build finished. A failed template answers what was asked of it
+ * with its failure and exits once we stop asking; the next run of the
+ * workspace starts a new one. */
+static void
+ready_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ltemplate *t = arg;
+	struct ltemplate_state st = { 0 };
+
+	if (pread(t->state_fd, &st, sizeof(st), 0) != sizeof(st) || !st.done) {
+		st.step = STEP_TEMPLATE;
+		st.err = EIO;
+	}
+	if (st.step == 0) {
+		t->ready = true;
+		event_active(t->fill_ev, EV_TIMEOUT, 0);
+		return;
+	}
+	log_debug("template for %s failed at %s: %s", t->workspace,
+		  sandbox_step_name(st.step), strerror(st.err));
+	t->stale = true;
+	close(t->ctl_fd);
+	t->ctl_fd = -1;
+}
+
+/* Asks the template for a new sandbox; ours are the status channel's read
+ * end and the go socket's write end. */
+static int
+request(struct ltemplate *t, int *status_fd, int *go_fd)
+{
+	int st[2], go[2], fds[2];
+	ssize_t n;
+
+	if (t->ctl_fd < 0)
+		return -EPIPE;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
+		return -errno;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, go) < 0) {
+		n = -errno;
+		close(st[0]);
+		close(st[1]);
+		return (int)n;
+	}
+	fds[0] = st[1];
+	fds[1] = go[0];
+	n = fdpass_send(t->ctl_fd, "n", 1, fds, 2);
+	close(st[1]);
+	close(go[0]);
+	if (n != 1) {
+		close(st[0]);
+		close(go[1]);
+		return n < 0 ? (int)n : -EIO;
+	}
+	fcntl(st[0], F_SETFL, O_NONBLOCK);
+	fcntl(go[1], F_SETFL, O_NONBLOCK);
+	*status_fd = st[0];
+	*go_fd = go[1];
+	return 0;
+}
+
+/* Room for one more warm sandbox: the least recently used other template
+ * gives one up. */
+static bool
+steal_warm(const struct ltemplate *for_t)
+{
+	struct ltemplate *t, *old = NULL;
+
+	for (t = templates; t; t = t->next)
+		if (t != for_t && t->nwarm > 0 &&
+		    (!old || t->last_used_ms < old->last_used_ms))
+			old = t;
+	if (old)
+		warm_drop_last(old);
+	return old != NULL;
+}
+
+static void
+fill_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ltemplate *t = arg;
+	struct ltemplate_warm w;
+
+	while (t->ready && !t->stale && t->nwarm < LTEMPLATE_WARM) {
+		if (nwarm_all >= LTEMPLATE_WARM_MAX && !steal_warm(t))
+			break;
+		if (request(t, &w.status_fd, &w.go_fd) < 0)
+			break;
+		t->warm[t->nwarm++] = w;
+		nwarm_all++;
+	}
 }
 
 static void
@@ -114,18 +304,20 @@ evict_one(void)
 		template_free(old);
 }
 
-/* Body of the template: build the tree, say so, then hold the namespaces
- * and reap whatever is orphaned into this pid namespace. */
+/* Body of the template: build the tree, say so, then hold the namespaces,
+ * make sandboxes on request and reap them. */
 static void __attribute__((noreturn))
-template_main(const struct sandbox_plan *p, int sync_fd, int ready_w,
-	      int state_fd, int ctl)
+template_main(const struct sandbox_plan *p, const struct ltemplate *t,
+	      int sync_fd, int ready_w, int ctl)
 {
 	struct ltemplate_state st = { 1, 0, 0 };
-	int keep[4] = { sync_fd, ready_w, state_fd, ctl };
+	/* The supervisors' lock is handed down to the sessions' own. */
+	int keep[6] = { sync_fd, ready_w, t->state_fd, ctl, t->inotify_fd,
+			p->lock_fd };
 	struct walk_state *walk = NULL;
 	char c;
 
-	linux_close_fds_except(keep, 4);
+	linux_close_fds_except(keep, 6);
 	prctl(PR_SET_NAME, "sbx-template");
 	umask(022);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(sync_fd, &c, 1) != 1)
@@ -136,14 +328,13 @@ template_main(const struct sandbox_plan *p, int sync_fd, int ready_w,
 		st.step = STEP_CHDIR;
 		st.err = errno;
 	}
-	if (pwrite(state_fd, &st, sizeof(st), 0) != sizeof(st))
+	if (pwrite(t->state_fd, &st, sizeof(st), 0) != sizeof(st))
 		_exit(1);
 	close(ready_w);
-	if (st.step != 0)
-		_exit(1);
-	/* Session inits are reparented here when their helper exits; what
-	 * appears in the workspace later is masked from here. */
-	linux_watch_run(walk, ctl, p->emulate);
+	/* What appears in the workspace later is masked from here. A failed
+	 * build answers requests until the daemon stops sending them. */
+	linux_watch_run(st.step == 0 ? walk : NULL, ctl, t->inotify_fd,
+			t->shared, p, &st);
 }
 
 static int
@@ -158,6 +349,19 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 		return -errno;
 	if (ftruncate(t->state_fd, sizeof(struct ltemplate_state)) < 0)
 		return -errno;
+	t->shared = mmap(NULL, sizeof(*t->shared), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (t->shared == MAP_FAILED) {
+		t->shared = NULL;
+		return -errno;
+	}
+	/* Without one the template masks nothing new (and every spawn
+	 * syncs, for nothing): said, not hidden. */
+	t->inotify_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (t->inotify_fd < 0)
+		log_warn("template for %s: no inotify instance (%s): files "
+			 "created from now on are not masked until it is "
+			 "rebuilt", p->workspace, strerror(errno));
 	if (pipe2(sync, O_CLOEXEC) < 0)
 		return -errno;
 	if (pipe2(ready, O_CLOEXEC) < 0) {
@@ -178,7 +382,7 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
 	if (pid == 0)
-		template_main(p, sync[0], ready[1], t->state_fd, ctl[1]);
+		template_main(p, t, sync[0], ready[1], ctl[1]);
 	close(sync[0]);
 	close(ready[1]);
 	close(ctl[1]);
@@ -192,10 +396,69 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 		close(ctl[0]);
 		return r;
 	}
+	/* The daemon never waits on the template: a full queue fails the
+	 * one spawn that met it. */
+	fcntl(ctl[0], F_SETFL, O_NONBLOCK);
 	t->ctl_fd = ctl[0];
 	t->pid = pid;
 	t->pidfd = pidfd;
 	t->ready_fd = ready[0];
+	return 0;
+}
+
+/* Everything of the plan that the template's sandboxes take from the
+ * template's own copy of it: the filesystem plan (its key names the
+ * workspace too), the seccomp program, the audit flag. */
+static bool
+same_sandbox(const struct ltemplate *t, const struct sandbox_plan *p)
+{
+	unsigned short n = p->seccomp ? p->seccomp->len : 0;
+
+	return !strcmp(t->key, p->fs->key) &&
+	       t->landlock_log == p->landlock_log && t->seccomp_len == n &&
+	       (n == 0 || !memcmp(t->seccomp, p->seccomp->filter,
+				  n * sizeof(*t->seccomp)));
+}
+
+static struct ltemplate *
+template_new(const struct sandbox_plan *p)
+{
+	struct ltemplate *t = calloc(1, sizeof(*t));
+	size_t n = p->seccomp ? p->seccomp->len : 0;
+
+	if (!t)
+		return NULL;
+	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = t->inotify_fd = -1;
+	t->key = strdup(p->fs->key);
+	t->workspace = strdup(p->workspace);
+	t->seccomp = malloc(n ? n * sizeof(*t->seccomp) : 1);
+	if (!t->key || !t->workspace || !t->seccomp) {
+		template_destroy(t);
+		return NULL;
+	}
+	if (n)
+		memcpy(t->seccomp, p->seccomp->filter, n * sizeof(*t->seccomp));
+	t->seccomp_len = (unsigned short)n;
+	t->landlock_log = p->landlock_log;
+	return t;
+}
+
+static int
+template_events(struct ltemplate *t)
+{
+	t->exit_ev = event_new(sbxd.base, t->pidfd, EV_READ, exit_cb, t);
+	t->ready_ev = event_new(sbxd.base, t->ready_fd, EV_READ, ready_cb, t);
+	t->fill_ev = event_new(sbxd.base, -1, 0, fill_cb, t);
+	if (!t->exit_ev || !t->ready_ev || !t->fill_ev ||
+	    event_add(t->exit_ev, NULL) < 0 || event_add(t->ready_ev, NULL) < 0)
+		return -ENOMEM;
+	if (!sweep_ev) {
+		struct timeval tv = { 60, 0 };
+
+		sweep_ev = event_new(sbxd.base, -1, EV_PERSIST, sweep_cb, NULL);
+		if (sweep_ev)
+			event_add(sweep_ev, &tv);
+	}
 	return 0;
 }
 
@@ -205,46 +468,30 @@ ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 	struct ltemplate *t;
 	int r;
 
-	/* A template serves one workspace under one filesystem plan; the
-	 * plan's key covers the workspace path too. */
+	/* A template serves one workspace under one filesystem plan (and
+	 * one seccomp program); a failed one serves nothing new. */
 	for (t = templates; t; t = t->next)
-		if (!strcmp(t->key, p->fs->key))
+		if (t->ctl_fd >= 0 && same_sandbox(t, p))
 			goto found;
 	if (ntemplates >= TEMPLATE_MAX)
 		evict_one();
-	t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!(t = template_new(p)))
 		return -ENOMEM;
-	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = -1;
-	t->key = strdup(p->fs->key);
-	t->workspace = strdup(p->workspace);
-	r = t->key && t->workspace ? start_template(p, t) : -ENOMEM;
-	if (r < 0) {
+	if ((r = start_template(p, t)) < 0) {
 		if (t->state_fd >= 0)
 			close(t->state_fd);
-		free(t->key);
-		free(t->workspace);
-		free(t);
+		if (t->inotify_fd >= 0)
+			close(t->inotify_fd);
+		template_destroy(t);
 		return r;
-	}
-	t->exit_ev = event_new(sbxd.base, t->pidfd, EV_READ, exit_cb, t);
-	if (!t->exit_ev || event_add(t->exit_ev, NULL) < 0) {
-		t->next = templates;
-		templates = t;
-		ntemplates++;
-		template_free(t);
-		return -ENOMEM;
-	}
-	if (!sweep_ev) {
-		struct timeval tv = { 60, 0 };
-
-		sweep_ev = event_new(sbxd.base, -1, EV_PERSIST, sweep_cb, NULL);
-		if (sweep_ev)
-			event_add(sweep_ev, &tv);
 	}
 	t->next = templates;
 	templates = t;
 	ntemplates++;
+	if (template_events(t) < 0) {
+		template_free(t);
+		return -ENOMEM;
+	}
 	retire_stale(t->workspace, t);
 	log_debug("template for %s started (pid %d)", t->key, (int)t->pid);
 found:
@@ -259,18 +506,68 @@ found:
 	return 0;
 }
 
+int
+ltemplate_sandbox(struct ltemplate *t, int *status_fd, int *go_fd, bool *warm)
+{
+	int r = 0;
+
+	*warm = t->nwarm > 0;
+	if (*warm) {
+		/* The oldest: the most likely to be done starting. */
+		*status_fd = t->warm[0].status_fd;
+		*go_fd = t->warm[0].go_fd;
+		memmove(&t->warm[0], &t->warm[1],
+			(t->nwarm - 1) * sizeof(t->warm[0]));
+		t->nwarm--;
+		nwarm_all--;
+	} else
+		r = request(t, status_fd, go_fd);
+	/* Not now: making sandboxes takes CPU the run just started needs.
+	 * When a session ends (ltemplate_put), or a little later. */
+	if (t->ready)
+		event_add(t->fill_ev, &(struct timeval){ 0, FILL_DELAY_US });
+	return r;
+}
+
+bool
+ltemplate_quiet(const struct ltemplate *t)
+{
+	struct pollfd pfd = { .fd = t->inotify_fd, .events = POLLIN };
+	uint64_t done;
+
+	/* Watches first: events before them were never queued. Then the
+	 * queue: an event read from it was counted started before. */
+	if (t->inotify_fd < 0 || !t->ready ||
+	    !__atomic_load_n(&t->shared->watching, __ATOMIC_SEQ_CST) ||
+	    poll(&pfd, 1, 0) != 0)
+		return false;
+	done = __atomic_load_n(&t->shared->done, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&t->shared->started, __ATOMIC_SEQ_CST) == done;
+}
+
+int
+ltemplate_sync(struct ltemplate *t, int reply_fd)
+{
+	ssize_t n;
+
+	if (t->ctl_fd < 0)
+		return -EPIPE;
+	n = fdpass_send(t->ctl_fd, "s", 1, &reply_fd, 1);
+	return n == 1 ? 0 : n < 0 ? (int)n : -EIO;
+}
+
 void
 ltemplate_put(struct ltemplate *t)
 {
 	if (t->users > 0)
 		t->users--;
 	t->last_used_ms = sbxd_now_ms();
-	if (t->dead && t->users == 0) {
-		free(t->key);
-		free(t->workspace);
-		free(t);
-	} else if (t->stale && t->users == 0)
+	if (t->dead && t->users == 0)
+		template_destroy(t);
+	else if (t->stale && t->users == 0)
 		template_free(t);
+	else if (t->ready && !t->dead && t->nwarm < LTEMPLATE_WARM)
+		event_add(t->fill_ev, &(struct timeval){ 0, 0 });
 }
 
 unsigned
@@ -292,6 +589,10 @@ ltemplate_retire(const char *ws)
 		if (!strcmp(t->workspace, ws))
 			template_free(t);
 	}
+	/* They hold the home overlay mounted, and so may templates killed
+	 * earlier (a policy change): the layer goes once all of them have. */
+	while (dying)
+		dying_free(dying, 0);
 	return 0;
 }
 
@@ -300,6 +601,8 @@ ltemplate_kill_all(void)
 {
 	while (templates)
 		template_free(templates);
+	while (dying)
+		dying_free(dying, 0);
 	if (sweep_ev)
 		event_free(sweep_ev);
 	sweep_ev = NULL;

@@ -1,9 +1,11 @@
 /* Held sandbox templates: per workspace, a process that holds a user, mount
- * and pid namespace with the finished mount tree, so each spawn only joins
- * it. Private to the Linux backend. */
+ * and pid namespace with the finished mount tree and makes the sandboxes
+ * that join it, a few of them ahead of time (warm). Private to the Linux
+ * backend. */
 #ifndef SBX_LINUX_TEMPLATE_H
 #define SBX_LINUX_TEMPLATE_H
 
+#include <linux/filter.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -17,32 +19,73 @@ struct ltemplate_state {
 	int32_t err;
 };
 
+/* Shared with the template (a MAP_SHARED page it inherits): how far it
+ * is with the file events of the workspace. A batch is counted started
+ * before its events are read and done once their masks are in place, so
+ * an empty event queue and started == done mean nothing is pending. */
+struct ltemplate_shared {
+	uint64_t started;
+	uint64_t done;
+	uint32_t watching;  /* the watches are in place */
+};
+
+/* Warm sandboxes kept per template, and in all. */
+#define LTEMPLATE_WARM 2
+#define LTEMPLATE_WARM_MAX 8
+
+/* A sandbox the template made (or is making) that has no job yet: its
+ * status channel and go socket, the daemon's ends. */
+struct ltemplate_warm {
+	int status_fd;
+	int go_fd;
+};
+
 struct ltemplate {
 	char *key;
 	char *workspace;
+	struct sock_filter *seccomp; /* the program its sandboxes load */
+	unsigned short seccomp_len;
+	bool landlock_log;
 	pid_t pid;
 	int pidfd;          /* template init */
 	int ready_fd;       /* read end; EOF once the template is done */
 	int state_fd;       /* memfd holding struct ltemplate_state */
-	int ctl_fd;         /* SEQPACKET: sync requests to the template */
+	int ctl_fd;         /* SEQPACKET: requests to the template */
+	int inotify_fd;     /* the template's, polled only */
+	struct ltemplate_shared *shared;
 	unsigned users;     /* spawns in flight or running */
+	bool ready;         /* built: warm sandboxes may be made */
 	bool dead;          /* killed or exited; freed at the last put */
 	bool stale;         /* a newer plan for its workspace exists: killed
 			     * at the last put */
+	struct ltemplate_warm warm[LTEMPLATE_WARM];
+	unsigned nwarm;
 	uint64_t last_used_ms;
-	struct event *exit_ev;
+	struct event *exit_ev, *ready_ev, *fill_ev;
 	struct ltemplate *next;
 };
 
 /* The template for plan's workspace, started when there is none yet (the
- * build continues in the background; spawns wait for it themselves). A new
- * one makes the workspace's older templates stale: idle ones go at once,
- * busy ones when their last session ends, so they do not pile up. */
+ * build continues in the background; requests queue until it is done). A
+ * new one makes the workspace's older templates stale: idle ones go at
+ * once, busy ones when their last session ends, so they do not pile up. */
 int ltemplate_get(const struct sandbox_plan *plan, struct ltemplate **out);
 void ltemplate_put(struct ltemplate *t);
+/* A sandbox of t for one job: a warm one (*warm true) or one asked for
+ * now; the pool is topped up from the event loop afterwards. The caller
+ * owns *status_fd and *go_fd. */
+int ltemplate_sandbox(struct ltemplate *t, int *status_fd, int *go_fd,
+		      bool *warm);
+/* Asks t to handle every file event queued so far, then write one byte on
+ * reply_fd (sent along; the caller keeps its copy). */
+int ltemplate_sync(struct ltemplate *t, int reply_fd);
+/* True when t has no file event queued or being handled: a sync would
+ * find nothing to do. */
+bool ltemplate_quiet(const struct ltemplate *t);
 unsigned ltemplate_count(void);
 /* Kills the templates of workspace ws (sbxctl reset: they hold its home
- * overlay); -EBUSY, killing none, when one is in use. */
+ * overlay) and waits until every killed template is gone; -EBUSY, killing
+ * none, when one is in use. */
 int ltemplate_retire(const char *ws);
 /* Kills every template (daemon shutdown). */
 void ltemplate_kill_all(void);

@@ -150,10 +150,12 @@ linux_walk_is_ignore_file(const struct walk_state *st, const char *name)
 }
 
 /* (Re)reads the ignore files of directory dfd (rel: its root-relative
- * path) into the set. A file that does not parse fails the walk: a broken
- * deny list must not fail open. */
+ * path) into the set; present has bit i set when the i-th name was listed
+ * (names past the 64th are always tried). A file that does not parse
+ * fails the walk: a broken deny list must not fail open. */
 static int
-add_ignore_files(struct walk_state *w, int dfd, const char *rel)
+add_ignore_files(struct walk_state *w, int dfd, const char *rel,
+		 uint64_t present)
 {
 	const struct fsplan_list *names = &w->fs->l[FSPLAN_IGNORE];
 	struct ignore_file *f;
@@ -165,6 +167,8 @@ add_ignore_files(struct walk_state *w, int dfd, const char *rel)
 
 	for (i = 0; i < names->n; i++) {
 		ignore_set_remove(w->root->ign, rel, names->v[i]);
+		if (i < 64 && !(present & (1ull << i)))
+			continue;
 		fd = openat(dfd, names->v[i], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -192,6 +196,48 @@ add_ignore_files(struct walk_state *w, int dfd, const char *rel)
 static int walk_dir(struct walk_state *w, int dfd, char *abs, size_t alen,
 		    char *rel, size_t rlen, int depth);
 
+/* A directory's entries, read in full before any is walked (its ignore
+ * files apply to all of them): records of a d_type byte and a name. */
+struct entries {
+	char *buf;
+	size_t len, cap;
+};
+
+static int
+read_entries(struct walk_state *w, DIR *d, struct entries *e,
+	     uint64_t *present)
+{
+	const struct fsplan_list *names = &w->fs->l[FSPLAN_IGNORE];
+	struct dirent *de;
+	size_t n, i;
+
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (++w->entries > WALK_MAX_ENTRIES)
+			return -E2BIG;
+		n = strlen(de->d_name) + 2;
+		if (e->len + n > e->cap) {
+			size_t c = e->cap ? e->cap * 2 : 4096;
+			char *b;
+
+			while (c < e->len + n)
+				c *= 2;
+			if (!(b = realloc(e->buf, c)))
+				return -ENOMEM;
+			e->buf = b;
+			e->cap = c;
+		}
+		e->buf[e->len] = (char)de->d_type;
+		memcpy(e->buf + e->len + 1, de->d_name, n - 1);
+		e->len += n;
+		for (i = 0; i < names->n && i < 64; i++)
+			if (!strcmp(de->d_name, names->v[i]))
+				*present |= 1ull << i;
+	}
+	return 0;
+}
+
 static int
 decide(struct walk_state *w, struct fsplan_list *l, const char *abs)
 {
@@ -200,12 +246,15 @@ decide(struct walk_state *w, struct fsplan_list *l, const char *abs)
 	return r == 1 ? fsplan_append(l, abs) : r;
 }
 
+/* One entry; dtype (from readdir, DT_UNKNOWN if not known) spares the
+ * stat of a directory or a link: only files need theirs (links, inodes). */
 static int
-walk_entry(struct walk_state *w, int dfd, const char *name, char *abs,
-	   size_t alen, char *rel, size_t rlen, int depth)
+walk_entry(struct walk_state *w, int dfd, const char *name,
+	   unsigned char dtype, char *abs, size_t alen, char *rel,
+	   size_t rlen, int depth)
 {
 	size_t nl = strlen(name), a2 = alen + 1 + nl, r2;
-	struct stat st;
+	struct stat st = { 0 };
 	bool dir;
 	int r;
 
@@ -217,12 +266,19 @@ walk_entry(struct walk_state *w, int dfd, const char *name, char *abs,
 	if (rlen)
 		rel[rlen] = '/';
 	memcpy(rel + (rlen ? rlen + 1 : 0), name, nl + 1);
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	if (dtype == DT_DIR)
+		st.st_mode = S_IFDIR;
+	else if (dtype == DT_LNK)
+		st.st_mode = S_IFLNK;
+	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0; /* vanished meanwhile */
 	dir = S_ISDIR(st.st_mode);
 	if (any_glob(&w->fs->l[FSPLAN_DENY_GLOBS], abs) ||
 	    ignore_set_match(w->root->ign, rel, dir, NULL) == 1) {
-		if ((r = decide(w, &w->res->deny, abs)) < 0)
+		if (S_ISLNK(st.st_mode))
+			return 0; /* never followed: its target is what counts */
+		if ((r = decide(w, dir ? &w->res->deny_dirs : &w->res->deny,
+				abs)) < 0)
 			return r;
 		if (S_ISREG(st.st_mode))
 			return remember(&w->masked, &w->nmasked, &w->capmasked,
@@ -249,37 +305,37 @@ static int
 walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 	 size_t rlen, int depth)
 {
-	struct dirent *de;
+	struct entries e = { 0 };
+	uint64_t present = 0;
+	size_t off;
 	DIR *d;
-	int fd, r = 0;
+	int fd, r;
 
 	if (depth > WALK_MAX_DEPTH)
 		return -ELOOP;
 	fd = openat(pfd, depth ? strrchr(abs, '/') + 1 : abs,
 		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && depth &&
+	    (errno == ENOENT || errno == ELOOP || errno == ENOTDIR))
+		return 0; /* vanished (or replaced) meanwhile: its event says */
 	if (fd < 0)
 		return errno == EACCES ? 0 : -errno; /* unreadable: no secrets */
-	rel[rlen] = '\0';
-	if ((r = add_ignore_files(w, fd, rel)) < 0) {
-		close(fd);
-		return r;
-	}
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
 		return -errno;
 	}
-	while (r == 0 && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (++w->entries > WALK_MAX_ENTRIES)
-			r = -E2BIG;
-		else
-			r = walk_entry(w, dirfd(d), de->d_name, abs, alen, rel,
-				       rlen, depth);
+	rel[rlen] = '\0';
+	r = read_entries(w, d, &e, &present);
+	if (r == 0)
+		r = add_ignore_files(w, fd, rel, present);
+	for (off = 0; r == 0 && off < e.len; off += strlen(e.buf + off + 1) + 2) {
+		r = walk_entry(w, fd, e.buf + off + 1, (unsigned char)e.buf[off],
+			       abs, alen, rel, rlen, depth);
 		abs[alen] = '\0';
 		rel[rlen] = '\0';
 	}
+	free(e.buf);
 	closedir(d);
 	return r;
 }
@@ -381,7 +437,8 @@ walk_one(struct walk_state *w, struct root *root, const char *abs_dir,
 	dfd = open(abs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return 0;
-	r = walk_entry(w, dfd, name, abs, strlen(abs), rel, strlen(rel), 1);
+	r = walk_entry(w, dfd, name, DT_UNKNOWN, abs, strlen(abs), rel,
+		       strlen(rel), 1);
 	close(dfd);
 	if (r == 0)
 		r = mask_links(w);
@@ -470,6 +527,7 @@ void
 linux_walk_result_free(struct walk_result *r)
 {
 	fsplan_list_free(&r->deny);
+	fsplan_list_free(&r->deny_dirs);
 	fsplan_list_free(&r->ro);
 	fsplan_list_free(&r->dirs);
 }

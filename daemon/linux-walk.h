@@ -15,7 +15,8 @@
 #define WALK_MAX_DEPTH 256
 
 struct walk_result {
-	struct fsplan_list deny;   /* to make unreadable */
+	struct fsplan_list deny;   /* to make unreadable: files */
+	struct fsplan_list deny_dirs; /* ... and directories */
 	struct fsplan_list ro;     /* to make read-only */
 	struct fsplan_list dirs;   /* newly seen directories (to watch) */
 };

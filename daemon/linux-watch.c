@@ -3,7 +3,8 @@
  * mount tree as they appear (inotify on every walked directory), edits to
  * ignore files re-walk what they cover, and a spawn first asks for a sync,
  * answered only after every queued event is handled, so a file created
- * before `sbxctl run` is masked for that run. */
+ * before `sbxctl run` is masked for that run. The template also makes the
+ * sandboxes that join it: the daemon asks, the template clones. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -15,19 +16,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/linux-template.h"
 #include "daemon/linux-walk.h"
 #include "daemon/linux.h"
 #include "daemon/protect.h"
+#include "daemon/sandbox.h"
 #include "proto/fdpass.h"
 
 #define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR)
 
 struct watch {
 	int fd;
+	struct ltemplate_shared *sh;
 	char **dirs;     /* by watch descriptor */
 	size_t ndirs;
 	struct walk_state *st;
-	bool supervised; /* git's protected paths are the supervisors' */
+	const struct sandbox_plan *plan;     /* sandboxes are made from it */
+	const struct ltemplate_state *built; /* how the build went */
 };
 
 static int
@@ -81,7 +86,7 @@ settle(struct watch *w, struct walk_result *res)
 	struct walk_result again;
 	size_t i;
 
-	if (w->supervised)
+	if (w->plan->emulate)
 		drop_git_paths(&res->ro);
 	linux_mount_apply(res);
 	for (i = 0; i < res->dirs.n; i++) {
@@ -133,6 +138,9 @@ drain(struct watch *w)
 	ssize_t n;
 	char *p;
 
+	/* Started before the events leave the queue, done once handled:
+	 * what the daemon reads to skip a sync (ltemplate_quiet). */
+	__atomic_fetch_add(&w->sh->started, 1, __ATOMIC_SEQ_CST);
 	while ((n = read(w->fd, buf, sizeof(buf))) > 0)
 		for (p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (void *)p;
@@ -140,46 +148,77 @@ drain(struct watch *w)
 			handle(w, ev);
 			p += sizeof(*ev) + ev->len;
 		}
+	__atomic_fetch_add(&w->sh->done, 1, __ATOMIC_SEQ_CST);
 }
 
-/* A spawn's sync request carries its private reply socket. */
+/* A sandbox asked for: built from the template's plan, or failed with
+ * the template's own failure when its build did not succeed. */
+static void
+start(struct watch *w, int status, int go)
+{
+	struct sandbox_status rec = { .kind = SANDBOX_STATUS_SETUP_FAILED };
+	ssize_t k;
+
+	if (w->built->step == 0) {
+		linux_spawn_session(w->plan, status, go);
+		return;
+	}
+	rec.step = w->built->step;
+	rec.value = w->built->err;
+	k = write(status, &rec, sizeof(rec));
+	(void)k;
+	close(status);
+	close(go);
+}
+
+/* A request of the daemon: a sync ('s') carries its private reply socket,
+ * a new sandbox ('n') its status and go sockets. */
 static bool
 answer(struct watch *w, int ctl)
 {
-	int fds[1], nfds = 0;
-	char c;
-	ssize_t n = fdpass_recv(ctl, &c, 1, fds, &nfds, 1);
+	int fds[2], nfds = 0;
+	char c = 0;
+	ssize_t n = fdpass_recv(ctl, &c, 1, fds, &nfds, 2);
 
 	if (n == 0 || (n < 0 && n != -EAGAIN && n != -EINTR))
 		return false; /* the daemon is gone */
+	if (c == 'n' && nfds == 2) {
+		start(w, fds[0], fds[1]);
+		return true;
+	}
 	drain(w);
-	if (nfds == 1) {
+	if (c == 's' && nfds == 1) {
 		/* A failed write: the spawn gave up waiting; nothing to do. */
 		ssize_t k = write(fds[0], "k", 1);
 
 		(void)k;
-		close(fds[0]);
 	}
+	while (nfds > 0)
+		close(fds[--nfds]);
 	return true;
 }
 
 void
-linux_watch_run(struct walk_state *st, int ctl, bool supervised)
+linux_watch_run(struct walk_state *st, int ctl, int inotify_fd,
+		struct ltemplate_shared *sh, const struct sandbox_plan *plan,
+		const struct ltemplate_state *built)
 {
-	struct watch w = { .st = st, .supervised = supervised };
+	struct watch w = { .fd = inotify_fd, .sh = sh, .st = st, .plan = plan,
+			   .built = built };
 	struct pollfd pfd[3];
 	sigset_t chld;
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
-	w.fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	pfd[0].fd = w.fd;
 	pfd[1].fd = ctl;
 	pfd[2].fd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
-	if (w.fd >= 0 && st)
+	if (w.fd >= 0 && st) {
 		linux_walk_each_dir(st, add_watch, &w);
+		__atomic_store_n(&sh->watching, 1, __ATOMIC_SEQ_CST);
+	}
 	for (;;) {
 		struct signalfd_siginfo si;
 

@@ -42,6 +42,7 @@ enum linux_step {
 	STEP_SIGNALS,
 	STEP_FORK,
 	STEP_SETSID,
+	STEP_JOB,
 	STEP_TTY,
 	STEP_STDIO,
 	STEP_CHDIR,
@@ -55,22 +56,27 @@ enum linux_step {
 #define LINUX_MAX_MASKS 8
 
 /* Everything the child needs, built in the daemon before clone so the child
- * never allocates. Strings and arrays are owned by the plan. */
+ * never allocates. Strings and arrays are owned by the plan. The job part
+ * (argv, envp, cwd, stdio, umask, the proxy's ports) reaches the sandbox only in its go
+ * message (linux-job.c); the rest builds the sandbox, and what of it a
+ * templated sandbox uses must be covered by the template's key, since
+ * warm sandboxes are made from the template's copy of its first plan. */
 struct sandbox_plan {
-	char **argv;
-	char **envp;
-	char *cwd;
+	char **argv;               /* job */
+	char **envp;               /* job */
+	char *cwd;                 /* job */
+	int stdio[3];              /* job; borrowed from the request */
+	mode_t umask;              /* job */
+	bool tty;                  /* job, and a direct sandbox */
 	char *workspace;
 	char *tmpdir;
 	char *home_layers;         /* upper/ and work/ of the home overlay,
 				      when fs overlays the home */
 	const struct fsplan *fs;   /* borrowed from the request */
 	char *tty_path;            /* host path of the pty slave, or NULL */
-	int stdio[3];              /* borrowed from the request */
-	bool tty;
 	bool proxy;                /* make the proxy listeners inside */
-	uint16_t proxy_ports[2];   /* host loopback: SANDBOX_NET_HOST_PORTS */
-	mode_t umask;
+	uint16_t proxy_ports[2];   /* job too: SANDBOX_NET_HOST_PORTS, the
+				      session's ports on the host loopback */
 	const char *masks[LINUX_MAX_MASKS]; /* host paths hidden inside */
 	int nmasks;
 	const char *socket_mask;   /* daemon socket outside the masked dirs */
@@ -124,17 +130,28 @@ int linux_mount_apply(const struct walk_result *w);
 
 /* A template's life after its build: applies masks for what appears later
  * (inotify on the walked directories), answers sync requests on ctl_fd,
- * reaps. supervised: sessions have a supervisor guarding git's protected
- * paths (protect_late_bind). Never returns. */
-void linux_watch_run(struct walk_state *st, int ctl_fd, bool supervised)
+ * starts sandboxes from plan on request (linux_spawn_session), reaps;
+ * with plan->emulate, git's protected paths that appear are left to the
+ * sessions' supervisors (protect_late_bind);
+ * inotify_fd (the daemon polls it too) and shared say how far it is. A
+ * template whose build failed (built->step) answers every start with that
+ * failure. Never returns. */
+struct ltemplate_state;
+struct ltemplate_shared;
+void linux_watch_run(struct walk_state *st, int ctl_fd, int inotify_fd,
+		     struct ltemplate_shared *shared,
+		     const struct sandbox_plan *plan,
+		     const struct ltemplate_state *built)
 	__attribute__((noreturn));
 
 /* Body of the session init: (with sync_fd >= 0, a direct sandbox: waits
  * for the id maps, builds the mounts and starts the supervisor itself;
- * fds is NULL then), forks the command, relays signals, reaps, reports.
- * Never returns. */
+ * fds is NULL then), makes the command process, which confines itself and
+ * waits on go_fd for its job; relays signals, reaps, reports. Never
+ * returns. */
 void linux_session_main(const struct sandbox_plan *plan, int sync_fd,
-			int status_fd, const struct linux_session_fds *fds)
+			int status_fd, int go_fd,
+			const struct linux_session_fds *fds)
 	__attribute__((noreturn));
 
 /* The command's Landlock ruleset, for the mount tree the caller sees
@@ -158,6 +175,38 @@ void linux_supervisor_fork(const struct sandbox_plan *p, int own[2]);
  * runs). */
 void linux_supervise(const struct sandbox_plan *p, int own[2])
 	__attribute__((noreturn));
+
+/* In a template: a sandbox's own network, IPC, UTS and pid namespaces and
+ * its session init, child of the template; STARTED (its pidfd) or
+ * SETUP_FAILED goes to status_fd. Closes status_fd and go_fd. */
+void linux_spawn_session(const struct sandbox_plan *plan, int status_fd,
+			 int go_fd);
+
+/* The job of one sandbox, as its command process receives it: pointers
+ * into a private mapping, fds received. */
+struct linux_job {
+	char **argv;
+	char **envp;
+	const char *cwd;
+	mode_t umask;
+	bool tty;
+	int stdio[3];              /* with tty, all the slave */
+	int sync_fd;               /* one byte once the template is synced;
+				      -1: no template */
+	uint16_t tcp_ports[2];     /* SANDBOX_NET_HOST_PORTS: the session's
+				      proxy ports, all the TCP it may reach */
+	void *map;                 /* the private mapping, NULL if none */
+	size_t maplen;
+};
+
+/* Daemon side: sends plan's job, and sync_fd (or -1) to wait on. */
+int linux_job_send(int go_fd, const struct sandbox_plan *plan, int sync_fd);
+/* Command side, before exec: receives it without allocating. -ECONNRESET
+ * when the daemon dropped the sandbox instead. */
+int linux_job_recv(int go_fd, struct linux_job *job);
+/* The job of a sandbox that runs its plan's command itself (Landlock-only
+ * mode): pointers into plan. */
+void linux_job_of_plan(const struct sandbox_plan *plan, struct linux_job *job);
 
 /* linux-init.c, for the Landlock-only session (linux-llonly.c): the
  * command's last steps (session, stdio, no_new_privs, Landlock, seccomp,

@@ -141,10 +141,36 @@ glob_table(const char *pattern, const char *path, bool prefix)
 	return false;
 }
 
+/*
+ * A leading ** component then literal components (no * ? [): the shape of
+ * most rules (protected names at any depth). Whether path ends in those
+ * components is a suffix test, and a workspace walk asks it of every
+ * entry. The literal part, or NULL when pattern has another shape.
+ */
+static const char *
+literal_tail(const char *pattern)
+{
+	const char *t = pattern + 4;
+
+	if (strncmp(pattern, "/**/", 4) != 0 || *t == '\0' ||
+	    strpbrk(t, "*?[") != NULL || strstr(t, "//") != NULL ||
+	    t[strlen(t) - 1] == '/')
+		return NULL;
+	return t;
+}
+
 bool
 policy_glob_match_path(const char *pattern, const char *path)
 {
-	return glob_table(pattern, path, false);
+	const char *tail = literal_tail(pattern);
+	size_t n, k;
+
+	if (tail == NULL)
+		return glob_table(pattern, path, false);
+	n = strlen(path);
+	k = strlen(tail);
+	return n < POLICY_PATH_MAX && n > k && path[n - k - 1] == '/' &&
+	    memcmp(path + n - k, tail, k) == 0;
 }
 
 bool

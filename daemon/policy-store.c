@@ -1,7 +1,8 @@
 /* Reading the policy layers from disk. Files are cached by identity (device,
  * inode, size, mtime), so a run re-parses only what changed; a file that
  * stops parsing keeps its last good version in force, and the failure is
- * kept for `sbxctl status`. */
+ * kept for `sbxctl status`. The merge of a workspace's layers is cached
+ * too, for as long as every layer is the same document. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -40,11 +41,30 @@ struct cached {
 	bool seen;         /* loaded (or failed) during this refresh */
 };
 
+/* Per workspace: the shipped defaults parsed for it ("." is the
+ * workspace), and the effective policy of its last run without a request
+ * layer with the documents it was merged from. Documents are replaced,
+ * never changed in place, and each replacement or free bumps store_gen,
+ * so equal addresses under an equal generation are the same documents. */
+#define STORE_MAX_WS 16
+
+struct ws_cached {
+	char *ws;
+	struct policy *defaults;
+	struct policy *eff;
+	const struct policy *docs[STORE_MAX_ORG + 4];
+	size_t ndocs;
+	unsigned long gen;
+	unsigned long used;
+};
+
 static struct policy_store_opts opts;
 static struct cached cache[STORE_MAX_FILES];
 static size_t ncache;
 static const char *problems[STORE_MAX_FILES];
 static struct policy *pushed;   /* the org policy pushed to this daemon */
+static struct ws_cached wscache[STORE_MAX_WS];
+static unsigned long store_gen, ws_clock;
 
 void
 policy_store_init(const struct policy_store_opts *o)
@@ -96,6 +116,7 @@ slot(const char *path, const char *workspace)
 		return c;
 	snprintf(key, sizeof(key), "%s\n%s", path, workspace ? workspace : "");
 	if (ncache == STORE_MAX_FILES) {
+		store_gen++;
 		free(cache[0].path);
 		policy_free(cache[0].good);
 		free(cache[0].problem);
@@ -266,6 +287,7 @@ load(const char *path, enum policy_layer layer, const char *workspace,
 	policy_diag_free(&diags);
 	policy_free(c->good);
 	c->good = p;
+	store_gen++;
 	c->dev = st.st_dev;
 	c->ino = st.st_ino;
 	c->size = st.st_size;
@@ -328,13 +350,67 @@ load_org(const struct policy **docs, size_t *n, char *err, size_t errlen)
 	return r;
 }
 
+static void
+ws_clear(struct ws_cached *e)
+{
+	free(e->ws);
+	policy_free(e->defaults);
+	policy_free(e->eff);
+	memset(e, 0, sizeof(*e));
+	store_gen++;
+}
+
+/* The entry of ws, made if new: the least recently used makes room. */
+static struct ws_cached *
+ws_entry(const char *ws)
+{
+	struct ws_cached *e, *old = &wscache[0];
+
+	for (e = wscache; e < wscache + STORE_MAX_WS; e++) {
+		if (e->ws && !strcmp(e->ws, ws))
+			goto found;
+		if (!e->ws || (old->ws && e->used < old->used))
+			old = e;
+	}
+	e = old;
+	if (e->ws)
+		ws_clear(e);
+	if (!(e->ws = strdup(ws)))
+		return NULL;
+found:
+	e->used = ++ws_clock;
+	return e;
+}
+
+/* The shipped defaults as the user layer of ws, parsed once. */
 static int
-load_user(const char *ws, const struct policy **doc, struct policy **own,
-	  char *err, size_t errlen)
+load_defaults(const char *ws, const struct policy **doc, char *err,
+	      size_t errlen)
 {
 	struct policy_ctx ctx = { POLICY_LAYER_USER, "<sbx defaults>",
 				  opts.home, ws };
 	struct policy_diags diags = { 0 };
+	struct ws_cached *e = ws_entry(ws);
+	int r = 0;
+
+	if (!e)
+		return -ENOMEM;
+	if (!e->defaults) {
+		r = policy_parse(policy_default_json, policy_default_json_len,
+				 &ctx, &e->defaults, &diags);
+		if (r < 0)
+			diag_text(&diags, err, errlen);
+		policy_diag_free(&diags);
+	}
+	if (r == 0)
+		*doc = e->defaults;
+	return r;
+}
+
+static int
+load_user(const char *ws, const struct policy **doc, char *err,
+	  size_t errlen)
+{
 	char path[4200];
 	int r;
 
@@ -354,15 +430,7 @@ load_user(const char *ws, const struct policy **doc, struct policy **own,
 	r = load(path, POLICY_LAYER_USER, ws, false, doc, err, errlen);
 	if (r != -ENOENT)
 		return r;
-	/* The shipped defaults ("." is the workspace): parsed per run. */
-	r = policy_parse(policy_default_json, policy_default_json_len, &ctx,
-			 own, &diags);
-	if (r < 0)
-		diag_text(&diags, err, errlen);
-	policy_diag_free(&diags);
-	if (r == 0)
-		*doc = *own;
-	return r;
+	return load_defaults(ws, doc, err, errlen);
 }
 
 /* Workspace layer: WS/.sbx/policy.json, when there is one. */
@@ -382,21 +450,18 @@ load_workspace(const char *ws, const struct policy **docs, size_t *n,
 }
 
 /* The documents of every layer above below_layer, most authoritative
- * first; *defaults is the parse of the shipped defaults when they stand in
- * for the user layer (the caller frees it). */
+ * first (cached: valid until the next load). */
 static int
 collect(const char *ws, enum policy_layer below_layer,
-	const struct policy **docs, size_t *n, struct policy **defaults,
-	char *err, size_t errlen)
+	const struct policy **docs, size_t *n, char *err, size_t errlen)
 {
 	int r = 0;
 
 	*n = 0;
-	*defaults = NULL;
 	if (below_layer > POLICY_LAYER_ORG)
 		r = load_org(docs, n, err, errlen);
 	if (r == 0 && below_layer > POLICY_LAYER_USER &&
-	    (r = load_user(ws, &docs[*n], defaults, err, errlen)) == 0)
+	    (r = load_user(ws, &docs[*n], err, errlen)) == 0)
 		(*n)++;
 	if (r == 0 && below_layer > POLICY_LAYER_WORKSPACE)
 		r = load_workspace(ws, docs, n, err, errlen);
@@ -409,24 +474,38 @@ policy_store_effective(const char *workspace, const struct policy *request,
 {
 	const struct policy *docs[STORE_MAX_ORG + 4];
 	struct policy_diags diags = { 0 };
-	struct policy *defaults = NULL;
+	struct ws_cached *e;
 	size_t n = 0;
 	int r;
 
-	/* policy_merge puts the built-in layer (protected paths) first. */
-	r = collect(workspace, POLICY_NLAYERS, docs, &n, &defaults, err,
-		    errlen);
+	/* The files are read every time: an edit made before this run is
+	 * always seen. Only an unchanged set of documents reuses a merge. */
+	r = collect(workspace, POLICY_NLAYERS, docs, &n, err, errlen);
 	if (r < 0)
-		goto out;
+		return r;
+	e = request ? NULL : ws_entry(workspace);
+	if (e && e->eff && e->gen == store_gen && e->ndocs == n &&
+	    !memcmp(e->docs, docs, n * sizeof(docs[0]))) {
+		*out = policy_ref(e->eff);
+		return 0;
+	}
 	if (request)
 		docs[n++] = request;
+	/* policy_merge puts the built-in layer (protected paths) first. */
 	r = policy_merge(docs, n, opts.home, out, &diags);
 	if (r < 0)
 		diag_text(&diags, err, errlen);
 	policy_diag_free(&diags);
-out:
-	policy_free(defaults);
-	return r < 0 ? r : 0;
+	if (r < 0)
+		return r;
+	if (e) {
+		policy_free(e->eff);
+		e->eff = policy_ref(*out);
+		e->gen = store_gen;
+		e->ndocs = n;
+		memcpy(e->docs, docs, n * sizeof(docs[0]));
+	}
+	return 0;
 }
 
 int
@@ -434,11 +513,11 @@ policy_store_lint(const struct policy *doc, const char *workspace,
 		  struct policy_diags *diags, char *err, size_t errlen)
 {
 	const struct policy *docs[STORE_MAX_ORG + 4];
-	struct policy *defaults = NULL, *eff = NULL;
+	struct policy *eff = NULL;
 	size_t n = 0;
 	int r;
 
-	r = collect(workspace, doc->layer, docs, &n, &defaults, err, errlen);
+	r = collect(workspace, doc->layer, docs, &n, err, errlen);
 	if (r == 0) {
 		docs[n++] = doc;
 		r = policy_merge(docs, n, opts.home, &eff, diags);
@@ -446,7 +525,6 @@ policy_store_lint(const struct policy *doc, const char *workspace,
 			snprintf(err, errlen, "merge: %s", strerror(-r));
 	}
 	policy_free(eff);
-	policy_free(defaults);
 	return r;
 }
 
@@ -472,13 +550,13 @@ policy_store_set_pushed(struct policy *doc)
 {
 	policy_free(pushed);
 	pushed = doc;
+	store_gen++;
 }
 
 void
 policy_store_refresh(const char *const *ws, size_t n)
 {
 	const struct policy *docs[STORE_MAX_ORG + 4];
-	struct policy *defaults;
 	char err[512];
 	size_t i, k;
 
@@ -489,10 +567,7 @@ policy_store_refresh(const char *const *ws, size_t n)
 	/* Each layer on its own, so one failing does not hide another. With
 	 * no workspace yet, the user layer is still checked. */
 	for (i = 0; i < (n ? n : 1); i++) {
-		defaults = NULL;
-		load_user(n ? ws[i] : opts.home, &docs[0], &defaults, err,
-			  sizeof(err));
-		policy_free(defaults);
+		load_user(n ? ws[i] : opts.home, &docs[0], err, sizeof(err));
 		k = 0;
 		if (n)
 			load_workspace(ws[i], docs, &k, err, sizeof(err));
@@ -542,6 +617,9 @@ policy_store_cleanup(void)
 		free(cache[i].problem);
 	}
 	ncache = 0;
+	for (i = 0; i < STORE_MAX_WS; i++)
+		if (wscache[i].ws)
+			ws_clear(&wscache[i]);
 	policy_free(pushed);
 	pushed = NULL;
 }

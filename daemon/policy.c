@@ -311,6 +311,13 @@ policy_new(enum policy_layer layer)
 	return p;
 }
 
+struct policy *
+policy_ref(struct policy *p)
+{
+	p->extra_refs++;
+	return p;
+}
+
 void
 policy_free(struct policy *p)
 {
@@ -318,6 +325,10 @@ policy_free(struct policy *p)
 
 	if (p == NULL)
 		return;
+	if (p->extra_refs > 0) {
+		p->extra_refs--;
+		return;
+	}
 	for (i = 0; i < POLICY_NLISTS; i++)
 		policy_rule_free_list(&p->lists[i]);
 	for (i = 0; i < POLICY_NSETTINGS; i++)

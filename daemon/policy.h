@@ -128,6 +128,7 @@ struct policy {
 	struct policy_rules lists[POLICY_NLISTS];
 	struct policy_setting settings[POLICY_NSETTINGS];
 	long long serial;	/* org "serial"; 0 when absent */
+	unsigned extra_refs;	/* policy_ref()s not dropped yet */
 };
 
 /* What the parser needs besides the bytes. Strings are borrowed. */
@@ -167,6 +168,9 @@ int policy_parse(const void *buf, size_t len, const struct policy_ctx *ctx,
 int policy_serial_check(const struct policy *org, long long current);
 
 struct policy *policy_new(enum policy_layer layer);
+/* Another reference to p, for a holder that must not see it change (a
+ * policy is never changed once made); policy_free() drops one. */
+struct policy *policy_ref(struct policy *p);
 void policy_free(struct policy *p);
 
 const struct policy_list_info *policy_list_info(enum policy_list list);

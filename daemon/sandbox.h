@@ -104,10 +104,12 @@ struct sandbox_request {
 #define SANDBOX_SOCKS_PROXY_PORT 1080
 
 /* A spawned sandbox; its fds belong to the caller until
- * sandbox_proc_release(). A spawn goes through a short-lived helper
- * (helper_pidfd, to be reaped with sandbox_reap_helper() when readable);
- * the session init's pidfd arrives in a STARTED record unless the spawn was
- * direct (then pidfd is set at once). */
+ * sandbox_proc_release(). The session init's pidfd arrives in a STARTED
+ * record unless the spawn was direct (then pidfd is set at once); the end
+ * of the records before a STARTED one means the sandbox did not start.
+ * A backend may spawn through a short-lived helper (helper_pidfd, to be
+ * reaped with sandbox_reap_helper() when readable; -1 when none). Closing
+ * status_fd takes down a sandbox still running. */
 struct sandbox_connect;
 struct sandbox_proc {
 	pid_t pid;                 /* host pid of the session init, or 0 */

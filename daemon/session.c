@@ -41,6 +41,7 @@ static struct session *sessions;
 static unsigned nsessions;
 static uint64_t next_id = 1;
 
+static void mark_exited(struct session *s);
 
 static int
 session_send_hook(void *arg, const Sbx__Envelope *env)
@@ -181,9 +182,13 @@ read_status(struct session *s)
 	while ((r = sandbox_status_read(s->proc.status_fd, &rec, fds,
 					&nfds)) != -EAGAIN) {
 		if (r <= 0) {
-			/* End of records (or a broken channel): stop watching. */
+			/* End of records (or a broken channel): stop watching.
+			 * Before a session init was handed over, it also means
+			 * none will be: the sandbox failed to start. */
 			if (s->status_ev)
 				event_del(s->status_ev);
+			if (s->proc.pidfd < 0 && s->proc.helper_pidfd < 0)
+				mark_exited(s);
 			return;
 		}
 		if (rec.kind == SANDBOX_STATUS_STARTED) {
@@ -336,7 +341,14 @@ session_denials(struct session *s, int *fds, int nfds)
 static void
 status_cb(evutil_socket_t fd, short what, void *arg)
 {
-	read_status(arg);
+	struct session *s = arg;
+
+	read_status(s);
+	/* The init reports the exit once the rest of the sandbox is gone:
+	 * the session is over then, unless the init is our own child and
+	 * still has to be reaped (its pidfd says when). */
+	if (s->got_status && !s->proc.own_child)
+		mark_exited(s);
 }
 
 /* Every audit record of the sandbox is in: the exit status can go. */

@@ -28,7 +28,8 @@ run_one() { # run_one LABEL CMD...
 	0) pass=$((pass + 1)); echo "PASS $label" ;;
 	77) skipped=$((skipped + 1)); echo "SKIP $label: $(grep -m1 SKIP "$log")" ;;
 	*) fail=$((fail + 1)); failed+=("$label"); echo "FAIL $label (rc $rc)"
-	   sed 's/^/    /' "$log" | tail -40 ;;
+	   # The failed checks first, then the end of the output.
+	   { grep -m20 "FAIL" "$log"; tail -40 "$log"; } | sed 's/^/    /' ;;
 	esac
 	rm -f "$log"
 }

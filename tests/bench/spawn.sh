@@ -3,34 +3,46 @@
 # equivalent policy, srt (if installed), and sbx (warm daemon, held
 # template). Then the same with N hidden files (.env at many depths):
 # sbx masks them from one .sbxignore line, bwrap needs one bind per file,
-# srt a denyRead glob. Run as root: the sandboxes run as $AS_USER
-# (default sbxtest, created if missing). Needs hyperfine (and bubblewrap,
-# srt for their rows). Prints markdown tables.
-#   tests/bench/spawn.sh [BUILD] ; RUNS=50 SIZES="100 1000" ...
+# srt a denyRead glob; and how long sbx takes to build the template that
+# masks them (the first run in a fresh copy of the workspace). Run as
+# root: the sandboxes run as $AS_USER (default sbxtest, created if
+# missing) with a clean environment. Needs hyperfine and python3 (and bubblewrap, srt for
+# their rows). Prints markdown tables; p50 is the median.
+#   tests/bench/spawn.sh [BUILD] ; RUNS=50 SIZES="100 1000 10000" ...
+#   SLOW_RUNS=5: runs of a peer that takes seconds (bwrap, srt with masks)
+#   BUILDS=5: template builds timed per size
 set -eu
 b=$(cd "${1:-build}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 RUNS=${RUNS:-50}
 WARMUP=${WARMUP:-5}
-SIZES=${SIZES:-"100 1000"}
+SLOW_RUNS=${SLOW_RUNS:-5}
+BUILDS=${BUILDS:-5}
+SIZES=${SIZES:-"100 1000 10000"}
 AS_USER=${AS_USER:-sbxtest}
+BWRAP_MAX=${BWRAP_MAX:-1000}   # more binds than this: no bwrap row
+SRT_MAX=${SRT_MAX:-1000}       # more masked files than this: no srt row
 command -v hyperfine >/dev/null || { echo "needs hyperfine"; exit 1; }
 root=$(mktemp -d /var/tmp/sbx-bench.XXXXXX)
 dpid=
 trap 'kill $dpid 2>/dev/null; rm -rf "$root"' EXIT
 chmod 755 "$root"
 cp "$b/sbxd" "$b/sbxctl" "$root/"
-as=()
+home=$root/home
+as=(env -i HOME="$home" PATH=/usr/local/bin:/usr/bin:/bin USER="$(id -un)"
+    LANG=C.UTF-8)
 if [ "$(id -u)" -eq 0 ]; then
 	id "$AS_USER" >/dev/null 2>&1 || useradd -m "$AS_USER"
 	as=(setpriv --reuid="$AS_USER" --regid="$AS_USER" --init-groups
-	    env HOME="$(getent passwd "$AS_USER" | cut -d: -f6)" USER="$AS_USER")
+	    env -i HOME="$home" PATH=/usr/local/bin:/usr/bin:/bin
+	    USER="$AS_USER" LANG=C.UTF-8)
 fi
-mkdir -p "$root/run" "$root/ws" "$root/out"
-[ ${#as[@]} -gt 0 ] && chown -R "${AS_USER}": "$root/run" "$root/ws" "$root/out"
+mkdir -p "$root/run" "$root/ws" "$root/out" "$home"
+[ "$(id -u)" -eq 0 ] && chown -R "${AS_USER}": "$root/run" "$root/ws" "$root/out" "$home"
 chmod 700 "$root/run"
 sock="$root/run/sbxd.sock"
 mkfifo "$root/ready"
-"${as[@]}" env XDG_RUNTIME_DIR="$root/run" "$root/sbxd" --socket "$sock" \
+"${as[@]}" XDG_RUNTIME_DIR="$root/run" "$root/sbxd" --socket "$sock" \
 	--ready-fd 3 3>"$root/ready" 2>"$root/sbxd.log" &
 dpid=$!
 read -r _ <"$root/ready"
@@ -45,26 +57,52 @@ srt_cfg() {
 JSON
 	chmod 644 "$1"
 }
-hf() { # title cwd -- name::cmd...
-	local title=$1 cwd=$2 args=() spec; shift 3
+# hf OUT RUNS CWD -- name::cmd... : one hyperfine, results to OUT.json
+hf() {
+	local out=$1 runs=$2 cwd=$3 args=() spec; shift 4
 	for spec in "$@"; do args+=(-n "${spec%%::*}" "${spec#*::}"); done
-	echo "### $title"
 	(cd "$cwd" && "${as[@]}" hyperfine -N -i --style none --warmup "$WARMUP" \
-		--runs "$RUNS" --export-markdown "$root/out/t.md" "${args[@]}" >"$root/out/log" 2>&1) ||
+		--runs "$runs" --export-json "$out.json" "${args[@]}" >"$root/out/log" 2>&1) ||
 		{ tail -20 "$root/out/log"; return 1; }
-	cat "$root/out/t.md"
-	echo
 }
+p50() { python3 "$here/hf-median.py" --p50 "$1.json" "$2"; }
+table() { python3 "$here/hf-median.py" "$@"; echo; }
+# Milliseconds of the first run in a fresh copy of a workspace: the
+# template is built (walk, masks, watches), then the sandbox runs. The
+# median of BUILDS copies (a copy, not a new plan for the same workspace:
+# that would also tear the old template down meanwhile).
+build_ms() {
+	local i s e c t=()
+	for i in $(seq "$BUILDS"); do
+		c=$root/build-$(basename "$1")-$i
+		cp -a "$1" "$c"
+		s=$(date +%s%N)
+		(cd "$c" && "${as[@]}" "$root/sbxctl" --no-autostart --socket "$sock" \
+			run -- true)
+		e=$(date +%s%N)
+		t+=($(((e - s) / 1000)))
+	done
+	printf '%s\n' "${t[@]}" | sort -n | awk '{v[NR]=$1} END {printf "%.0f", v[int((NR+1)/2)]/1000}'
+}
+
 echo "## spawn latency ($(nproc) cores, $(uname -r), sandboxes as ${AS_USER:-$(id -un)}, $RUNS runs)"
 echo
 ws=$root/ws
 cmds=("bare true::true" "bwrap true::$(bw "$ws" "-- true")" "sbx true::$SBX true"
       "bare sh -c true::/bin/sh -c true" "sbx sh -c true::$SBX /bin/sh -c true")
+hf "$root/out/t0" "$RUNS" "$ws" -- "${cmds[@]}"
+srt0=
 if command -v srt >/dev/null; then
 	srt_cfg "$root/srt.json" "$ws" '"~/.ssh"'
-	cmds+=("srt true::srt -s $root/srt.json true")
+	hf "$root/out/t0-srt" "$SLOW_RUNS" "$ws" -- "srt true::srt -s $root/srt.json true"
+	srt0="$root/out/t0-srt.json"
 fi
-hf "true in an empty workspace" "$ws" -- "${cmds[@]}"
+echo "### true in an empty workspace"
+table "$root/out/t0.json" $srt0
+sbx0=$(p50 "$root/out/t0" "sbx true")
+bw0=$(p50 "$root/out/t0" "bwrap true")
+build0=$(build_ms "$ws")
+summary=("| 0 | $(p50 "$root/out/t0" "bare true") | $sbx0 | 1.00 | $build0 | $bw0 | $([ -n "$srt0" ] && p50 "$root/out/t0-srt" "srt true" || echo -) |")
 for n in $SIZES; do
 	w=$root/ws-$n
 	mkdir -p "$w"
@@ -73,19 +111,37 @@ for n in $SIZES; do
 		d="$w/pkg$((i % 50))/m$i"
 		mkdir -p "$d"
 		echo "SECRET=$i" >"$d/.env"
-		binds="$binds --ro-bind /dev/null $d/.env"
+		[ "$n" -le "$BWRAP_MAX" ] && binds="$binds --ro-bind /dev/null $d/.env"
 	done
 	echo ".env" >"$w/.sbxignore"
-	[ ${#as[@]} -gt 0 ] && chown -R "$AS_USER": "$w"
-	printf '%s' "$(bw "$w" "$binds -- true")" | tr ' ' '\0' >"$root/bw-$n.args"
-	cmds=("bare true::true" "sbx, $n .env masked::$SBX true")
-	if [ ${#binds} -lt 100000 ]; then
-		cmds+=("bwrap, $n binds::$(bw "$w" "$binds -- true")")
-	fi
-	if command -v srt >/dev/null; then
-		srt_cfg "$root/srt-$n.json" "$w" "\"$w/**/.env\""
-		cmds+=("srt, denyRead glob::srt -s $root/srt-$n.json true")
-	fi
+	[ "$(id -u)" -eq 0 ] && chown -R "$AS_USER": "$w"
 	"${as[@]}" env -C "$w" $SBX true >/dev/null # build the template once
-	hf "$n hidden .env files" "$w" -- "${cmds[@]}"
+	# The empty workspace again, in the same run: the ratio is side by side.
+	hf "$root/out/t$n" "$RUNS" "$w" -- "bare true::true" \
+		"sbx, no masks::$root/sbxctl --no-autostart --socket $sock run -C $ws -- true" \
+		"sbx, $n .env masked::$SBX true"
+	slow=() bwn=- srtn=- extra=
+	[ "$n" -le "$BWRAP_MAX" ] && slow+=("bwrap, $n binds::$(bw "$w" "$binds -- true")")
+	if command -v srt >/dev/null && [ "$n" -le "$SRT_MAX" ]; then
+		srt_cfg "$root/srt-$n.json" "$w" "\"$w/**/.env\""
+		slow+=("srt, denyRead glob::srt -s $root/srt-$n.json true")
+	fi
+	if [ ${#slow[@]} -gt 0 ]; then
+		hf "$root/out/s$n" "$SLOW_RUNS" "$w" -- "${slow[@]}"
+		extra="$root/out/s$n.json"
+		case "${slow[*]}" in *"bwrap, "*) bwn=$(p50 "$root/out/s$n" "bwrap, $n binds") ;; esac
+		case "${slow[*]}" in *"srt, "*) srtn=$(p50 "$root/out/s$n" "srt, denyRead glob") ;; esac
+	fi
+	echo "### $n hidden .env files"
+	table "$root/out/t$n.json" $extra
+	sbxn=$(p50 "$root/out/t$n" "sbx, $n .env masked")
+	sbxe=$(p50 "$root/out/t$n" "sbx, no masks")
+	summary+=("| $n | $(p50 "$root/out/t$n" "bare true") | $sbxn | $(python3 -c "print(f'{$sbxn/$sbxe:.2f}')") | $(build_ms "$w") | $bwn | $srtn |")
 done
+echo "### p50 of \`true\` by masked files (ms); template build: first run in a fresh copy, median of $BUILDS"
+echo
+echo "| masked .env files | bare | sbx | sbx vs no masks | sbx template build | bwrap | srt |"
+echo "|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${summary[@]}"
+echo
+echo "sbx / bwrap p50 with no masks: $(python3 -c "print(f'{$sbx0/$bw0:.2f}')")"

@@ -102,6 +102,39 @@ test_glob_path(void)
 	CHECK(!policy_glob_match_path("/ws/*a*b*c*d", "/ws/xxaxxbxxcxx"));
 }
 
+/* A leading ** then literal components takes a suffix test; it must agree
+ * with the component matcher, which a second ** still goes through. */
+static void
+test_glob_tail(void)
+{
+	static const char *const tails[] = { ".bashrc", ".git/config",
+		".git/hooks", "a", "x/y/z" };
+	static const char *const paths[] = { "/", "/.bashrc", "/ws/.bashrc",
+		"/ws/.bashrc.bak", "/ws/x.bashrc", "/ws/.git/config",
+		"/ws/.git/configx", "/ws/a.git/config", "/.git/config",
+		"/a", "/b/a", "/ba", "/x/y/z", "/w/x/y/z", "/wx/y/z",
+		"/x/y/z/w", "/ws/.git/hooks/pre-commit" };
+	char p1[64], p2[64], big[POLICY_PATH_MAX + 16];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		snprintf(p1, sizeof(p1), "/**/%s", tails[i]);
+		snprintf(p2, sizeof(p2), "/**/**/%s", tails[i]);
+		for (j = 0; j < sizeof(paths) / sizeof(paths[0]); j++)
+			CHECK(policy_glob_match_path(p1, paths[j]) ==
+			    policy_glob_match_path(p2, paths[j]));
+	}
+	CHECK(policy_glob_match_path("/**/.git/config", "/.git/config"));
+	CHECK(!policy_glob_match_path("/**/.git/config", "/ws/.git"));
+	/* Too long never matches, as in the component matcher. */
+	memset(big, 'a', sizeof(big) - 1);
+	big[0] = '/';
+	big[sizeof(big) - 9] = '/';
+	memcpy(big + sizeof(big) - 8, ".bashrc", 8);
+	CHECK(!policy_glob_match_path("/**/.bashrc", big));
+	CHECK(!policy_glob_match_path("/**/**/.bashrc", big));
+}
+
 static void
 test_glob_name(void)
 {
@@ -124,6 +157,7 @@ main(void)
 	test_resolve();
 	test_covers();
 	test_glob_path();
+	test_glob_tail();
 	test_glob_name();
 	UNIT_DONE();
 }

@@ -212,6 +212,27 @@ test_limits(void)
 	free(big);
 }
 
+/* A shared policy lives until its last holder lets go (the leak checker
+ * and ASan see the rest). */
+static void
+test_ref(void)
+{
+	struct policy_diags d = { 0 };
+	struct policy *p;
+
+	CHECK_INT(parse_as("{\"filesystem\": {\"denyRead\": [\"/x\"]}}",
+	    POLICY_LAYER_USER, &p, &d), 0);
+	CHECK(p != NULL);
+	if (p != NULL) {
+		CHECK(policy_ref(p) == p);
+		policy_free(p);
+		CHECK_INT(p->extra_refs, 0);
+		CHECK(p->lists[POLICY_DENY_READ].n == 1);
+	}
+	policy_free(p);
+	policy_diag_free(&d);
+}
+
 int
 main(void)
 {
@@ -222,5 +243,6 @@ main(void)
 	test_serial();
 	test_request_flags();
 	test_limits();
+	test_ref();
 	UNIT_DONE();
 }
