@@ -425,8 +425,10 @@ linux_close_fds_except(int *keep, int n)
 int
 linux_landlock_ruleset(const struct sandbox_plan *p)
 {
-	/* The home overlay is writable; the real home is not reachable. */
-	const char *must[3] = { "/tmp", fsplan_home(p->fs), NULL };
+	/* The sandbox's own /tmp and /dev/shm (POSIX shared memory and
+	 * semaphores: Python's multiprocessing needs them) are writable, and
+	 * so is the home overlay; the real home is not reachable. */
+	const char *must[4] = { "/tmp", "/dev/shm", fsplan_home(p->fs), NULL };
 
 	return landlock_build(p->landlock_abi,
 			      (const char *const *)p->fs->l[FSPLAN_WRITE].v,

@@ -49,7 +49,8 @@ protect_creatable(const struct fsplan *fs, const char *path)
 	for (i = 0; i < w->n; i++)
 		if (under(path, w->v[i]))
 			return true;
-	return under(path, "/tmp") || (home && under(path, home));
+	return under(path, "/tmp") || under(path, "/dev/shm") ||
+	       (home && under(path, home));
 }
 
 static bool

@@ -72,7 +72,8 @@ bool protect_late_bind(const char *path);
 const char *protect_op_name(enum protect_op op);
 
 /* Whether the command's Landlock rules let it create path (absolute,
- * normalised): under an allowWrite tree of fs, /tmp or the overlaid home
+ * normalised): under an allowWrite tree of fs, /tmp, /dev/shm or the
+ * overlaid home
  * (linux_landlock_ruleset's trees). A creation refused with EACCES
  * elsewhere is Landlock's refusal, reported as such. */
 bool protect_creatable(const struct fsplan *fs, const char *path);

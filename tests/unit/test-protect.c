@@ -163,7 +163,9 @@ test_creatable(const struct fsplan *fs)
 	CHECK(protect_creatable(fs, WS "/a/b"));
 	CHECK(protect_creatable(fs, "/tmp/x"));
 	CHECK(!protect_creatable(fs, WS "x/new"));
-	CHECK(!protect_creatable(fs, "/dev/shm/f"));
+	CHECK(protect_creatable(fs, "/dev/shm/f"));
+	CHECK(!protect_creatable(fs, "/dev/f"));
+	CHECK(!protect_creatable(fs, "/proc/f"));
 	CHECK(!protect_creatable(fs, "/tmpx"));
 	CHECK(!protect_creatable(fs, HOME "/.cache/x"));
 }
