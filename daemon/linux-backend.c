@@ -25,6 +25,7 @@
 #include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
 #include "daemon/linux.h"
+#include "proto/fdpass.h"
 #include "daemon/protect.h"
 
 static struct linux_backend lb;
@@ -194,6 +195,8 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 		r = seccomp_compile(&(struct seccomp_opts){
 					    .notify = true, .emulate = true,
 					    .net = lb.caps.net,
+					    .notify_connect =
+						connect_probe == 0,
 				    }, &lb.seccomp);
 		if (r == 0)
 			r = setup_supervisors();
@@ -305,10 +308,7 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 				      lost, sizeof(lost)))
 		degrade("Landlock ABI %d: %s", lb.caps.landlock_abi, lost);
 	choose_net(nonet);
-	/* The supervisor would take connect() from the daemon, which makes
-	 * it for the command when sandboxes share the host's network. */
-	if ((r = setup_seccomp(lb.caps.net != SANDBOX_NET_HOST_PORTS, err,
-			       errlen)) < 0)
+	if ((r = setup_seccomp(true, err, errlen)) < 0)
 		return r;
 	if (nonet && !lb.caps.seccomp) {
 		snprintf(err, errlen, "no network namespace (%s) and no "
@@ -322,24 +322,54 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		degrade("protected paths that do not exist yet are made "
 			"read-only only once they appear, not refused (%s)",
 			!lb.caps.seccomp_notify ? "needs seccomp user "
-			"notification" : lb.caps.net == SANDBOX_NET_HOST_PORTS ?
-			"not without a network namespace" : "needs Linux 5.19's "
+			"notification" : "needs Linux 5.19's "
 			"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV");
 	return 0;
+}
+
+/* A connect() the supervisor handed on, to make or refuse as when the
+ * notification comes to us (linux-connect.c), with the listener the
+ * command gave us. The pid the supervisor saw is its pid namespace's: the
+ * pidfd it sent names the caller. Unanswerable without the listener. */
+static int
+connect_read(struct sandbox_proc *p, const struct sup_report *rep, int pidfd,
+	     struct sandbox_denial *out)
+{
+	struct seccomp_notif req;
+	pid_t pid = linux_pidfd_pid(pidfd);
+
+	close(pidfd);
+	if (p->notify_fd < 0)
+		return -EAGAIN;
+	memset(&req, 0, sizeof(req));
+	req.id = rep->id;
+	req.pid = (uint32_t)pid;
+	req.data.nr = rep->nr;
+	req.data.arch = rep->arch;
+	memcpy(req.data.args, rep->args, sizeof(req.data.args));
+	return linux_connect_mediate(p, p->notify_fd, &req, out);
 }
 
 /* One report from a session's supervisor. Never blocks; a record of the
  * wrong size is skipped (the supervisor runs beside untrusted code). */
 static int
-report_read(int fd, struct sandbox_denial *out)
+report_read(struct sandbox_proc *p, int fd, struct sandbox_denial *out)
 {
 	struct sup_report rep;
-	ssize_t n = recv(fd, &rep, sizeof(rep), MSG_DONTWAIT);
+	int pidfd = -1, nfds = 0;
+	ssize_t n = fdpass_recv(fd, &rep, sizeof(rep), &pidfd, &nfds, 1);
 
+	if (n == -EAGAIN || n == -EINTR || n == -ETOOMANYREFS)
+		return -EAGAIN;
 	if (n < 0)
-		return errno == EAGAIN || errno == EINTR ? -EAGAIN : -errno;
+		return (int)n;
 	if (n == 0)
 		return -EPIPE;
+	if (n == (ssize_t)sizeof(rep) && rep.kind == SUP_REPORT_CONNECT &&
+	    nfds == 1)
+		return connect_read(p, &rep, pidfd, out);
+	if (nfds)
+		close(pidfd);
 	if (n != (ssize_t)sizeof(rep))
 		return -EAGAIN;
 	memset(out, 0, sizeof(*out));
@@ -373,7 +403,7 @@ sandbox_denial_read(struct sandbox_proc *p, int fd,
 	int r;
 
 	if (lb.caps.protect_new)
-		return report_read(fd, out);
+		return report_read(p, fd, out);
 	r = seccomp_notify_answer(fd, lb.caps.connect_mediated, &req, out);
 	return r == 1 ? linux_connect_mediate(p, fd, &req, out) : r;
 }

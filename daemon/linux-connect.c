@@ -63,7 +63,7 @@ struct sandbox_connect {
 static int
 open_pidfd(pid_t pid)
 {
-	return (int)syscall(SYS_pidfd_open, pid, 0);
+	return linux_pidfd_open_tid(pid);
 }
 
 /* Another process's fd, as a new fd of ours (same open file). */

@@ -23,11 +23,9 @@
 
 #include "daemon/gitconfig.h"
 #include "daemon/linux-supervise.h"
+#include "daemon/linux.h"
 #include "daemon/protect.h"
 
-#ifndef PIDFD_THREAD
-#define PIDFD_THREAD O_EXCL /* Linux 6.9 */
-#endif
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
 #define RENAME_EXCHANGE (1 << 1)

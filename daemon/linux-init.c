@@ -211,17 +211,23 @@ struct command {
 /* The daemon gets our pidfd (its audit records name our pid, since we
  * make the command's Landlock domain) and either the listener, to answer
  * (EPERM) and report each refusal itself, or, when a supervisor emulates
- * file syscalls, the supervisor's reports, the listener going to it. */
+ * file syscalls, the supervisor's reports, the listener going to it; then
+ * without a network namespace the daemon gets the listener too, to answer
+ * the connect() calls the supervisor hands on. */
 static void ON_COMMAND_STACK
 hand_listener(const struct sandbox_plan *p, const struct linux_session_fds *f,
 	      int listener, int sfd)
 {
 	struct sandbox_status rec = { .kind = SANDBOX_STATUS_DENIALS };
-	int fds[2] = { p->emulate ? f->report : listener,
-		       (int)syscall(SYS_pidfd_open, getpid(), 0) };
+	int fds[3] = { p->emulate ? f->report : listener,
+		       (int)syscall(SYS_pidfd_open, getpid(), 0), listener };
+	int n = fds[1] < 0 ? 1 :
+		p->emulate && p->net == SANDBOX_NET_HOST_PORTS ? 3 : 2;
 
+	if (n == 1 && p->emulate && p->net == SANDBOX_NET_HOST_PORTS)
+		fail(sfd, STEP_SECCOMP, errno);
 	if ((p->emulate && fdpass_send(f->sup, "l", 1, &listener, 1) < 0) ||
-	    fdpass_send(sfd, &rec, sizeof(rec), fds, fds[1] >= 0 ? 2 : 1) < 0)
+	    fdpass_send(sfd, &rec, sizeof(rec), fds, n) < 0)
 		fail(sfd, STEP_SECCOMP, errno);
 	close(listener);
 	if (fds[1] >= 0)

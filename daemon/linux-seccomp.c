@@ -384,6 +384,14 @@ seccomp_syscall_table(struct sup_sys *out, size_t cap)
 		arches[2] = SCMP_ARCH_X32;
 	} else if (native == SCMP_ARCH_AARCH64)
 		arches[1] = SCMP_ARCH_ARM;
+	/* connect() reaches the supervisor only where the filter sends it
+	 * (SANDBOX_NET_HOST_PORTS), and only the native ABI's is made. */
+	nr = seccomp_syscall_resolve_name_arch(native, "connect");
+	if (nr >= 0 && cap > 0) {
+		out[n].arch = native;
+		out[n].nr = nr;
+		out[n++].op = SUP_CONNECT;
+	}
 	for (a = 0; a < 3 && arches[a]; a++)
 		for (i = 0; i < NEMULATED; i++) {
 			nr = seccomp_syscall_resolve_name_arch(arches[a],

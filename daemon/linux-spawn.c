@@ -485,7 +485,7 @@ int
 sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 {
 	struct sandbox_proc proc = { .pidfd = -1, .helper_pidfd = -1,
-				     .status_fd = -1 };
+				     .status_fd = -1, .notify_fd = -1 };
 	int r;
 
 	r = p->llonly ? spawn_llonly(p, &proc) :
@@ -509,9 +509,19 @@ struct sbx_pidfd_info {
 #define SBX_PIDFD_GET_INFO _IOWR(0xFF, 11, struct sbx_pidfd_info)
 #define SBX_PIDFD_INFO_PID 1ull
 
+int
+linux_pidfd_open_tid(pid_t tid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+
+	if (fd < 0 && errno == EINVAL)
+		fd = (int)syscall(SYS_pidfd_open, tid, 0);
+	return fd;
+}
+
 /* Host pid behind a pidfd (our pid namespace's view). */
-static pid_t
-pidfd_pid(int fd)
+pid_t
+linux_pidfd_pid(int fd)
 {
 	struct sbx_pidfd_info info = { .mask = SBX_PIDFD_INFO_PID };
 	char path[64], line[128];
@@ -540,7 +550,7 @@ sandbox_proc_started(struct sandbox_proc *p, int fd)
 		return -EALREADY;
 	}
 	p->pidfd = fd;
-	p->pid = pidfd_pid(fd);
+	p->pid = linux_pidfd_pid(fd);
 	return 0;
 }
 
@@ -550,7 +560,13 @@ sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds)
 	int i;
 
 	if (nfds >= 2 && !p->cmd_pid)
-		p->cmd_pid = pidfd_pid(fds[1]);
+		p->cmd_pid = linux_pidfd_pid(fds[1]);
+	/* The third: the listener, for connect() calls the supervisor hands
+	 * on (SANDBOX_NET_HOST_PORTS). */
+	if (nfds >= 3 && p->notify_fd < 0) {
+		p->notify_fd = fds[2];
+		nfds = 2;
+	}
 	for (i = 1; i < nfds; i++)
 		close(fds[i]);
 	return nfds >= 1 ? fds[0] : -1;
@@ -589,7 +605,9 @@ sandbox_proc_release(struct sandbox_proc *p)
 	if (p->template)
 		ltemplate_put(p->template);
 	linux_connect_release(p);
-	p->helper_pidfd = p->pidfd = p->status_fd = -1;
+	if (p->notify_fd >= 0)
+		close(p->notify_fd);
+	p->helper_pidfd = p->pidfd = p->status_fd = p->notify_fd = -1;
 	p->template = NULL;
 }
 
@@ -614,7 +632,8 @@ sandbox_retire_workspace(const char *ws)
 int
 sandbox_status_read(int fd, struct sandbox_status *st, int *fds, int *nfds)
 {
-	ssize_t n = fdpass_recv(fd, st, sizeof(*st), fds, nfds, 2);
+	ssize_t n = fdpass_recv(fd, st, sizeof(*st), fds, nfds,
+				SANDBOX_STATUS_MAXFDS);
 
 	if (n == -EAGAIN || n == -EINTR)
 		return -EAGAIN;

@@ -211,6 +211,35 @@ lookup(const struct sandbox_plan *p, uint32_t arch, int nr)
 	return SUP_NONE;
 }
 
+/* Without a network namespace the daemon makes the command's connect()
+ * calls (linux-connect.c), with the listener the command gave it too: it
+ * gets the notification and a pidfd of the caller (the pid we see is our
+ * pid namespace's) and answers it itself. Failing that, refused. */
+static void
+hand_on_connect(struct sup *s, const struct seccomp_notif *n)
+{
+	struct sup_answer a = { 0 };
+	struct sup_report rep;
+	int pidfd = linux_pidfd_open_tid((pid_t)n->pid);
+	ssize_t r = -1;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.kind = SUP_REPORT_CONNECT;
+	rep.pid = (int32_t)n->pid;
+	rep.arch = n->data.arch;
+	rep.nr = n->data.nr;
+	rep.id = n->id;
+	memcpy(rep.args, n->data.args, sizeof(rep.args));
+	if (pidfd >= 0) {
+		do
+			r = fdpass_send(s->report, &rep, sizeof(rep), &pidfd, 1);
+		while (r == -EINTR);
+		close(pidfd);
+	}
+	if (r != (ssize_t)sizeof(rep))
+		sup_answer_send(s, n->id, -EACCES, &a);
+}
+
 static void
 handle(struct sup *s, const struct sandbox_plan *p, struct seccomp_notif *n)
 {
@@ -229,6 +258,10 @@ handle(struct sup *s, const struct sandbox_plan *p, struct seccomp_notif *n)
 
 		sup_umask_changed(s);
 		ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+		return;
+	}
+	if (op == SUP_CONNECT) {
+		hand_on_connect(s, n);
 		return;
 	}
 	if (op == SUP_NONE) {

@@ -26,6 +26,8 @@ enum sup_op {
 	SUP_RENAME, SUP_RENAMEAT, SUP_RENAMEAT2,
 	SUP_TRUNCATE, SUP_TRUNCATE64,
 	SUP_UMASK,                 /* only noted: the kernel performs it */
+	SUP_CONNECT,               /* handed on to the daemon, which makes
+				      it (SANDBOX_NET_HOST_PORTS) */
 	SUP_NOPS
 };
 
@@ -39,12 +41,15 @@ struct sup_sys {
 
 /* Supervisor -> daemon, one SEQPACKET record per refusal. */
 enum { SUP_REPORT_SYSCALL = 1, SUP_REPORT_PROTECT = 2,
-       SUP_REPORT_LANDLOCK = 3 };
+       SUP_REPORT_LANDLOCK = 3,
+       SUP_REPORT_CONNECT = 4 };   /* a connect() for the daemon to make
+				      and answer, with the caller's pidfd */
 struct sup_report {
 	int32_t kind;
 	int32_t pid;
 	uint32_t arch;
 	int32_t nr;
+	uint64_t id;               /* CONNECT: the notification's */
 	uint64_t args[6];
 	int32_t op;                /* enum protect_op (PROTECT) */
 	int32_t pad;

@@ -230,6 +230,15 @@ int linux_connect_mediate(struct sandbox_proc *p, int listener,
 void linux_connect_release(struct sandbox_proc *p);
 /* Can this daemon take a child's fd and read its memory? 0 or -errno. */
 int linux_connect_probe(void);
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL /* Linux 6.9 */
+#endif
+/* A pidfd of thread tid (of the caller's pid namespace), whether or not it
+ * leads its thread group: PIDFD_THREAD (Linux 6.9), else a plain pidfd,
+ * which only a leader has. -1 with errno on failure. */
+int linux_pidfd_open_tid(pid_t tid);
+/* The pid behind a pidfd, in the caller's pid namespace; 0 if unknown. */
+pid_t linux_pidfd_pid(int fd);
 
 /* CLONE_NEW* flags of the namespaces a sandbox gets besides user, mount
  * and pid: ipc, uts, and net unless the host cannot make one. */

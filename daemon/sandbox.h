@@ -123,6 +123,9 @@ struct sandbox_proc {
 	uint16_t proxy_ports[2];   /* the request's */
 	struct sandbox_connect *connects; /* backend's: connect() calls it
 					     is making for the command */
+	int notify_fd;             /* backend's: the command's seccomp
+				      listener, when its supervisor hands
+				      connect() calls on; -1 */
 };
 
 /* Records the sandbox writes on status_fd (atomic, < PIPE_BUF). */
@@ -133,8 +136,12 @@ enum sandbox_status_kind {
 	SANDBOX_STATUS_LISTENERS = 4,    /* fds: HTTP and SOCKS5 listeners */
 	SANDBOX_STATUS_STARTED = 5,      /* fd: pidfd of the session init */
 	SANDBOX_STATUS_DENIALS = 6,      /* fds: the supervisor's reports
-					    of refusals, the command's pidfd */
+					    of refusals (or the command's
+					    seccomp listener), the command's
+					    pidfd, and without a network
+					    namespace its listener */
 };
+#define SANDBOX_STATUS_MAXFDS 3
 
 /* A syscall the sandbox refused (seccomp user notification), or a change
  * to a protected path its supervisor refused (operation set). */
@@ -176,7 +183,7 @@ void sandbox_plan_free(struct sandbox_plan *plan);
 int sandbox_spawn(struct sandbox_plan *plan, struct sandbox_proc *out);
 
 /* Reads one record from status_fd; fds sent with it land in fds[] (at most
- * 2, count in *nfds). 1: a record, 0: end of records, -EAGAIN: none yet. */
+ * SANDBOX_STATUS_MAXFDS, count in *nfds). 1: a record, 0: end of records, -EAGAIN: none yet. */
 int sandbox_status_read(int fd, struct sandbox_status *st, int *fds,
 			int *nfds);
 

@@ -177,7 +177,7 @@ static void
 read_status(struct session *s)
 {
 	struct sandbox_status rec;
-	int fds[2], nfds, i, r;
+	int fds[SANDBOX_STATUS_MAXFDS], nfds, i, r;
 
 	while ((r = sandbox_status_read(s->proc.status_fd, &rec, fds,
 					&nfds)) != -EAGAIN) {
@@ -577,7 +577,7 @@ session_alloc(const Sbx__RunRequest *req)
 	if (!s)
 		return NULL;
 	s->proc.pidfd = s->proc.status_fd = s->stdin_fd = -1;
-	s->proc.helper_pidfd = -1;
+	s->proc.helper_pidfd = s->proc.notify_fd = -1;
 	s->deny_fd = -1;
 	s->out[0].fd = s->out[1].fd = -1;
 	s->id = next_id++;

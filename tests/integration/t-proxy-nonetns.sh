@@ -71,6 +71,10 @@ if [ $mediated = 1 ]; then
 fi
 expect_eq "a blocking connect to its own proxy: ok" \
 	"$(sbx run -- sh -c "$P connect 127.0.0.1 \${HTTP_PROXY##*:}")" ok
+# Made by a thread that does not lead its process (Go, Java, a libuv pool):
+# the daemon still finds the caller (a pidfd of the thread).
+expect_eq "the same from a second thread: ok" \
+	"$(sbx run -- sh -c "$P connect-thread 127.0.0.1 \${HTTP_PROXY##*:}")" ok
 expect_eq "nothing reached the other server" "$(conns other)" 0
 expect_eq "nor the allowed one" "$(conns web)" 2
 expect_eq "TCP socket allowed" "$(sbx run -- "$P" socket 2 1 0)" ok

@@ -75,6 +75,36 @@ inet_op(const char *op, const char *addr, const char *port)
 			   (struct sockaddr *)&sa, len);
 }
 
+/* connect-thread ADDR PORT: the connect made by a second thread (a task
+ * that does not lead its thread group), errno carried back. */
+struct thread_op {
+	const char *addr, *port;
+	int r, err;
+};
+
+static void *
+thread_connect(void *arg)
+{
+	struct thread_op *t = arg;
+
+	t->r = inet_op("connect", t->addr, t->port);
+	t->err = errno;
+	return NULL;
+}
+
+static int
+in_thread(const char *addr, const char *port)
+{
+	struct thread_op t = { addr, port, -1, 0 };
+	pthread_t th;
+
+	if (pthread_create(&th, NULL, thread_connect, &t) != 0 ||
+	    pthread_join(th, NULL) != 0)
+		return -1;
+	errno = t.err;
+	return t.r;
+}
+
 static int
 result(int r)
 {
@@ -453,6 +483,8 @@ attempt(int argc, char **argv)
 	if (!strcmp(op, "connect") || !strcmp(op, "bind") ||
 	    !strcmp(op, "fastopen")) /* OP ADDR PORT */
 		return inet_op(op, a, argc > 3 ? argv[3] : "0");
+	if (!strcmp(op, "connect-thread")) /* ADDR PORT */
+		return in_thread(a, argc > 3 ? argv[3] : "0");
 	if (!strcmp(op, "listen")) { /* on an unbound TCP socket */
 		int s = socket(AF_INET, SOCK_STREAM, 0);
 
