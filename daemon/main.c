@@ -179,6 +179,22 @@ seconds_ms(const char *s)
 	return (unsigned)(v * 1000) ? (unsigned)(v * 1000) : 1;
 }
 
+/* A path argument, absolute: the daemon changes to / once it has started,
+ * and a relative --policy would then name another file. NULL when the
+ * working directory cannot be told (the caller refuses to start). */
+static const char *
+abs_arg(const char *arg)
+{
+	char cwd[PATH_MAX], *out;
+
+	if (arg[0] == '/')
+		return arg;
+	if (!getcwd(cwd, sizeof(cwd)) ||
+	    asprintf(&out, "%s/%s", strcmp(cwd, "/") ? cwd : "", arg) < 0)
+		return NULL;
+	return out; /* kept for the daemon's life */
+}
+
 static int
 parse_args(int argc, char **argv, const char **user, int *ready_fd)
 {
@@ -202,12 +218,18 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *path = NULL;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "s:u:r:fVh", opts, NULL)) != -1) {
+		if (c > 0 && strchr("spokSOH", c) && !(path = abs_arg(optarg))) {
+			fprintf(stderr, "sbxd: %s: cannot make it absolute: "
+				"%s\n", optarg, strerror(errno));
+			return -EINVAL;
+		}
 		switch (c) {
 		case 's':
-			sbxd.socket_path = optarg;
+			sbxd.socket_path = path;
 			break;
 		case 'u':
 			*user = optarg;
@@ -224,24 +246,24 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			landlock_only = true;
 			break;
 		case 'p':
-			store_opts.user_file = optarg;
+			store_opts.user_file = path;
 			break;
 		case 'o':
-			store_opts.org_dir = optarg;
+			store_opts.org_dir = path;
 			store_opts.org_dir_explicit = true;
 			break;
 		case 'k':
-			org_opts.keys_dir = optarg;
+			org_opts.keys_dir = path;
 			org_opts.keys_dir_explicit = true;
 			break;
 		case 'S':
-			org_opts.state_dir = optarg;
+			org_opts.state_dir = path;
 			break;
 		case 'O':
-			home_opt = optarg;
+			home_opt = path;
 			break;
 		case 'H':
-			proxy_cfg.hosts_file = optarg;
+			proxy_cfg.hosts_file = path;
 			break;
 		case 'A':
 		case 'T':
