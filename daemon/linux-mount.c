@@ -451,8 +451,8 @@ linux_mount_read_only(const char *path)
 	return r;
 }
 
-/* The first mask of each kind, once mounted (its fd refers to that
- * mount): the later ones are clones of it, which keep its attributes. */
+/* A mask of each kind, once mounted (its fd refers to that mount): the
+ * later ones are clones of it, which keep its attributes. */
 static int mask_made[2] = { -1, -1 };
 
 /* A new mask, detached: for a directory an empty, mode 000, read-only
@@ -462,12 +462,19 @@ new_mask(bool dir, bool *first)
 {
 	int fd, r;
 
-	*first = mask_made[dir] < 0;
-	if (!*first) {
+	if (mask_made[dir] >= 0) {
 		fd = open_tree(mask_made[dir], "", OPEN_TREE_CLONE |
 			       OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-		return fd < 0 ? -errno : fd;
+		*first = false;
+		if (fd >= 0)
+			return fd;
+		/* That mount is gone: the file or directory it covered was
+		 * removed or replaced on the host, which detaches it, and a
+		 * detached mount cannot be cloned. Start from a new one. */
+		close(mask_made[dir]);
+		mask_made[dir] = -1;
 	}
+	*first = true;
 	if (dir)
 		return new_fs("tmpfs", "0000", MOUNT_ATTR_RDONLY |
 			      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
@@ -486,31 +493,8 @@ new_mask(bool dir, bool *first)
 /* A masked file becomes an unopenable device node (a nodev bind of
  * /dev/null); a masked directory an empty, mode 000, read-only tmpfs.
  * Either way content and listing fail, and writes go nowhere. */
-int
-linux_mount_mask(const char *path)
-{
-	struct stat st;
-	bool first;
-	int fd, r;
-
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (S_ISLNK(st.st_mode))
-		return 0; /* the walk never follows links; its target is masked */
-	if ((fd = new_mask(S_ISDIR(st.st_mode), &first)) < 0)
-		return fd;
-	r = attach(fd, path);
-	if (r == 0 && first)
-		mask_made[S_ISDIR(st.st_mode)] = fd; /* now that mount */
-	else
-		close(fd);
-	return r;
-}
-
-/* A walk's mask of a file or directory: its type is known, so no stat;
- * one that changed type or went meanwhile is left to linux_mount_mask. */
 static int
-mask_as(const char *path, bool dir)
+attach_mask(const char *path, bool dir)
 {
 	bool first;
 	int fd, r;
@@ -519,10 +503,30 @@ mask_as(const char *path, bool dir)
 		return fd;
 	r = attach(fd, path);
 	if (r == 0 && first)
-		mask_made[dir] = fd;
+		mask_made[dir] = fd; /* now that mount */
 	else
 		close(fd);
-	return r == 0 ? 0 : linux_mount_mask(path);
+	return r;
+}
+
+int
+linux_mount_mask(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISLNK(st.st_mode))
+		return 0; /* the walk never follows links; its target is masked */
+	return attach_mask(path, S_ISDIR(st.st_mode));
+}
+
+/* A walk's mask of a file or directory: its type is known, so no stat;
+ * one that changed type or went meanwhile is left to linux_mount_mask. */
+static int
+mask_as(const char *path, bool dir)
+{
+	return attach_mask(path, dir) == 0 ? 0 : linux_mount_mask(path);
 }
 
 static int

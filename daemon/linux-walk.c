@@ -105,6 +105,44 @@ pathset_free(struct pathset *ps)
 	free(ps->slot);
 }
 
+static bool
+pathset_has(const struct pathset *ps, const char *s)
+{
+	size_t i;
+
+	if (!ps->cap)
+		return false;
+	for (i = hash(s) & (ps->cap - 1); ps->slot[i]; i = (i + 1) & (ps->cap - 1))
+		if (!strcmp(ps->slot[i], s))
+			return true;
+	return false;
+}
+
+/* Drops s and every path below it (a rebuild: only for a path that was
+ * there, which is rare). */
+static int
+pathset_drop_tree(struct pathset *ps, const char *s)
+{
+	struct pathset kept = { 0 };
+	size_t i, n = strlen(s);
+	int r = 0;
+
+	for (i = 0; r >= 0 && i < ps->cap; i++) {
+		const char *p = ps->slot[i];
+
+		if (p && !(strncmp(p, s, n) == 0 &&
+			   (p[n] == '\0' || p[n] == '/')))
+			r = pathset_add(&kept, p);
+	}
+	if (r < 0) {
+		pathset_free(&kept);
+		return r;
+	}
+	pathset_free(ps);
+	*ps = kept;
+	return 0;
+}
+
 static int
 remember(struct inode **v, size_t *n, size_t *cap, const struct stat *st,
 	 const char *path)
@@ -418,6 +456,23 @@ linux_walk(const struct fsplan *fs, struct walk_state **stp,
 	return 0;
 }
 
+/* A new entry at a path decided before: what was there went (removed,
+ * or replaced by a rename over it), and with it the mounts on it, which
+ * the kernel detaches. Nothing at or below that path is decided any more.
+ */
+static int
+forget_path(struct walk_state *w, const char *abs)
+{
+	int r = 0;
+
+	if (pathset_has(&w->done, abs) || pathset_has(&w->seen_dirs, abs)) {
+		r = pathset_drop_tree(&w->done, abs);
+		if (r == 0)
+			r = pathset_drop_tree(&w->seen_dirs, abs);
+	}
+	return r;
+}
+
 /* One new entry of directory abs_dir (and, for a directory, what is
  * below it). */
 static int
@@ -425,11 +480,17 @@ walk_one(struct walk_state *w, struct root *root, const char *abs_dir,
 	 const char *name, struct walk_result *out)
 {
 	char abs[4096], rel[4096];
-	size_t rl = strlen(root->path);
+	size_t rl = strlen(root->path), al = strlen(abs_dir);
+	size_t nl = strlen(name);
 	int dfd, r;
 
-	if (strlen(abs_dir) >= sizeof(abs))
+	if (al + 1 + nl >= sizeof(abs))
 		return -ENAMETOOLONG;
+	memcpy(abs, abs_dir, al);
+	abs[al] = '/';
+	memcpy(abs + al + 1, name, nl + 1);
+	if ((r = forget_path(w, abs)) < 0)
+		return r;
 	w->root = root;
 	w->res = out;
 	strcpy(abs, abs_dir);

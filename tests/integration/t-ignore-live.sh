@@ -29,5 +29,16 @@ sbx run -- true # a sync point: the template has handled the event
 echo go >"$T/go"
 read -r line <&8
 expect_eq "a running session sees the new mask" "$line" EACCES
+# The template clones its later masks from the first it mounted (here
+# a/b/new.key's). Replacing that file on the host (an editor's atomic save:
+# rename over it) detaches that mount; masks must go on being made.
+echo s3 >"$WS/a/b/tmp.txt"
+mv "$WS/a/b/tmp.txt" "$WS/a/b/new.key"
+expect_eq "a file replaced by rename is masked again" "$(sbx run -- "$P" read "$WS/a/b/new.key")" EACCES
+echo s4 >"$WS/after.key"
+expect_eq "and so is one created after that" "$(sbx run -- "$P" read "$WS/after.key")" EACCES
+rm -rf "$WS/c"
+mkdir -p "$WS/c" && echo s5 >"$WS/c/again.key"
+expect_eq "and one in a directory made again" "$(sbx run -- "$P" read "$WS/c/again.key")" EACCES
 stop_daemon
 done_test
