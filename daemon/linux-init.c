@@ -42,6 +42,8 @@
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
+/* The session init's umask, which its command process inherits. */
+#define INIT_UMASK 022
 #define SECBITS_LOCKDOWN 0x3f /* NOROOT, NO_SETUID_FIXUP, KEEP_CAPS + locks */
 /* For what runs on the command's own stack (see struct command) and may
  * end the process there: ASan, told of a noreturn call, would warn on the
@@ -292,10 +294,12 @@ confine_tcp(const struct sandbox_plan *p, const struct linux_job *j, int sfd)
 	close(rs);
 }
 
-/* The job: the per-run Landlock layer, the template sync, stdio, umask,
- * cwd, environment, argv. */
+/* The job: the per-run Landlock layer, the template sync, stdio, umask
+ * (unless it is already the one the process has, had: -1 when unknown;
+ * with a supervisor, umask() is a round trip to it), cwd, environment,
+ * argv. */
 static void COMMAND_STACK_EXIT
-run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd)
+run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd, int had)
 {
 	sigset_t none;
 	int e, step;
@@ -305,7 +309,8 @@ run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd)
 		fail(sfd, STEP_TEMPLATE, EPIPE);
 	if ((e = take_stdio(j, &step)) < 0)
 		fail(sfd, step, -e);
-	umask(j->umask);
+	if ((int)j->umask != had)
+		umask(j->umask);
 	if (chdir(j->cwd) < 0)
 		fail(sfd, STEP_CHDIR, errno);
 	sigemptyset(&none);
@@ -337,7 +342,7 @@ command_main(struct command *c)
 	if (e < 0)
 		fail(sfd, STEP_JOB, -e);
 	close(c->go);
-	run_job(c->p, &j, sfd);
+	run_job(c->p, &j, sfd, INIT_UMASK);
 }
 
 static int COMMAND_STACK_EXIT
@@ -467,7 +472,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	linux_close_fds_except(keep, 8);
 	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
-	umask(022);
+	umask(INIT_UMASK);
 	if (direct) {
 		/* Our own namespaces: we die with the daemon. (In a template,
 		 * the template does, and takes its pid namespace along.) */
@@ -545,7 +550,7 @@ linux_exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
 		_exit(125);
 	confine(p, &(struct linux_session_fds){ ruleset, -1, -1 }, sfd);
 	linux_job_of_plan(p, &j);
-	run_job(p, &j, sfd);
+	run_job(p, &j, sfd, -1);
 }
 
 void

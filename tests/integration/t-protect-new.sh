@@ -41,7 +41,13 @@ expect_eq "supervisor out of the command's reach" "$(sort -u <<<"$out" | tr "\n"
 # Files the supervisor makes get the command's umask, as it changes.
 sbx run -q -- sh -c 'umask 077; : > m1; umask 022; : > m2; (umask 027; : > m3); : > m4'
 expect_eq "umask honoured" "$(cd "$WS" && stat -c %a m1 m2 m3 m4 | tr '\n' ' ')" "600 644 640 644 "
-rm -f "$WS"/m[1-4]
+# And sbxctl's own umask is the command's, whether or not it is the one
+# the sandbox already has (022: then it is not set again).
+(umask 077; sbx run -q -- sh -c ': > m5')
+(umask 022; sbx run -q -- sh -c ': > m6')
+(umask 002; sbx run -q -- sh -c ': > m7')
+expect_eq "sbxctl's umask goes with the job" "$(cd "$WS" && stat -c %a m5 m6 m7 | tr '\n' ' ')" "600 644 664 "
+rm -f "$WS"/m[1-7]
 
 # Names protected at any depth: creating a file or directory, a symlink,
 # a hard link, a rename onto them.
