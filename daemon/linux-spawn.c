@@ -484,8 +484,8 @@ spawn_llonly(struct sandbox_plan *p, struct sandbox_proc *out)
 int
 sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 {
-	struct sandbox_proc proc = { .pidfd = -1, .helper_pidfd = -1,
-				     .status_fd = -1, .notify_fd = -1 };
+	struct sandbox_proc proc = { .pidfd = -1, .status_fd = -1,
+				     .notify_fd = -1 };
 	int r;
 
 	r = p->llonly ? spawn_llonly(p, &proc) :
@@ -573,17 +573,6 @@ sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds)
 }
 
 void
-sandbox_reap_helper(struct sandbox_proc *p)
-{
-	if (p->helper_pidfd < 0)
-		return;
-	waitid(P_PIDFD, (id_t)p->helper_pidfd, &(siginfo_t){ 0 },
-	       WEXITED | WNOHANG);
-	close(p->helper_pidfd);
-	p->helper_pidfd = -1;
-}
-
-void
 sandbox_reap(struct sandbox_proc *p)
 {
 	if (p->own_child && p->pidfd >= 0)
@@ -594,10 +583,6 @@ sandbox_reap(struct sandbox_proc *p)
 void
 sandbox_proc_release(struct sandbox_proc *p)
 {
-	if (p->helper_pidfd >= 0) {
-		/* Still starting: make sure it does not finish later. */
-		linux_kill_reap(p->helper_pidfd);
-	}
 	if (p->pidfd >= 0)
 		close(p->pidfd);
 	if (p->status_fd >= 0)
@@ -607,7 +592,7 @@ sandbox_proc_release(struct sandbox_proc *p)
 	linux_connect_release(p);
 	if (p->notify_fd >= 0)
 		close(p->notify_fd);
-	p->helper_pidfd = p->pidfd = p->status_fd = p->notify_fd = -1;
+	p->pidfd = p->status_fd = p->notify_fd = -1;
 	p->template = NULL;
 }
 

@@ -162,7 +162,6 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 		memcpy(out->template, &p->session, sizeof(p->session));
 	out->pid = pid;
 	out->pidfd = death[0];
-	out->helper_pidfd = -1;
 	out->status_fd = st[0];
 	out->own_child = true;
 	return 0;
@@ -187,11 +186,6 @@ sandbox_proc_started(struct sandbox_proc *p, int fd)
 {
 	close(fd);
 	return -EALREADY;
-}
-
-void
-sandbox_reap_helper(struct sandbox_proc *p)
-{
 }
 
 /* No seccomp here: no DENIALS records, nothing to read from. */

@@ -107,14 +107,11 @@ struct sandbox_request {
  * sandbox_proc_release(). The session init's pidfd arrives in a STARTED
  * record unless the spawn was direct (then pidfd is set at once); the end
  * of the records before a STARTED one means the sandbox did not start.
- * A backend may spawn through a short-lived helper (helper_pidfd, to be
- * reaped with sandbox_reap_helper() when readable; -1 when none). Closing
- * status_fd takes down a sandbox still running. */
+ * Closing status_fd takes down a sandbox still running. */
 struct sandbox_connect;
 struct sandbox_proc {
 	pid_t pid;                 /* host pid of the session init, or 0 */
 	int pidfd;                 /* session init, -1 until started */
-	int helper_pidfd;          /* -1 when none */
 	int status_fd;             /* sandbox_status records (SEQPACKET) */
 	bool own_child;            /* pidfd is our child: reap it */
 	pid_t cmd_pid;             /* host pid of the command, once its
@@ -189,8 +186,6 @@ int sandbox_status_read(int fd, struct sandbox_status *st, int *fds,
 
 /* A STARTED record arrived with pidfd fd: the session init is running. */
 int sandbox_proc_started(struct sandbox_proc *p, int fd);
-/* The helper's pidfd became readable: reap it. */
-void sandbox_reap_helper(struct sandbox_proc *p);
 /* The session init's pidfd became readable: reap it if it is ours. */
 void sandbox_reap(struct sandbox_proc *p);
 /* Closes everything and lets the backend drop what the spawn held. */

@@ -26,7 +26,7 @@ struct session {
 	uint64_t id;
 	struct conn *conn;
 	struct sandbox_proc proc;
-	struct event *pid_ev, *helper_ev, *status_ev, *timeout_ev, *free_ev;
+	struct event *pid_ev, *status_ev, *timeout_ev, *free_ev;
 	struct event *deny_ev;     /* seccomp refusals to answer */
 	int deny_fd;
 	struct violation_log *vlog;

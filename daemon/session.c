@@ -135,8 +135,6 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		s->conn->session = NULL;
 	if (s->pid_ev)
 		event_free(s->pid_ev);
-	if (s->helper_ev)
-		event_free(s->helper_ev);
 	if (s->deny_ev)
 		event_free(s->deny_ev);
 	if (s->deny_fd >= 0)
@@ -187,7 +185,7 @@ read_status(struct session *s)
 			 * none will be: the sandbox failed to start. */
 			if (s->status_ev)
 				event_del(s->status_ev);
-			if (s->proc.pidfd < 0 && s->proc.helper_pidfd < 0)
+			if (s->proc.pidfd < 0)
 				mark_exited(s);
 			return;
 		}
@@ -396,20 +394,6 @@ pid_cb(evutil_socket_t fd, short what, void *arg)
 	mark_exited(s);
 }
 
-/* The spawn helper is gone: it either handed over a session init or
- * reported why it could not. */
-static void
-helper_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct session *s = arg;
-
-	event_del(s->helper_ev);
-	sandbox_reap_helper(&s->proc);
-	read_status(s);
-	if (s->proc.pidfd < 0)
-		mark_exited(s);
-}
-
 static void
 send_started(struct session *s)
 {
@@ -545,12 +529,6 @@ arm_events(struct session *s, const Sbx__RunRequest *req)
 		if (!s->pid_ev || event_add(s->pid_ev, NULL) < 0)
 			return -ENOMEM;
 	}
-	if (s->proc.helper_pidfd >= 0) {
-		s->helper_ev = event_new(sbxd.base, s->proc.helper_pidfd,
-					 EV_READ, helper_cb, s);
-		if (!s->helper_ev || event_add(s->helper_ev, NULL) < 0)
-			return -ENOMEM;
-	}
 	s->status_ev = event_new(sbxd.base, s->proc.status_fd,
 				 EV_READ | EV_PERSIST, status_cb, s);
 	if (!s->status_ev || event_add(s->status_ev, NULL) < 0)
@@ -577,7 +555,7 @@ session_alloc(const Sbx__RunRequest *req)
 	if (!s)
 		return NULL;
 	s->proc.pidfd = s->proc.status_fd = s->stdin_fd = -1;
-	s->proc.helper_pidfd = s->proc.notify_fd = -1;
+	s->proc.notify_fd = -1;
 	s->deny_fd = -1;
 	s->out[0].fd = s->out[1].fd = -1;
 	s->id = next_id++;
