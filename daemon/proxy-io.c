@@ -369,7 +369,7 @@ pio_pipe_init(struct pio_pipe *pp)
 {
 	pp->fd[0] = pp->fd[1] = -1;
 	pp->held = pp->size = 0;
-	pp->filled = false;
+	pp->filled = pp->grown = false;
 }
 
 int
@@ -416,10 +416,13 @@ pio_splice_in(struct pio *src, struct pio_pipe *pp, size_t max)
 	pp->held += (size_t)n;
 	/* Full by slots, not bytes: a slot holds a page or less. */
 	pp->filled = (size_t)n > pp->size / 2;
-	/* Bulk is flowing: best effort, the quota may refuse. */
-	if (pp->filled && pp->size < PIO_SPLICE_MAX &&
-	    (size = fcntl(pp->fd[1], F_SETPIPE_SZ, PIO_SPLICE_MAX)) > 0)
-		pp->size = (size_t)size;
+	/* Bulk is flowing: best effort, once (the quota may refuse, and
+	 * would on every splice after). */
+	if (pp->filled && !pp->grown) {
+		pp->grown = true;
+		if ((size = fcntl(pp->fd[1], F_SETPIPE_SZ, PIO_SPLICE_MAX)) > 0)
+			pp->size = (size_t)size;
+	}
 	return n;
 }
 

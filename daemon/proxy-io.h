@@ -75,6 +75,7 @@ struct pio_pipe {
 	size_t held;		/* what sits in the pipe */
 	size_t size;		/* its capacity */
 	bool filled;		/* the last splice in (nearly) filled it */
+	bool grown;		/* growing it was tried */
 };
 
 /* Most one pio_splice_in moves; the size a pipe grows to (the default
