@@ -118,7 +118,6 @@ template_destroy(struct ltemplate *t)
 		munmap(t->shared, sizeof(*t->shared));
 	free(t->key);
 	free(t->workspace);
-	free(t->seccomp);
 	free(t);
 }
 
@@ -407,38 +406,30 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 }
 
 /* Everything of the plan that the template's sandboxes take from the
- * template's own copy of it: the filesystem plan (its key names the
- * workspace too), the seccomp program, the audit flag. */
+ * template's own copy of it and that can change while the daemon runs:
+ * the filesystem plan (its key names the workspace too) and the audit
+ * flag. (The seccomp program is the daemon's, compiled once at start.) */
 static bool
 same_sandbox(const struct ltemplate *t, const struct sandbox_plan *p)
 {
-	unsigned short n = p->seccomp ? p->seccomp->len : 0;
-
 	return !strcmp(t->key, p->fs->key) &&
-	       t->landlock_log == p->landlock_log && t->seccomp_len == n &&
-	       (n == 0 || !memcmp(t->seccomp, p->seccomp->filter,
-				  n * sizeof(*t->seccomp)));
+	       t->landlock_log == p->landlock_log;
 }
 
 static struct ltemplate *
 template_new(const struct sandbox_plan *p)
 {
 	struct ltemplate *t = calloc(1, sizeof(*t));
-	size_t n = p->seccomp ? p->seccomp->len : 0;
 
 	if (!t)
 		return NULL;
 	t->pidfd = t->ready_fd = t->state_fd = t->ctl_fd = t->inotify_fd = -1;
 	t->key = strdup(p->fs->key);
 	t->workspace = strdup(p->workspace);
-	t->seccomp = malloc(n ? n * sizeof(*t->seccomp) : 1);
-	if (!t->key || !t->workspace || !t->seccomp) {
+	if (!t->key || !t->workspace) {
 		template_destroy(t);
 		return NULL;
 	}
-	if (n)
-		memcpy(t->seccomp, p->seccomp->filter, n * sizeof(*t->seccomp));
-	t->seccomp_len = (unsigned short)n;
 	t->landlock_log = p->landlock_log;
 	return t;
 }
@@ -468,8 +459,8 @@ ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 	struct ltemplate *t;
 	int r;
 
-	/* A template serves one workspace under one filesystem plan (and
-	 * one seccomp program); a failed one serves nothing new. */
+	/* A template serves one workspace under one filesystem plan; a
+	 * failed one serves nothing new. */
 	for (t = templates; t; t = t->next)
 		if (t->ctl_fd >= 0 && same_sandbox(t, p))
 			goto found;

@@ -43,8 +43,6 @@ struct ltemplate_warm {
 struct ltemplate {
 	char *key;
 	char *workspace;
-	struct sock_filter *seccomp; /* the program its sandboxes load */
-	unsigned short seccomp_len;
 	bool landlock_log;
 	pid_t pid;
 	int pidfd;          /* template init */
