@@ -290,16 +290,19 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
  * binary. Each gets the same rules under its own numbers; any other ABI
  * (one the kernel has that is not listed here) gets ENOSYS, the filter's
  * bad-arch action, so none can go around the rules. */
+/* The compat ABIs each native ABI's filter covers too. */
+static const struct {
+	uint32_t arch, compat;
+} siblings[] = {
+	{ SCMP_ARCH_X86_64, SCMP_ARCH_X86 },
+	{ SCMP_ARCH_X86_64, SCMP_ARCH_X32 },
+	{ SCMP_ARCH_AARCH64, SCMP_ARCH_ARM },
+};
+#define NSIBLINGS (sizeof(siblings) / sizeof(siblings[0]))
+
 static int
 add_arches(scmp_filter_ctx ctx, uint32_t arch)
 {
-	static const struct {
-		uint32_t arch, compat;
-	} siblings[] = {
-		{ SCMP_ARCH_X86_64, SCMP_ARCH_X86 },
-		{ SCMP_ARCH_X86_64, SCMP_ARCH_X32 },
-		{ SCMP_ARCH_AARCH64, SCMP_ARCH_ARM },
-	};
 	size_t i;
 	int r = 0;
 
@@ -308,7 +311,7 @@ add_arches(scmp_filter_ctx ctx, uint32_t arch)
 		if (r == 0)
 			r = seccomp_arch_remove(ctx, seccomp_arch_native());
 	}
-	for (i = 0; r == 0 && i < sizeof(siblings) / sizeof(siblings[0]); i++)
+	for (i = 0; r == 0 && i < NSIBLINGS; i++)
 		if (siblings[i].arch == arch) {
 			r = seccomp_arch_add(ctx, siblings[i].compat);
 			if (r == -EEXIST)
@@ -375,15 +378,13 @@ int
 seccomp_syscall_table(struct sup_sys *out, size_t cap)
 {
 	const uint32_t native = seccomp_arch_native();
-	uint32_t arches[3] = { native, 0, 0 };
-	size_t n = 0, i, a;
+	uint32_t arches[1 + NSIBLINGS] = { native };
+	size_t n = 0, na = 1, i, a;
 	int nr;
 
-	if (native == SCMP_ARCH_X86_64) {
-		arches[1] = SCMP_ARCH_X86;
-		arches[2] = SCMP_ARCH_X32;
-	} else if (native == SCMP_ARCH_AARCH64)
-		arches[1] = SCMP_ARCH_ARM;
+	for (i = 0; i < NSIBLINGS; i++)
+		if (siblings[i].arch == native)
+			arches[na++] = siblings[i].compat;
 	/* connect() reaches the supervisor only where the filter sends it
 	 * (SANDBOX_NET_HOST_PORTS), and only the native ABI's is made. */
 	nr = seccomp_syscall_resolve_name_arch(native, "connect");
@@ -392,7 +393,7 @@ seccomp_syscall_table(struct sup_sys *out, size_t cap)
 		out[n].nr = nr;
 		out[n++].op = SUP_CONNECT;
 	}
-	for (a = 0; a < 3 && arches[a]; a++)
+	for (a = 0; a < na; a++)
 		for (i = 0; i < NEMULATED; i++) {
 			nr = seccomp_syscall_resolve_name_arch(arches[a],
 							       emulated[i].name);
