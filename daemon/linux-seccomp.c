@@ -159,23 +159,13 @@ add_host_net_rules(scmp_filter_ctx ctx, uint32_t deny, bool notify_connect)
 static int
 add_setid_rules(scmp_filter_ctx ctx, uint32_t deny, bool emulate)
 {
-	static const struct {
-		const char *name;
-		int mode, flags; /* argument numbers; flags -1: none */
-		bool creates;
-	} calls[] = {
-		{ "chmod", 1, -1, false }, { "fchmod", 1, -1, false },
-		{ "fchmodat", 2, -1, false }, { "fchmodat2", 2, -1, false },
-		{ "creat", 1, -1, true }, { "mknod", 1, -1, true },
-		{ "mknodat", 2, -1, true }, { "open", 2, 1, true },
-		{ "openat", 3, 2, true },
-	};
+	const struct syscall_setid *calls = syscall_deny_setid;
 	static const scmp_datum_t bits[] = { S_ISUID, S_ISGID };
 	static const scmp_datum_t creating[] = { O_CREAT, __O_TMPFILE };
 	size_t i, b, c;
 	int nr, r = 0;
 
-	for (i = 0; r == 0 && i < sizeof(calls) / sizeof(calls[0]); i++) {
+	for (i = 0; r == 0 && i < syscall_deny_nsetid; i++) {
 		nr = seccomp_syscall_resolve_name(calls[i].name);
 		if (nr == __NR_SCMP_ERROR || (emulate && calls[i].creates))
 			continue;

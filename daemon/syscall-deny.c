@@ -15,6 +15,16 @@
 #define LINUX_TIOCLINUX 0x541c
 #define LINUX_SYS_SOCKET 1 /* socketcall's call number for socket() */
 
+const struct syscall_setid syscall_deny_setid[] = {
+	{ "chmod", 1, -1, false }, { "fchmod", 1, -1, false },
+	{ "fchmodat", 2, -1, false }, { "fchmodat2", 2, -1, false },
+	{ "creat", 1, -1, true }, { "mknod", 1, -1, true },
+	{ "mknodat", 2, -1, true }, { "open", 2, 1, true },
+	{ "openat", 3, 2, true },
+};
+const size_t syscall_deny_nsetid =
+	sizeof(syscall_deny_setid) / sizeof(syscall_deny_setid[0]);
+
 static const char *const mount_names[] = {
 	"mount", "umount", "umount2", "pivot_root", "chroot", "move_mount",
 	"open_tree", "fsopen", "fsconfig", "fsmount", "fspick",
@@ -139,12 +149,9 @@ group_of(const char *name, const uint64_t args[6])
 		return find("seccomp.socket-family");
 	if (!strcmp(name, "socketpair"))
 		return find("seccomp.unix-socket");
-	if (!strcmp(name, "chmod") || !strcmp(name, "fchmod") ||
-	    !strcmp(name, "fchmodat") || !strcmp(name, "fchmodat2") ||
-	    !strcmp(name, "creat") || !strcmp(name, "mknod") ||
-	    !strcmp(name, "mknodat") || !strcmp(name, "open") ||
-	    !strcmp(name, "openat"))
-		return find("seccomp.setid");
+	for (i = 0; i < syscall_deny_nsetid; i++)
+		if (!strcmp(name, syscall_deny_setid[i].name))
+			return find("seccomp.setid");
 	if (!strcmp(name, "listen"))
 		return find("seccomp.listen");
 	if (!strcmp(name, "connect"))

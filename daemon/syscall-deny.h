@@ -5,6 +5,7 @@
 #ifndef SBX_SYSCALL_DENY_H
 #define SBX_SYSCALL_DENY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,18 @@ struct syscall_deny_group {
 
 extern const struct syscall_deny_group syscall_deny_groups[];
 extern const size_t syscall_deny_ngroups;
+
+/* The calls that could set a setuid or setgid bit (group seccomp.setid):
+ * the argument holding the mode, the one holding open flags (-1: none;
+ * then only O_CREAT or O_TMPFILE make it a creation), and whether it makes
+ * a file (the supervisor performs those, where there is one). */
+struct syscall_setid {
+	const char *name;
+	int mode, flags;
+	bool creates;
+};
+extern const struct syscall_setid syscall_deny_setid[];
+extern const size_t syscall_deny_nsetid;
 
 /*
  * Describes a refused syscall as a violation: group, kind and reason from
