@@ -4,7 +4,9 @@ Unix stream and datagram sockets at paths and at abstract names. Once every
 one is bound it writes "PORT_TCP PORT_UDP" and a newline to READY (a fifo the
 test reads: no sleeps), then appends one line per connection or datagram
 to LOG ("tcp", "udp BYTES", "unix-stream PATH", ...). An empty LOG at the
-end says nothing reached the host. Its pid doubles as the host process the
+end says nothing reached the host. A UDP datagram SENTINEL is not logged
+but answered: once a second one is, everything that reached the listener
+before the first has been logged (hostlisten.py --settle PORT does that). Its pid doubles as the host process the
 sandbox tries to signal and trace.
 
 usage: hostlisten.py READY LOG UNIX_STREAM UNIX_DGRAM ABSTRACT_NAME
@@ -13,6 +15,15 @@ import os
 import selectors
 import socket
 import sys
+
+SENTINEL = b"sbx-hostlisten-sentinel"
+
+if sys.argv[1] == "--settle":
+    c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for _ in range(2):
+        c.sendto(SENTINEL, ("127.0.0.1", int(sys.argv[2])))
+        c.recv(16)
+    sys.exit(0)
 
 ready, logpath, ustream, udgram, abstract = sys.argv[1:6]
 
@@ -59,5 +70,8 @@ while True:
             log(key.data)
             c.close()
         else:
-            data = s.recv(65536)
+            data, peer = s.recvfrom(65536)
+            if data == SENTINEL and key.data == "udp":
+                s.sendto(b"ok", peer)
+                continue
             log("%s %d" % (key.data, len(data)))
