@@ -445,6 +445,8 @@ filter_new(uint32_t arch, bool native_only, int *r)
 			      SCMP_ACT_ERRNO(ENOSYS));
 	if (*r == 0)
 		*r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	if (*r == 0)
+		*r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	if (*r == 0 && !native_only)
 		*r = add_arches(ctx, arch);
 	return ctx;
