@@ -332,7 +332,7 @@ out_st:
  * pidfd, or why it could not be made, goes to the daemon. */
 static void
 start_init(const struct sandbox_plan *p, int sfd, int go,
-	   const struct linux_session_fds *f)
+	   const struct linux_session_fds *f, int netns)
 {
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_STARTED };
 	struct clone_args a = { 0 };
@@ -340,11 +340,18 @@ start_init(const struct sandbox_plan *p, int sfd, int go,
 	pid_t pid;
 
 	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_PIDFD;
+	/* A network namespace the template lent: cloned inside it. */
+	if (netns >= 0 && linux_netns_enter(netns) == 0)
+		a.flags &= ~(uint64_t)CLONE_NEWNET;
+	else
+		netns = -1;
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
 	if (pid == 0)
 		linux_session_main(p, -1, sfd, go, f);
+	if (netns >= 0)
+		linux_netns_leave();
 	if (pid < 0) {
 		s.kind = SANDBOX_STATUS_SETUP_FAILED;
 		s.step = STEP_UNSHARE;
@@ -366,7 +373,7 @@ start_init(const struct sandbox_plan *p, int sfd, int go,
  * which the sandbox's /proc shows; after the init, so a warm sandbox is
  * not held up) and exits: the template reaps both. */
 static void __attribute__((noreturn))
-start_supervised(const struct sandbox_plan *p, int sfd, int go)
+start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 {
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED };
 	struct linux_session_fds f = { -1, -1, -1 };
@@ -379,7 +386,7 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go)
 		s.step = STEP_SUPERVISOR;
 		s.value = -r;
 	} else {
-		start_init(p, sfd, go, &f);
+		start_init(p, sfd, go, &f, netns);
 		linux_supervisor_fork(p, own);
 		_exit(0);
 	}
@@ -394,12 +401,13 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go)
 void
 linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
 {
+	int netns = p->net == SANDBOX_NET_NAMESPACE ? linux_netns_lend() : -1;
 	pid_t pid;
 
 	if (!p->emulate)
-		start_init(p, sfd, go, NULL);
+		start_init(p, sfd, go, NULL, netns);
 	else if ((pid = fork()) == 0)
-		start_supervised(p, sfd, go);
+		start_supervised(p, sfd, go, netns);
 	else if (pid < 0) {
 		struct sandbox_status s = {
 			.kind = SANDBOX_STATUS_SETUP_FAILED,
@@ -409,6 +417,8 @@ linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
 		if (write(sfd, &s, sizeof(s)) < 0)
 			s.kind = 0; /* nobody to tell */
 	}
+	if (netns >= 0)
+		close(netns);
 	close(sfd);
 	close(go);
 }
@@ -578,6 +588,13 @@ sandbox_reap(struct sandbox_proc *p)
 	if (p->own_child && p->pidfd >= 0)
 		waitid(P_PIDFD, (id_t)p->pidfd, &(siginfo_t){ 0 },
 		       WEXITED | WNOHANG);
+}
+
+void
+sandbox_net_recycle(struct sandbox_proc *p, int listener)
+{
+	if (p->template)
+		ltemplate_netns_return(p->template, listener);
 }
 
 void

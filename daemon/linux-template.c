@@ -548,6 +548,15 @@ ltemplate_sync(struct ltemplate *t, int reply_fd)
 }
 
 void
+ltemplate_netns_return(struct ltemplate *t, int listener)
+{
+	/* Before the fill this session's end asks for ('n' after 'r' on
+	 * the same socket): the listener is closed by then. */
+	if (t->ctl_fd >= 0 && !t->dead && !t->stale)
+		fdpass_send(t->ctl_fd, "r", 1, &listener, 1);
+}
+
+void
 ltemplate_put(struct ltemplate *t)
 {
 	if (t->users > 0)

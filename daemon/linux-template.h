@@ -69,6 +69,9 @@ struct ltemplate {
  * once, busy ones when their last session ends, so they do not pile up. */
 int ltemplate_get(const struct sandbox_plan *plan, struct ltemplate **out);
 void ltemplate_put(struct ltemplate *t);
+/* Gives t back the network namespace of one of its sessions that ended
+ * cleanly, through its proxy listener (linux-netns.c). */
+void ltemplate_netns_return(struct ltemplate *t, int listener);
 /* A sandbox of t for one job: a warm one (*warm true) or one asked for
  * now; the pool is topped up from the event loop afterwards. The caller
  * owns *status_fd and *go_fd. */

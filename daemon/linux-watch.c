@@ -172,7 +172,8 @@ start(struct watch *w, int status, int go)
 }
 
 /* A request of the daemon: a sync ('s') carries its private reply socket,
- * a new sandbox ('n') its status and go sockets. */
+ * a new sandbox ('n') its status and go sockets, a network namespace given
+ * back ('r') a proxy listener of the session that used it. */
 static bool
 answer(struct watch *w, int ctl)
 {
@@ -184,6 +185,10 @@ answer(struct watch *w, int ctl)
 		return false; /* the daemon is gone */
 	if (c == 'n' && nfds == 2) {
 		start(w, fds[0], fds[1]);
+		return true;
+	}
+	if (c == 'r' && nfds == 1) {
+		linux_netns_return(fds[0]);
 		return true;
 	}
 	drain(w);

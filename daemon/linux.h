@@ -182,6 +182,17 @@ void linux_supervise(const struct sandbox_plan *p, int own[2])
 void linux_spawn_session(const struct sandbox_plan *plan, int status_fd,
 			 int go_fd);
 
+/* A template's network namespaces (linux-netns.c). lend: an fd of one for
+ * a new sandbox, made or used again, or -errno (then the sandbox makes its
+ * own). return: the daemon gives back the namespace of a session that
+ * ended cleanly, through one of its proxy listeners (closed here); one the
+ * template did not lend is refused. enter / leave: the caller joins a lent
+ * namespace to clone the sandbox in it, and goes back to the template's. */
+int linux_netns_lend(void);
+void linux_netns_return(int listener);
+int linux_netns_enter(int nsfd);
+void linux_netns_leave(void);
+
 /* The job of one sandbox, as its command process receives it: pointers
  * into a private mapping, fds received. */
 struct linux_job {

@@ -214,6 +214,12 @@ sandbox_reap(struct sandbox_proc *p)
 }
 
 void
+sandbox_net_recycle(struct sandbox_proc *p, int listener)
+{
+	/* Seatbelt has no network namespaces to keep. */
+}
+
+void
 sandbox_proc_release(struct sandbox_proc *p)
 {
 	if (p->pidfd >= 0)

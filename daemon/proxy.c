@@ -429,6 +429,14 @@ proxy_free(struct proxy *px)
 	free(px);
 }
 
+int
+proxy_netns_listener(const struct proxy *px)
+{
+	if (px == NULL || px->lo_pprev != NULL || px->lis[0] == NULL)
+		return -1;
+	return evconnlistener_get_fd(px->lis[0]);
+}
+
 void
 proxy_approval(struct proxy *px, const Sbx__ApprovalDecision *d)
 {

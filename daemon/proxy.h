@@ -60,6 +60,11 @@ struct proxy *proxy_listen_loopback(uint64_t session_id,
 /* Is port one of proxy_listen_loopback's listeners (live ones)? */
 bool proxy_loopback_port(uint16_t port);
 
+/* The HTTP listener of a proxy that serves a sandbox's own network
+ * namespace (not proxy_listen_loopback's), or -1: what gives that
+ * namespace back (sandbox_net_recycle). Still the proxy's. */
+int proxy_netns_listener(const struct proxy *px);
+
 /* Stops serving and frees every connection. Not from a proxy callback. */
 void proxy_free(struct proxy *px);
 

@@ -190,6 +190,11 @@ int sandbox_proc_started(struct sandbox_proc *p, int fd);
 void sandbox_reap(struct sandbox_proc *p);
 /* Closes everything and lets the backend drop what the spawn held. */
 void sandbox_proc_release(struct sandbox_proc *p);
+/* The session ended cleanly (its EXITED record: nothing of it runs) and
+ * listener is one of its proxy listeners: the backend may use that
+ * network namespace again for another sandbox of the same kind. The
+ * caller still closes listener, before it frees the sandbox. */
+void sandbox_net_recycle(struct sandbox_proc *p, int listener);
 /* A DENIALS record arrived: fds[0] is the socket to read denials from
  * (returned, or -1), fds[1] the command's pidfd, which sets p->cmd_pid. */
 int sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds);

@@ -127,6 +127,10 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 			break;
 		}
 	nsessions--;
+	/* Its network namespace serves again only after a clean end: the
+	 * init reported the exit once nothing else of the sandbox ran. */
+	if (s->got_status && proxy_netns_listener(s->proxy) >= 0)
+		sandbox_net_recycle(&s->proc, proxy_netns_listener(s->proxy));
 	proxy_free(s->proxy);
 	sandbox_audit_cancel(s);
 	violation_log_free(s->vlog);
