@@ -104,9 +104,11 @@ linux_netns_lend(void)
 
 	if (home < 0 && (home = current_netns(&ino)) < 0)
 		return home;
-	if (nidle > 0)
-		h = idle[--nidle];
-	else if ((h.fd = fresh(&h.ino)) < 0)
+	if (nidle > 0) {
+		/* The one idle longest: none waits for ever. */
+		h = idle[0];
+		memmove(&idle[0], &idle[1], (size_t)(--nidle) * sizeof(idle[0]));
+	} else if ((h.fd = fresh(&h.ino)) < 0)
 		return h.fd;
 	if (nlent == LENT_MAX) {
 		close(lent[0].fd);

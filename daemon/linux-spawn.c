@@ -369,9 +369,11 @@ start_init(const struct sandbox_plan *p, int sfd, int go,
 /* With a supervisor, a child of the template does the start: it builds
  * the command's Landlock ruleset and restricts itself with it (the
  * template must not be), makes the supervisor's sockets, starts the init
- * handed them, then forks the supervisor (in the template's pid namespace,
- * which the sandbox's /proc shows; after the init, so a warm sandbox is
- * not held up) and exits: the template reaps both. */
+ * handed them, then becomes the supervisor itself (in the template's pid
+ * namespace, which the sandbox's /proc shows; after the init, so a warm
+ * sandbox is not held up; one process fewer to fork and tear down per
+ * sandbox). The init is its child: once exited it waits as a zombie until
+ * the supervisor exits too, then the template reaps it. */
 static void __attribute__((noreturn))
 start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 {
@@ -387,8 +389,7 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 		s.value = -r;
 	} else {
 		start_init(p, sfd, go, &f, netns);
-		linux_supervisor_fork(p, own);
-		_exit(0);
+		linux_supervise(p, own);
 	}
 	if (write(sfd, &s, sizeof(s)) < 0)
 		_exit(1);

@@ -57,9 +57,27 @@ srt_cfg() {
 JSON
 	chmod 644 "$1"
 }
+# Waits (up to 10 s) until the machine is idle: a quarter second with the
+# CPUs under 10% busy. What a peer leaves behind (the kernel tears down
+# bwrap's network namespaces after it exits) then does not land on the
+# next command measured.
+settle() {
+	python3 - <<'PY'
+import time
+def busy():
+    f = [int(x) for x in open("/proc/stat").readline().split()[1:]]
+    return sum(f) - f[3] - f[4], sum(f)
+end = time.time() + 10
+while time.time() < end:
+    b0, t0 = busy(); time.sleep(0.25); b1, t1 = busy()
+    if (b1 - b0) < 0.1 * max(t1 - t0, 1):
+        break
+PY
+}
 # hf OUT RUNS CWD -- name::cmd... : one hyperfine, results to OUT.json
 hf() {
 	local out=$1 runs=$2 cwd=$3 args=() spec; shift 4
+	settle
 	for spec in "$@"; do args+=(-n "${spec%%::*}" "${spec#*::}"); done
 	(cd "$cwd" && "${as[@]}" hyperfine -N -i --style none --warmup "$WARMUP" \
 		--runs "$runs" --export-json "$out.json" "${args[@]}" >"$root/out/log" 2>&1) ||
@@ -88,8 +106,10 @@ build_ms() {
 echo "## spawn latency ($(nproc) cores, $(uname -r), sandboxes as ${AS_USER:-$(id -un)}, $RUNS runs)"
 echo
 ws=$root/ws
-cmds=("bare true::true" "bwrap true::$(bw "$ws" "-- true")" "sbx true::$SBX true"
-      "bare sh -c true::/bin/sh -c true" "sbx sh -c true::$SBX /bin/sh -c true")
+# bwrap last: its namespaces' teardown outlives each run (see settle).
+cmds=("bare true::true" "sbx true::$SBX true"
+      "bare sh -c true::/bin/sh -c true" "sbx sh -c true::$SBX /bin/sh -c true"
+      "bwrap true::$(bw "$ws" "-- true")")
 hf "$root/out/t0" "$RUNS" "$ws" -- "${cmds[@]}"
 srt0=
 if command -v srt >/dev/null; then

@@ -68,7 +68,7 @@ out=$(sbx run -- sh -c "$PY $T/pump.py && echo pumped && readlink /proc/self/ns/
 expect_eq "clean session pumped" "$(head -1 <<<"$out")" pumped
 ns_c=$(tail -1 <<<"$out")
 reused=""
-for i in 1 2 3 4; do
+for i in 1 2 3 4 5 6 7 8; do
 	out=$(sbx run -- sh -c "readlink /proc/self/ns/net; awk '/lo:/{print \$2}' /proc/net/dev; awk 'NR>1 && \$4==\"0A\"' /proc/net/tcp | wc -l")
 	if [ "$(head -1 <<<"$out")" = "$ns_c" ]; then
 		reused=yes
