@@ -26,8 +26,9 @@ def main():
     print("|:---|---:|---:|---:|---:|---:|")
     for r in rows(sys.argv[1:]):
         t = r["times"]
+        sd = r["stddev"] or 0.0  # None with a single run
         print(f"| {r['command']} | {statistics.median(t) * 1e3:.2f} "
-              f"| {r['mean'] * 1e3:.2f} ± {r['stddev'] * 1e3:.2f} "
+              f"| {r['mean'] * 1e3:.2f} ± {sd * 1e3:.2f} "
               f"| {r['min'] * 1e3:.2f} | {r['max'] * 1e3:.2f} | {len(t)} |")
 
 
