@@ -303,6 +303,13 @@ process:
 	conn_process(c);
 }
 
+void
+conn_flush(struct conn *c)
+{
+	if (!c->dead && evbuffer_get_length(c->out) > 0)
+		conn_write_cb(c->fd, EV_WRITE, c);
+}
+
 static void
 conn_write_cb(evutil_socket_t fd, short what, void *arg)
 {

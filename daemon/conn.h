@@ -34,6 +34,11 @@ int conn_new(int fd, uid_t uid, pid_t pid, struct conn **out);
 
 /* Queues one frame; marks the connection dead on failure. */
 int conn_send(struct conn *c, const Sbx__Envelope *env);
+/* Writes what is queued now instead of on the next turn of the loop: for
+ * the frame a client waits on to finish (its exit status), which then
+ * goes before the session's teardown. What the socket does not take
+ * stays queued. */
+void conn_flush(struct conn *c);
 /* Sends an Error and closes the connection once it is written. */
 void conn_fail(struct conn *c, Sbx__ErrorCode code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -282,6 +282,19 @@ handle(struct sup *s, const struct sandbox_plan *p, struct seccomp_notif *n)
 		sup_answer_send(s, n->id, e, &a);
 }
 
+/* The command is gone. Our children (the session init, when the
+ * template's child became this supervisor, and workers) go first: the
+ * init reports the exit status the client waits on, and this process's
+ * own teardown (and the daemon's at the end of its reports) should not
+ * take the CPU from it. */
+static void __attribute__((noreturn))
+finish(void)
+{
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	_exit(0);
+}
+
 static void __attribute__((noreturn))
 serve(struct sup *s, const struct sandbox_plan *p)
 {
@@ -309,7 +322,7 @@ serve(struct sup *s, const struct sandbox_plan *p)
 			_exit(1);
 		}
 		if (!(pfd.revents & POLLIN))
-			_exit(0); /* nothing filtered is left */
+			finish(); /* nothing filtered is left */
 		memset(&u, 0, sz.seccomp_notif);
 		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &u.n) < 0)
 			continue; /* gone meanwhile (ENOENT), or EINTR */

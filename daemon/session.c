@@ -497,6 +497,8 @@ session_maybe_finish(struct session *s)
 			   strerror(s->setup.value));
 	else if (s->conn)
 		send_exit(s);
+	if (s->conn)
+		conn_flush(s->conn);
 	if (s->setup_failed)
 		log_warn("session %llu: sandbox setup failed at %s: %s",
 			 (unsigned long long)s->id,
