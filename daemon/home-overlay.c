@@ -18,6 +18,7 @@
 #include "daemon/crypto.h"
 #include "daemon/daemon.h"
 #include "daemon/home-overlay.h"
+#include "daemon/ws-cache.h"
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
@@ -78,18 +79,47 @@ hash_name(const char *ws, char hex[65])
 	return crypto_sha256_hex(ws, strlen(ws), hex);
 }
 
+/* Layers made before: checked, not made again (a hash, three mkdirs,
+ * four opens per spawn). The directories above upper/ are the daemon's
+ * (0700, root's in privileged mode), so the two below are what can
+ * change: removed, replaced, or the home's mode changed. */
+static struct ws_cache made;
+
+static bool
+still_made(const char *dir, const struct stat *hs)
+{
+	struct stat up, wk;
+	int fd = open(dir, DIR_FLAGS);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = fstatat(fd, "upper", &up, AT_SYMLINK_NOFOLLOW) == 0 &&
+	     fstatat(fd, "work", &wk, AT_SYMLINK_NOFOLLOW) == 0 &&
+	     S_ISDIR(up.st_mode) && S_ISDIR(wk.st_mode) &&
+	     up.st_uid == sbxd.uid && wk.st_uid == geteuid() &&
+	     (up.st_mode & 0777) == (hs->st_mode & 0777);
+	close(fd);
+	return ok;
+}
+
 int
 home_overlay_prepare(const char *ws, const char *home, char *out, size_t len)
 {
 	int fd[4] = { -1, -1, -1, -1 }; /* base, hash, upper, work */
+	const char *dir = ws_cache_get(&made, ws);
 	char hex[65];
 	struct stat hs;
 	int i, r, n;
 
-	if ((r = hash_name(ws, hex)) < 0)
-		return r;
 	if (stat(home, &hs) < 0)
 		return -errno;
+	if (dir && strlen(dir) < len && still_made(dir, &hs)) {
+		strcpy(out, dir);
+		return 0;
+	}
+	if ((r = hash_name(ws, hex)) < 0)
+		return r;
 	/* Above upper/ everything is the daemon's: in privileged mode the
 	 * user cannot reach (or swap) the layers from the host. */
 	if ((r = fd[0] = open_base(true)) >= 0 &&
@@ -107,6 +137,8 @@ home_overlay_prepare(const char *ws, const char *home, char *out, size_t len)
 	for (i = 0; i < 4; i++)
 		if (fd[i] >= 0)
 			close(fd[i]);
+	if (r == 0)
+		ws_cache_put(&made, ws, out);
 	return r;
 }
 
@@ -242,6 +274,7 @@ home_overlay_remove(const char *ws)
 	char hex[65], gone[80];
 	int base, r;
 
+	ws_cache_drop(&made, ws);
 	if ((r = hash_name(ws, hex)) < 0)
 		return r;
 	base = open_base(false);

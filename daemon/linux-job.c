@@ -3,9 +3,11 @@
  * end of a template sync to wait on). The sandbox is built and its command
  * process confined before the job exists, so everything that differs from
  * one run to the next travels here, and nothing of it is decided earlier.
- * Sent by the daemon as two records on the sandbox's go socket: the job
- * (its strings in a memfd) and the stdio fds. The receiving side runs in
- * the forked child and does not allocate. */
+ * Sent by the daemon as one record on the sandbox's go socket, with the
+ * stdio (and sync) fds: its strings follow the header in the record, or,
+ * past JOB_INLINE_MAX, are in a memfd sent along. One message, so one
+ * wake-up of the waiting sandbox. The receiving side runs in the forked
+ * child and does not allocate (it maps). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -17,22 +19,26 @@
 #include "daemon/linux.h"
 #include "proto/fdpass.h"
 
-#define JOB_MAGIC 0x73627831u   /* the job record */
-#define STDIO_MAGIC 0x73627832u /* the stdio record */
+#define JOB_MAGIC 0x73627833u
 #define JOB_TTY 1u
 #define JOB_SYNC 2u
+#define JOB_MEMFD 4u /* the strings are in a memfd, the first fd */
+/* Strings up to this size go in the record itself (a Unix socket takes a
+ * record this big with the default buffer sizes). */
+#define JOB_INLINE_MAX (60u * 1024)
+#define JOB_MAX_FDS 5 /* memfd, sync, stdio */
 
 struct job_rec {
 	uint32_t magic;
 	uint32_t flags;
 	uint32_t umask;
 	uint16_t tcp_ports[2];
-	uint64_t size;  /* of the memfd's blob */
+	uint64_t size;  /* of the blob */
 };
 
-/* The memfd: this header, then the offsets of argv (argc + 1, the last 0)
+/* The blob: this header, then the offsets of argv (argc + 1, the last 0)
  * and envp (envc + 1), then the strings. The receiver turns the offsets
- * into pointers in its private mapping. */
+ * into pointers in its private copy. */
 struct job_blob {
 	uint64_t size;
 	uint32_t argc;
@@ -43,6 +49,8 @@ struct job_blob {
 
 _Static_assert(sizeof(char *) == sizeof(uint64_t),
 	       "the job blob keeps pointers where the offsets were");
+_Static_assert(sizeof(struct job_rec) % 8 == 0,
+	       "an inline blob after the record stays aligned");
 
 static size_t
 count(char *const *v, size_t *bytes)
@@ -63,20 +71,21 @@ put(uint8_t *buf, size_t off, const char *s)
 	return off + n;
 }
 
+/* The record's header and blob in one buffer (*out, malloc'd; the blob
+ * at sizeof(struct job_rec)); *size: the blob's. */
 static int
-write_blob(const struct sandbox_plan *p, int *memfd, uint64_t *size)
+build(const struct sandbox_plan *p, uint8_t **out, size_t *size)
 {
 	size_t bytes = strlen(p->cwd) + 1, argc, envc, n, off, i;
 	struct job_blob *b;
 	uint8_t *buf;
-	ssize_t w;
-	int fd, r = 0;
 
 	argc = count(p->argv, &bytes);
 	envc = count(p->envp, &bytes);
 	n = sizeof(*b) + (argc + envc + 2) * sizeof(b->v[0]) + bytes;
-	if (!(buf = calloc(1, n)))
+	if (!(*out = calloc(1, sizeof(struct job_rec) + n)))
 		return -ENOMEM;
+	buf = *out + sizeof(struct job_rec);
 	b = (struct job_blob *)buf;
 	b->size = n;
 	b->argc = (uint32_t)argc;
@@ -92,45 +101,62 @@ write_blob(const struct sandbox_plan *p, int *memfd, uint64_t *size)
 		b->v[argc + 1 + i] = off;
 		off = put(buf, off, p->envp[i]);
 	}
-	fd = memfd_create("sbx-job", MFD_CLOEXEC);
-	for (off = 0; fd >= 0 && off < n; off += (size_t)w)
-		if ((w = write(fd, buf + off, n - off)) <= 0) {
-			r = w < 0 ? -errno : -EIO;
-			break;
-		}
-	if (fd < 0)
-		r = -errno;
-	free(buf);
-	if (r < 0) {
-		if (fd >= 0)
-			close(fd);
-		return r;
-	}
-	*memfd = fd;
 	*size = n;
 	return 0;
+}
+
+static int
+to_memfd(const uint8_t *buf, size_t n)
+{
+	int fd = memfd_create("sbx-job", MFD_CLOEXEC), e;
+	size_t off;
+	ssize_t w;
+
+	for (off = 0; fd >= 0 && off < n; off += (size_t)w)
+		if ((w = write(fd, buf + off, n - off)) <= 0) {
+			e = w < 0 ? -errno : -EIO;
+			close(fd);
+			return e;
+		}
+	return fd < 0 ? -errno : fd;
 }
 
 int
 linux_job_send(int go, const struct sandbox_plan *p, int sync_fd)
 {
 	struct job_rec rec = { .magic = JOB_MAGIC };
-	int fds[2] = { -1, sync_fd }, r;
+	int fds[JOB_MAX_FDS], nfds = 0, memfd = -1, r, i;
+	size_t size, len = sizeof(rec);
+	uint8_t *buf;
 	ssize_t n;
 
-	if ((r = write_blob(p, &fds[0], &rec.size)) < 0)
+	if ((r = build(p, &buf, &size)) < 0)
 		return r;
+	rec.size = size;
 	rec.flags = (p->tty ? JOB_TTY : 0) | (sync_fd >= 0 ? JOB_SYNC : 0);
+	if (size > JOB_INLINE_MAX) {
+		if ((memfd = to_memfd(buf + sizeof(rec), size)) < 0) {
+			free(buf);
+			return memfd;
+		}
+		rec.flags |= JOB_MEMFD;
+		fds[nfds++] = memfd;
+	} else {
+		len += size;
+	}
+	if (sync_fd >= 0)
+		fds[nfds++] = sync_fd;
+	/* With a terminal all three are the slave: it goes once. */
+	for (i = 0; i < (p->tty ? 1 : 3); i++)
+		fds[nfds++] = p->stdio[i];
 	rec.umask = p->umask;
 	memcpy(rec.tcp_ports, p->proxy_ports, sizeof(rec.tcp_ports));
-	n = fdpass_send(go, &rec, sizeof(rec), fds, sync_fd >= 0 ? 2 : 1);
-	close(fds[0]);
-	if (n != (ssize_t)sizeof(rec))
-		return n < 0 ? (int)n : -EIO;
-	/* With a terminal all three are the slave: it goes once. */
-	rec = (struct job_rec){ .magic = STDIO_MAGIC };
-	n = fdpass_send(go, &rec, sizeof(rec), p->stdio, p->tty ? 1 : 3);
-	if (n != (ssize_t)sizeof(rec))
+	memcpy(buf, &rec, sizeof(rec));
+	n = fdpass_send(go, buf, len, fds, nfds);
+	free(buf);
+	if (memfd >= 0)
+		close(memfd);
+	if (n != (ssize_t)len)
 		return n < 0 ? (int)n : -EIO;
 	return 0;
 }
@@ -158,21 +184,15 @@ resolve(uint8_t *base, uint64_t size, uint64_t *v, size_t n, uint64_t lo)
 	return 0;
 }
 
+/* The blob at base (writable, size bytes), checked, as the job's. */
 static int
-map_blob(int memfd, uint64_t size, struct linux_job *j)
+parse_blob(uint8_t *base, uint64_t size, struct linux_job *j)
 {
-	struct job_blob *b;
+	struct job_blob *b = (struct job_blob *)base;
 	uint64_t lo;
-	uint8_t *base;
 
-	if (size < sizeof(*b) || size > (1u << 30))
+	if (size < sizeof(*b))
 		return -EBADMSG;
-	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, memfd, 0);
-	if (base == MAP_FAILED)
-		return -errno;
-	j->map = base;
-	j->maplen = size;
-	b = (struct job_blob *)base;
 	lo = sizeof(*b) + ((uint64_t)b->argc + b->envc + 2) * sizeof(b->v[0]);
 	if (b->size != size || b->argc == 0 || lo > size || base[size - 1] ||
 	    b->cwd < lo || b->cwd >= size ||
@@ -185,41 +205,73 @@ map_blob(int memfd, uint64_t size, struct linux_job *j)
 	return 0;
 }
 
+/* The blob in memfd, privately mapped in place of the receive buffer. */
+static int
+map_memfd(int memfd, uint64_t size, struct linux_job *j)
+{
+	uint8_t *base;
+
+	if (size <= JOB_INLINE_MAX || size > (1u << 30))
+		return -EBADMSG;
+	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, memfd, 0);
+	if (base == MAP_FAILED)
+		return -errno;
+	munmap(j->map, j->maplen);
+	j->map = base;
+	j->maplen = size;
+	return parse_blob(base, size, j);
+}
+
 int
 linux_job_recv(int go, struct linux_job *j)
 {
 	struct job_rec rec;
-	int fds[3], nfds, want, r;
+	int fds[JOB_MAX_FDS], nfds, want, k = 0, r;
+	size_t len = sizeof(rec) + JOB_INLINE_MAX;
+	uint8_t *buf;
 	ssize_t n;
 
-	j->map = NULL;
-	n = fdpass_recv(go, &rec, sizeof(rec), fds, &nfds, 2);
+	/* Anonymous memory, touched only as far as the record fills it. */
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return -errno;
+	j->map = buf;
+	j->maplen = len;
+	n = fdpass_recv(go, buf, len, fds, &nfds, JOB_MAX_FDS);
 	if (n == 0)
 		return -ECONNRESET; /* the daemon dropped this sandbox */
-	if (n < 0)
+	if (n < 0) {
+		close_all(fds, nfds);
 		return (int)n;
-	want = (rec.flags & JOB_SYNC) ? 2 : 1;
-	if (n != sizeof(rec) || rec.magic != JOB_MAGIC || nfds != want) {
+	}
+	memcpy(&rec, buf, sizeof(rec));
+	want = ((rec.flags & JOB_MEMFD) ? 1 : 0) +
+	       ((rec.flags & JOB_SYNC) ? 1 : 0) + ((rec.flags & JOB_TTY) ? 1 : 3);
+	if ((size_t)n < sizeof(rec) || rec.magic != JOB_MAGIC ||
+	    nfds != want ||
+	    (!(rec.flags & JOB_MEMFD) && (size_t)n != sizeof(rec) + rec.size) ||
+	    ((rec.flags & JOB_MEMFD) && (size_t)n != sizeof(rec))) {
 		close_all(fds, nfds);
 		return -EBADMSG;
 	}
-	r = map_blob(fds[0], rec.size, j);
-	close(fds[0]);
-	j->sync_fd = want == 2 ? fds[1] : -1;
+	if (rec.flags & JOB_MEMFD) {
+		r = map_memfd(fds[0], rec.size, j);
+		close(fds[k++]);
+	} else {
+		r = parse_blob(buf + sizeof(rec), rec.size, j);
+	}
+	if (r < 0) {
+		close_all(fds + k, nfds - k);
+		return r;
+	}
+	j->sync_fd = (rec.flags & JOB_SYNC) ? fds[k++] : -1;
 	j->tty = rec.flags & JOB_TTY;
 	j->umask = (mode_t)(rec.umask & 0777);
 	memcpy(j->tcp_ports, rec.tcp_ports, sizeof(j->tcp_ports));
-	if (r < 0)
-		return r;
-	want = j->tty ? 1 : 3;
-	n = fdpass_recv(go, &rec, sizeof(rec), fds, &nfds, 3);
-	if (n != sizeof(rec) || rec.magic != STDIO_MAGIC || nfds != want) {
-		close_all(fds, n < 0 ? 0 : nfds);
-		return n < 0 ? (int)n : -EBADMSG;
-	}
-	j->stdio[0] = fds[0];
-	j->stdio[1] = fds[want == 3 ? 1 : 0];
-	j->stdio[2] = fds[want == 3 ? 2 : 0];
+	j->stdio[0] = fds[k];
+	j->stdio[1] = fds[j->tty ? k : k + 1];
+	j->stdio[2] = fds[j->tty ? k : k + 2];
 	return 0;
 }
 

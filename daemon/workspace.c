@@ -13,6 +13,7 @@
 #include "daemon/crypto.h"
 #include "daemon/daemon.h"
 #include "daemon/workspace.h"
+#include "daemon/ws-cache.h"
 
 int
 workspace_resolve(const char *in, char *out, size_t len)
@@ -43,13 +44,16 @@ workspace_resolve(const char *in, char *out, size_t len)
 	return 0;
 }
 
+/* A spawn's temp dir as made before: checked, not made again (that cost
+ * two mkdirs and a hash per spawn). */
+static struct ws_cache tmpdirs;
+
+/* path is a directory (not a symbolic link) of the served user's. */
 static int
-ensure_dir(const char *path)
+check_dir(const char *path)
 {
 	struct stat st;
 
-	if (mkdir(path, 0700) < 0 && errno != EEXIST)
-		return -errno;
 	if (lstat(path, &st) < 0)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
@@ -60,12 +64,25 @@ ensure_dir(const char *path)
 	return 0;
 }
 
+static int
+ensure_dir(const char *path)
+{
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	return check_dir(path);
+}
+
 int
 workspace_tmpdir(const char *ws, char *out, size_t len)
 {
+	const char *made = ws_cache_get(&tmpdirs, ws);
 	char hex[65], dir[PATH_MAX];
 	int r, n;
 
+	if (made && strlen(made) < len && check_dir(made) == 0) {
+		strcpy(out, made);
+		return 0;
+	}
 	r = crypto_sha256_hex(ws, strlen(ws), hex);
 	if (r < 0)
 		return r;
@@ -77,5 +94,7 @@ workspace_tmpdir(const char *ws, char *out, size_t len)
 	n = snprintf(out, len, "%s/%.16s", dir, hex);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
-	return ensure_dir(out);
+	if ((r = ensure_dir(out)) == 0)
+		ws_cache_put(&tmpdirs, ws, out);
+	return r;
 }

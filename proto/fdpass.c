@@ -10,14 +10,14 @@ ssize_t
 fdpass_send(int sock, const void *buf, size_t len, const int *fds, int nfds)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int) * FDPASS_MAX)];
+		char buf[CMSG_SPACE(sizeof(int) * FDPASS_SEND_MAX)];
 		struct cmsghdr align;
 	} u;
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
-	if (nfds < 0 || nfds > FDPASS_MAX)
+	if (nfds < 0 || nfds > FDPASS_SEND_MAX)
 		return -EINVAL;
 	if (nfds > 0) {
 		struct cmsghdr *c;
@@ -67,7 +67,7 @@ ssize_t
 fdpass_recv(int sock, void *buf, size_t len, int *fds, int *nfds, int maxfds)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int) * 8)];
+		char buf[CMSG_SPACE(sizeof(int) * FDPASS_SEND_MAX)];
 		struct cmsghdr align;
 	} u;
 	struct iovec iov = { .iov_base = buf, .iov_len = len };

@@ -5,8 +5,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Most fds one message may carry: stdin, stdout, stderr. */
+/* Most fds one client message may carry: stdin, stdout, stderr. */
 #define FDPASS_MAX 3
+/* Most fds fdpass_send puts in one message (the daemon's own records to
+ * and from sandboxes carry more). */
+#define FDPASS_SEND_MAX 8
 
 /* Sends len bytes with nfds fds attached to the first byte. Returns bytes
  * sent or -errno. */

@@ -40,6 +40,15 @@ check "LANG passes (env.pass)" grep -q "^LANG=" <<<"$env_out"
 check "-e K=V passes" grep -qx EXTRA=2 <<<"$env_out"
 check "TMPDIR is /tmp" grep -qx TMPDIR=/tmp <<<"$env_out"
 
+# A job past what one record carries (its strings go in a memfd), and
+# one just under it, arrive whole.
+big=$(head -c 100000 /dev/zero | tr '\0' x)
+out=$(sbx run -e BIG="$big" -- sh -c 'printf %s "$BIG" | wc -c')
+expect_eq "100 KB variable arrives whole" "$out" 100000
+mid=$(head -c 50000 /dev/zero | tr '\0' y)
+out=$(sbx run -- sh -c 'printf %s "$1" | md5sum' sh "$mid")
+expect_eq "50 KB argument arrives whole" "$out" "$(printf %s "$mid" | md5sum)"
+
 # Signal dispositions of the daemon do not leak in: SIGPIPE is default.
 out=$(sbx run -- sh -c 'yes | head -1' 2>&1)
 expect_eq "SIGPIPE default inside (yes | head)" "$out" y

@@ -178,6 +178,13 @@ expect_eq "the cache is gone" "$(sbx run -- "$P" read "$H/.cache/x/f")" ENOENT
 expect_eq "the real file shows again" "$(sbx run -- cat "$H/.cache/old")" cached-before
 expect_eq "the layers of the other workspaces stay" \
 	"$(cd "$WS" && sbx reset | sed 's/.*: //')" "home overlay discarded"
+# Layers removed behind the daemon's back are made again for the next
+# template (the daemon remembers what it made, and checks it is there).
+sbx run -- sh -c 'mkdir -p ~/.cache/q && echo 1 >~/.cache/q/f'
+rm -rf "$T"/state/home/*/*
+out=$(sbx run --deny-read "$H/no-such-dir" -- \
+	sh -c 'mkdir -p ~/.cache/q2 && echo ok >~/.cache/q2/f && cat ~/.cache/q2/f')
+expect_eq "layers removed out of band are made again" "$out" ok
 
 # 7. filesystem.home "read-only": home writes fail with EROFS.
 echo '{"filesystem": {"home": "read-only"}}' >"$T/ro.json"
