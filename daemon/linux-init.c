@@ -486,7 +486,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		fail(sfd, STEP_HOSTNAME, errno);
 	if (p->net == SANDBOX_NET_NAMESPACE && (err = probe_loopback_up()) < 0)
 		fail(sfd, STEP_LOOPBACK, -err);
-	if (direct && (step = linux_mount_build(p, &err, NULL)) != 0)
+	if (direct && (step = linux_mount_build(p, &err, NULL, NULL)) != 0)
 		fail(sfd, step, err);
 	if (slave >= 0)
 		close(slave); /* the command gets it with its job */

@@ -307,7 +307,7 @@ collect_masks(const struct sandbox_plan *p, struct ll_entry *e,
 		r = push_mask(out, p->socket_mask);
 	for (i = 0; r == 0 && i < deny->n; i++)
 		r = push_mask(out, deny->v[i]);
-	if (r < 0 || (r = linux_walk(p->fs, &st, &w)) < 0)
+	if (r < 0 || (r = linux_walk(p->fs, NULL, &st, &w)) < 0)
 		return r;
 	for (i = 0; r == 0 && i < w.deny.n; i++)
 		r = push_mask(out, w.deny.v[i]);

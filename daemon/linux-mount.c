@@ -597,7 +597,8 @@ linux_mount_apply(const struct walk_result *w)
 }
 
 static int
-apply_policy(const struct sandbox_plan *p, struct walk_state **keep)
+apply_policy(const struct sandbox_plan *p, const struct walk_watch *watch,
+	     struct walk_state **keep)
 {
 	struct walk_state *st = NULL;
 	struct walk_result w;
@@ -607,7 +608,7 @@ apply_policy(const struct sandbox_plan *p, struct walk_state **keep)
 			    linux_mount_read_only)) < 0 ||
 	    (r = apply_list(&p->fs->l[FSPLAN_DENY_READ], linux_mount_mask)) < 0)
 		return r;
-	if ((r = linux_walk(p->fs, &st, &w)) < 0)
+	if ((r = linux_walk(p->fs, watch, &st, &w)) < 0)
 		return r;
 	r = linux_mount_apply(&w);
 	linux_walk_result_free(&w);
@@ -639,7 +640,7 @@ proc_read_only(void)
 
 int
 linux_mount_build(const struct sandbox_plan *p, int *err,
-		  struct walk_state **keep)
+		  const struct walk_watch *watch, struct walk_state **keep)
 {
 	struct trees t;
 	int r, fd;
@@ -686,7 +687,7 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 	}
 	if ((r = build_dev(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_DEV;
-	if ((r = apply_policy(p, keep)) < 0)
+	if ((r = apply_policy(p, watch, keep)) < 0)
 		return *err = -r, STEP_MOUNT_POLICY;
 	if ((r = build_masks(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_MASK;

@@ -26,6 +26,7 @@
 #include "daemon/daemon.h"
 #include "daemon/fsplan.h"
 #include "daemon/linux-template.h"
+#include "daemon/linux-walk.h"
 #include "daemon/linux.h"
 #include "daemon/log.h"
 #include "daemon/sandbox.h"
@@ -314,6 +315,7 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 	int keep[6] = { sync_fd, ready_w, t->state_fd, ctl, t->inotify_fd,
 			p->lock_fd };
 	struct walk_state *walk = NULL;
+	struct walk_watch hook;
 	char c;
 
 	linux_close_fds_except(keep, 6);
@@ -322,7 +324,8 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(sync_fd, &c, 1) != 1)
 		_exit(1);
 	close(sync_fd);
-	st.step = linux_mount_build(p, &st.err, &walk);
+	hook = linux_watch_hook(t->inotify_fd);
+	st.step = linux_mount_build(p, &st.err, &hook, &walk);
 	if (st.step == 0 && chdir("/") < 0) {
 		st.step = STEP_CHDIR;
 		st.err = errno;

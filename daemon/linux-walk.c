@@ -45,6 +45,7 @@ struct walk_state {
 	struct inode *links, *masked;
 	size_t nlinks, caplinks, nmasked, capmasked;
 	size_t entries;
+	struct walk_watch watch;   /* fn NULL: none */
 	/* current walk */
 	struct root *root;
 	struct walk_result *res;
@@ -358,6 +359,10 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 		return 0; /* vanished (or replaced) meanwhile: its event says */
 	if (fd < 0)
 		return errno == EACCES ? 0 : -errno; /* unreadable: no secrets */
+	if (w->watch.fn && (r = w->watch.fn(fd, abs, w->watch.arg)) < 0) {
+		close(fd);
+		return r;
+	}
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
@@ -422,8 +427,8 @@ walk_from(struct walk_state *w, struct root *root, const char *abs_dir,
 }
 
 int
-linux_walk(const struct fsplan *fs, struct walk_state **stp,
-	   struct walk_result *out)
+linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
+	   struct walk_state **stp, struct walk_result *out)
 {
 	struct walk_state *w = calloc(1, sizeof(*w));
 	size_t i;
@@ -433,6 +438,8 @@ linux_walk(const struct fsplan *fs, struct walk_state **stp,
 	if (!w)
 		return -ENOMEM;
 	w->fs = fs;
+	if (watch)
+		w->watch = *watch;
 	w->recurse_known = true;
 	for (i = 0; r == 0 && i < fs->l[FSPLAN_WRITE].n + fs->l[FSPLAN_OVERLAY].n &&
 		    w->nroots < 64; i++) {
@@ -567,13 +574,6 @@ linux_walk_rescan(struct walk_state *w, const char *abs, const char *name,
 	if (!name || linux_walk_is_ignore_file(w, name))
 		return rewalk(w, abs, NULL, true, out);
 	return rewalk(w, abs, name, false, out);
-}
-
-int
-linux_walk_recheck(struct walk_state *w, const char *abs,
-		   struct walk_result *out)
-{
-	return rewalk(w, abs, NULL, false, out);
 }
 
 static void

@@ -23,21 +23,24 @@ struct walk_result {
 
 struct walk_state;
 
+/* Told of each directory the walk opened (dfd), before it reads it: a
+ * watch put on it then misses nothing made in it after the read. */
+struct walk_watch {
+	int (*fn)(int dfd, const char *abs, void *arg);
+	void *arg;
+};
+
 /* Walks every writable tree of fs. Other hard links of a masked file are
  * masked too (a mask is by file, not by name). The state remembers what
- * was decided, for linux_walk_rescan. */
-int linux_walk(const struct fsplan *fs, struct walk_state **st,
-	       struct walk_result *out);
+ * was decided, for linux_walk_rescan, and watch (NULL: none), for every
+ * walk of it. */
+int linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
+	       struct walk_state **st, struct walk_result *out);
 /* Directory abs changed: entry name appeared (or, when name is an ignore
  * file or NULL, the directory is walked again in full); reports only what
  * is new to mask, protect or watch. */
 int linux_walk_rescan(struct walk_state *st, const char *abs,
 		      const char *name, struct walk_result *out);
-/* Directory abs was just watched: its entries again, for what appeared
- * between its walk and the watch (no event tells of that); directories
- * known already are not walked again. */
-int linux_walk_recheck(struct walk_state *st, const char *abs,
-		       struct walk_result *out);
 bool linux_walk_is_ignore_file(const struct walk_state *st, const char *name);
 /* Calls fn for every directory walked so far (to watch them). */
 int linux_walk_each_dir(const struct walk_state *st,

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
@@ -35,12 +36,25 @@ struct watch {
 	const struct ltemplate_state *built; /* how the build went */
 };
 
+/* The template's one watch table: filled by its walk while it builds,
+ * then served by linux_watch_run. */
+static struct watch tw = { .fd = -1 };
+
+/* Directory dfd (at abs), opened by the walk and not read yet, is watched:
+ * the inode itself (through /proc), so a rename meanwhile cannot put
+ * another directory in its place; what is made in it after the watch is
+ * an event, what was made before it the walk reads. */
 static int
-add_watch(const char *dir, void *arg)
+watch_dir(int dfd, const char *abs, void *arg)
 {
 	struct watch *w = arg;
-	int wd = inotify_add_watch(w->fd, dir, WATCH_MASK);
+	char self[64];
+	int wd;
 
+	if (w->fd < 0)
+		return 0;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", dfd);
+	wd = inotify_add_watch(w->fd, self, WATCH_MASK);
 	if (wd < 0)
 		return 0; /* out of watches: what appears there is not masked */
 	if ((size_t)wd >= w->ndirs) {
@@ -54,8 +68,15 @@ add_watch(const char *dir, void *arg)
 		w->ndirs = n;
 	}
 	free(w->dirs[wd]);
-	w->dirs[wd] = strdup(dir);
+	w->dirs[wd] = strdup(abs);
 	return 0;
+}
+
+struct walk_watch
+linux_watch_hook(int inotify_fd)
+{
+	tw.fd = inotify_fd;
+	return (struct walk_watch){ watch_dir, &tw };
 }
 
 /* A .git/config or .git/hooks that appears while sessions run is left to
@@ -77,24 +98,14 @@ drop_git_paths(struct fsplan_list *ro)
 		ro->v[n] = NULL;
 }
 
-/* Masks what a walk found and watches the directories it saw first. A
- * new directory is walked once more after its watch is in place: what was
- * made in it between its walk and the watch made no event. */
+/* Masks what a walk found (the directories it saw are watched since it
+ * opened them). */
 static void
 settle(struct watch *w, struct walk_result *res)
 {
-	struct walk_result again;
-	size_t i;
-
 	if (w->plan->emulate)
 		drop_git_paths(&res->ro);
 	linux_mount_apply(res);
-	for (i = 0; i < res->dirs.n; i++) {
-		add_watch(res->dirs.v[i], w);
-		if (linux_walk_recheck(w->st, res->dirs.v[i], &again) == 0)
-			settle(w, &again);
-		linux_walk_result_free(&again);
-	}
 }
 
 static void
@@ -208,22 +219,25 @@ linux_watch_run(struct walk_state *st, int ctl, int inotify_fd,
 		struct ltemplate_shared *sh, const struct sandbox_plan *plan,
 		const struct ltemplate_state *built)
 {
-	struct watch w = { .fd = inotify_fd, .sh = sh, .st = st, .plan = plan,
-			   .built = built };
+	struct watch *w = &tw;
 	struct pollfd pfd[3];
 	sigset_t chld;
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
-	pfd[0].fd = w.fd;
+	w->fd = inotify_fd;
+	w->sh = sh;
+	w->st = st;
+	w->plan = plan;
+	w->built = built;
+	/* Every walked directory is watched already (watch_dir). */
+	if (w->fd >= 0 && st)
+		__atomic_store_n(&sh->watching, 1, __ATOMIC_SEQ_CST);
+	pfd[0].fd = w->fd;
 	pfd[1].fd = ctl;
 	pfd[2].fd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
-	if (w.fd >= 0 && st) {
-		linux_walk_each_dir(st, add_watch, &w);
-		__atomic_store_n(&sh->watching, 1, __ATOMIC_SEQ_CST);
-	}
 	for (;;) {
 		struct signalfd_siginfo si;
 
@@ -237,8 +251,8 @@ linux_watch_run(struct walk_state *st, int ctl, int inotify_fd,
 			(void)k; /* just a wake-up: the loop above reaps */
 		}
 		if (pfd[0].revents)
-			drain(&w);
-		if (pfd[1].revents && !answer(&w, ctl))
+			drain(w);
+		if (pfd[1].revents && !answer(w, ctl))
 			_exit(0);
 	}
 }

@@ -116,9 +116,11 @@ struct linux_session_fds {
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace
  * by pid 1 of a fresh pid namespace (a template, or a direct sandbox, which
  * also binds its pty slave). Returns 0 or the failing step with *err set
- * to the errno. */
+ * to the errno. A template keeps its walk's state, whose directories go to
+ * watch as they are walked. */
+struct walk_watch;
 int linux_mount_build(const struct sandbox_plan *plan, int *err,
-		      struct walk_state **keep);
+		      const struct walk_watch *watch, struct walk_state **keep);
 /* An overlay of directory lower (read-only) with upper and work, as a
  * detached mount (nosuid, nodev); userns: made in a user namespace. Layers
  * are fds (O_PATH will do), so no path is looked up twice. */
@@ -138,6 +140,8 @@ int linux_mount_apply(const struct walk_result *w);
  * failure. Never returns. */
 struct ltemplate_state;
 struct ltemplate_shared;
+/* The template's watches (inotify_fd; -1: none), for its walk. */
+struct walk_watch linux_watch_hook(int inotify_fd);
 void linux_watch_run(struct walk_state *st, int ctl_fd, int inotify_fd,
 		     struct ltemplate_shared *shared,
 		     const struct sandbox_plan *plan,
