@@ -40,7 +40,6 @@ expect_eq "and so is one created after that" "$(sbx run -- "$P" read "$WS/after.
 rm -rf "$WS/c"
 mkdir -p "$WS/c" && echo s5 >"$WS/c/again.key"
 expect_eq "and one in a directory made again" "$(sbx run -- "$P" read "$WS/c/again.key")" EACCES
-stop_daemon
 # Files made while the template is being built: each directory is
 # watched before the walk reads it, so one that lands there after its read
 # is an event, and masked before the next run.
@@ -54,4 +53,5 @@ for i in $(seq 1 3000); do echo "SECRET$i" >"$W2/d$i/.env"; done
 wait "$b"
 leaked=$(sbx run --workspace "$W2" -C "$W2" -- sh -c 'cat d*/.env 2>/dev/null' | wc -l)
 expect_eq "no file made during the template's build is readable" "$leaked" 0
+stop_daemon
 done_test
