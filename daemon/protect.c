@@ -34,7 +34,8 @@ static const struct {
 
 /* The rules of protect_git_type(), as reported. */
 static const char git_file_rule[] = "/**/.git (not a directory)";
-static const char git_symlink_rule[] = "/**/.git/** (a symlink)";
+static const char git_symlink_rule[] =
+	"/**/.git/{worktrees/*,modules/**} (a symlink)";
 
 static const char *const op_names[PROTECT_NOPS] = {
 	[PROTECT_CREATE] = "create",
@@ -180,7 +181,10 @@ protect_git_type(const char *path, mode_t type)
 	n = strlen(p);
 	if (!S_ISDIR(type) && n >= 5 && !strcmp(p + n - 5, "/.git"))
 		return git_file_rule;
-	if (S_ISLNK(type) && has_dot_git(p, true))
+	/* Not anywhere in .git: git init tests symlinks with one there. */
+	if (S_ISLNK(type) && (policy_glob_match_path("/**/.git/worktrees", p) ||
+			      policy_glob_match_path(WT_ADMIN, p) ||
+			      policy_glob_covers_path("/**/.git/modules", p)))
 		return git_symlink_rule;
 	return NULL;
 }

@@ -61,8 +61,9 @@ bool protect_covered(const struct fsplan *fs, const char *path,
 /*
  * git's own layout, whatever the policy says: a .git that is not a
  * directory (git reads a file as "gitdir: PATH", a symlink as the
- * repository, under another name) and a symlink inside a .git directory
- * (the protected names below it would then be other files). The rule
+ * repository, under another name) and a symlink at .git/worktrees,
+ * .git/worktrees/ID or in .git/modules (the protected names below it
+ * would then be other files). The rule
  * refusing an object of type (S_IFMT bits) at path, or NULL.
  */
 const char *protect_git_type(const char *path, mode_t type);

@@ -88,7 +88,7 @@ for d in n1/.git/worktrees/w/hooks n1/.git/modules/a/hooks n1/.git/modules/a/b/h
 	expect_eq "mkdir $d" "$(probe mkdir "$d")" EPERM
 	absent "no $d" "$d"
 done
-expect_eq "symlink .git/worktrees -> elsewhere" "$(probe symlink ../../x n1/.git/worktrees2)" EPERM
+expect_eq "symlink .git/worktrees -> elsewhere" "$(probe symlink ../../x n1/.git/worktrees/w2)" EPERM
 expect_eq "symlink inside .git/modules" "$(probe symlink /tmp n1/.git/modules/a/c)" EPERM
 expect_eq "commondir written by hand" "$(probe create n1/.git/worktrees/w/commondir)" ok
 expect_eq "... holds only ../.." "$(cat "$WS/n1/.git/worktrees/w/commondir")" "../.."
@@ -114,6 +114,7 @@ expect_eq "... nor truncated" "$(probe truncate wt/.git)" EPERM
 git -C "$WS" worktree remove --force wt
 out=$(sbx run -q -- sh -c 'git init -q n2 && cd n2 && echo x > f && git add f && git -c user.email=a@b -c user.name=n commit -qm c && git worktree add -q ../n2wt 2>&1 && git -C ../n2wt log --format=%s -1' 2>&1)
 expect_eq "worktree add in a repository made in the run" "$out" c
+expect_eq "git init there found symlinks work" "$(git -C "$WS/n2" config core.symlinks)" ""
 no_fsmonitor "host git in that worktree runs nothing planted" n2wt
 rm -rf "$WS/n2" "$WS/n2wt" "$WS/x"
 git -C "$WS" worktree prune

@@ -126,11 +126,12 @@ static const struct {
 	{ PROTECT_CREATE, S_IFREG, WS "/.vscode/.git", PROTECT_DENY },
 	{ PROTECT_CREATE, S_IFREG, WS "/wt/.gitx", PROTECT_ALLOW },
 	{ PROTECT_CREATE, S_IFREG, WS "/wt/.git.lock", PROTECT_ALLOW },
-	/* No symlink inside a .git: the names there would be other files. */
+	/* No symlink where the names below would be other files. */
 	{ PROTECT_SYMLINK, S_IFLNK, WS "/.git/worktrees", PROTECT_DENY },
 	{ PROTECT_SYMLINK, S_IFLNK, WS "/r/.git/modules/a", PROTECT_DENY },
-	{ PROTECT_RENAME, S_IFLNK, WS "/r/.Git/x/y", PROTECT_DENY },
-	{ PROTECT_LINK, S_IFLNK, WS "/r/.git/x", PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFLNK, WS "/r/.Git/Modules/x/y", PROTECT_DENY },
+	{ PROTECT_LINK, S_IFLNK, WS "/r/.git/worktrees/x", PROTECT_DENY },
+	{ PROTECT_SYMLINK, S_IFLNK, WS "/r/.git/tXXXXXX", PROTECT_ALLOW },
 	{ PROTECT_SYMLINK, S_IFLNK, WS "/r/git/x", PROTECT_ALLOW },
 	{ PROTECT_SYMLINK, S_IFLNK, WS "/r/.gitx/x", PROTECT_ALLOW },
 	{ PROTECT_CREATE, S_IFREG, WS "/r/.git/x", PROTECT_ALLOW },
@@ -201,7 +202,9 @@ test_git_type(void)
 	CHECK(protect_git_type(WS "/a/.git", S_IFLNK) != NULL);
 	CHECK(protect_git_type(WS "/a/.git", S_IFSOCK) != NULL);
 	CHECK(protect_git_type(WS "/a/.git", S_IFDIR) == NULL);
-	CHECK(protect_git_type(WS "/a/.git/b/c", S_IFLNK) != NULL);
+	CHECK(protect_git_type(WS "/a/.git/modules/b/c", S_IFLNK) != NULL);
+	CHECK(protect_git_type(WS "/a/.git/worktrees/w", S_IFLNK) != NULL);
+	CHECK(protect_git_type(WS "/a/.git/b", S_IFLNK) == NULL);
 	CHECK(protect_git_type(WS "/a/.git/b/c", S_IFREG) == NULL);
 	CHECK(protect_git_type(WS "/a/.gitignore", S_IFREG) == NULL);
 	CHECK(protect_git_type(WS "/a/x.git", S_IFREG) == NULL);
