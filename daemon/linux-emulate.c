@@ -218,7 +218,8 @@ open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	if (writes(flags) && !ro_mount(p->obj)) {
 		if ((e = res_fd_path(p->obj, path, sizeof(path))) < 0)
 			return e;
-		if (e == 0 && protect_decide(s->fs, PROTECT_WRITE, path,
+		if (e == 0 && protect_decide(s->fs, PROTECT_WRITE,
+					     p->st.st_mode & S_IFMT, path,
 					     &rule) != PROTECT_ALLOW)
 			return deny(s, r, PROTECT_WRITE, path, rule, NULL);
 	}
@@ -230,23 +231,49 @@ open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	return res_reopen(p->obj, flags);
 }
 
+/* What git worktree add writes to tie a worktree to its repository
+ * (linux-gitlink.c). */
+static int
+open_gitlink(struct sup *s, struct sreq *r, struct rpath *p,
+	     enum protect_verdict v, mode_t mode, const char *rule)
+{
+	int e;
+
+	if (v == PROTECT_WT_GITDIR)
+		return gitlink_gitdir(s, p);
+	if ((e = use_umask(s, r)) < 0)
+		return e;
+	if (v == PROTECT_WT_COMMONDIR)
+		return gitlink_commondir(s, p, mode & 0777);
+	e = gitlink_dotgit(s, p, mode & 0777);
+	return e == -EPERM ? deny(s, r, PROTECT_CREATE, p->abs, rule,
+				  "not a linked worktree's .git file") : e;
+}
+
 static int
 open_new(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	 mode_t mode)
 {
+	enum protect_verdict v = PROTECT_ALLOW;
 	const char *rule = NULL;
 	int fd, e;
 
 	if (!(flags & O_CREAT))
 		return -ENOENT;
-	switch (ro_mount(p->parent) ? PROTECT_ALLOW :
-		protect_decide(s->fs, PROTECT_CREATE, p->abs, &rule)) {
+	if (!ro_mount(p->parent))
+		v = protect_decide(s->fs, PROTECT_CREATE, S_IFREG, p->abs,
+				   &rule);
+	switch (v) {
 	case PROTECT_ALLOW:
 		break;
 	case PROTECT_DISCARD:
 		/* A sample hook git init copies: accepted, kept nowhere. */
 		fd = memfd_create("sbx-discarded", MFD_CLOEXEC);
 		return fd < 0 ? -errno : fd;
+	case PROTECT_WT_GITDIR:
+	case PROTECT_WT_COMMONDIR:
+	case PROTECT_GIT_FILE:
+		return open_gitlink(s, r, p, v, mode, rule);
 	default:
 		return deny(s, r, PROTECT_CREATE, p->abs, rule, NULL);
 	}
@@ -339,7 +366,9 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 		return -EEXIST;
 	}
 	v = ro_mount(p.parent) ? PROTECT_ALLOW :
-		protect_decide(s->fs, op, p.abs, &rule);
+		protect_decide(s->fs, op, op == PROTECT_MKDIR ? S_IFDIR :
+			       op == PROTECT_SYMLINK ? S_IFLNK : S_IFREG,
+			       p.abs, &rule);
 	if (v != PROTECT_ALLOW && v != PROTECT_HOOKS_DIR)
 		e = deny(s, r, op, p.abs, rule, NULL);
 	else if (op != PROTECT_SYMLINK && (e = use_umask(s, r)) < 0)
@@ -359,18 +388,22 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 	return e;
 }
 
-/* The object a link or truncate names must not be a protected file:
- * another name for it would be a way to write it. */
+/* The object a link or truncate names must not be a protected file (nor
+ * a .git file): another name for it would be a way to write it. */
 static int
 check_object(struct sup *s, struct sreq *r, enum protect_op op, int obj)
 {
 	char path[PATH_MAX];
 	const char *rule = NULL;
+	struct stat st;
 	int e = res_fd_path(obj, path, sizeof(path));
 
 	if (e < 0)
 		return e;
-	if (e == 0 && protect_covered(s->fs, path, &rule))
+	if (fstat(obj, &st) < 0)
+		return -errno;
+	if (e == 0 && (protect_covered(s->fs, path, &rule) ||
+		       (rule = protect_git_type(path, st.st_mode & S_IFMT))))
 		return deny(s, r, op, path, rule, NULL);
 	return 0;
 }
@@ -392,9 +425,14 @@ emu_link(struct sup *s, struct sreq *r, int odfd, uint64_t oaddr, int ndfd,
 		return -ENOENT;
 	if ((base = res_base(s, r, odfd, old)) < 0)
 		return base;
-	if (!old[0])
+	if (!old[0]) {
 		src.obj = base; /* AT_EMPTY_PATH: the fd itself */
-	else {
+		if (fstat(src.obj, &src.st) < 0) {
+			e = -errno;
+			res_close(&src);
+			return e;
+		}
+	} else {
 		e = res_walk(s, r, base, old, flags & AT_SYMLINK_FOLLOW, &src);
 		if (e < 0 || src.obj < 0) {
 			res_close(&src);
@@ -413,8 +451,8 @@ emu_link(struct sup *s, struct sreq *r, int odfd, uint64_t oaddr, int ndfd,
 	if (dst.obj >= 0 || !dst.name[0] || res_is_dot(dst.name))
 		e = -EEXIST;
 	else if (!ro_mount(dst.parent) && !ro_mount(src.obj) &&
-		 protect_decide(s->fs, PROTECT_LINK, dst.abs, &rule) !=
-		 PROTECT_ALLOW)
+		 protect_decide(s->fs, PROTECT_LINK, src.st.st_mode & S_IFMT,
+				dst.abs, &rule) != PROTECT_ALLOW)
 		e = deny(s, r, PROTECT_LINK, dst.abs, rule, NULL);
 	else {
 		/* The very inode checked, whatever its name is by now. */
@@ -425,6 +463,17 @@ emu_link(struct sup *s, struct sreq *r, int odfd, uint64_t oaddr, int ndfd,
 	res_close(&src);
 	res_close(&dst);
 	return e;
+}
+
+static bool
+is_symlink(int dir, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_LNK;
+	return fstatat(dir, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISLNK(st.st_mode);
 }
 
 /* Every entry down to the depth protect_rename_depth() gives must keep
@@ -466,6 +515,13 @@ check_tree(struct sup *s, struct sreq *r, int dir, const char *from,
 				 protect_covered(s->fs, b, NULL) ? b : a, rule,
 				 "a protected path inside the renamed "
 				 "directory");
+			break;
+		}
+		/* A symlink coming into a .git directory. */
+		if (is_symlink(dirfd(d), de) && !protect_git_type(a, S_IFLNK) &&
+		    (rule = protect_git_type(b, S_IFLNK))) {
+			e = deny(s, r, PROTECT_RENAME, b, rule,
+				 "a symlink inside the renamed directory");
 			break;
 		}
 		if (depth != 1 && de->d_type != DT_REG &&
@@ -542,6 +598,7 @@ rename_checked(struct sup *s, struct sreq *r, struct rpath *src,
 {
 	const char *rule = NULL;
 	enum protect_verdict v = protect_decide(s->fs, PROTECT_RENAME,
+						src->st.st_mode & S_IFMT,
 						dst->abs, &rule);
 	long budget = TREE_MAX_ENTRIES;
 	int depth, e;
@@ -561,6 +618,10 @@ rename_checked(struct sup *s, struct sreq *r, struct rpath *src,
 		return deny(s, r, PROTECT_RENAME, dst->abs, rule, NULL);
 	if (protect_covered(s->fs, src->abs, &rule))
 		return deny(s, r, PROTECT_REMOVE, src->abs, rule, NULL);
+	/* Exchanged, dst's object lands at src's path. */
+	if ((flags & RENAME_EXCHANGE) && dst->obj >= 0 &&
+	    (rule = protect_git_type(src->abs, dst->st.st_mode & S_IFMT)))
+		return deny(s, r, PROTECT_RENAME, src->abs, rule, NULL);
 	if (S_ISDIR(src->st.st_mode) &&
 	    (depth = protect_rename_depth(s->fs, src->abs, dst->abs)) != 0 &&
 	    (e = check_tree(s, r, src->obj, src->abs, dst->abs, depth,

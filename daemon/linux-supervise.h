@@ -88,6 +88,11 @@ struct sup {
 	int listener, report, lock, root;
 	struct sup_ident fresh[256]; /* .git dirs and configs made here */
 	unsigned nfresh, next_fresh;
+	/* Linked worktrees whose gitdir git wrote and whose .git file it
+	 * has not made yet (linux-gitlink.c): the .git/worktrees/ID
+	 * directory (O_PATH) and the anonymous file git wrote. */
+	struct { int dir, memfd; } wt[8];
+	unsigned nwt, next_wt;
 	unsigned workers;            /* FIFO openers not reaped yet */
 	struct { pid_t tid; int pidfd; mode_t mask; } umasks[64];
 	unsigned numasks, next_umask;
@@ -124,6 +129,15 @@ struct sup_answer {
 	bool cloexec;
 };
 int emu_run(struct sup *s, struct sreq *r, int op, struct sup_answer *a);
+
+/* linux-gitlink.c: git worktree add's files that tie a linked worktree
+ * to its repository, written by the supervisor; each returns the fd the
+ * command gets (an anonymous file) or -errno. mode: the file's, the
+ * command's umask applied. */
+int gitlink_gitdir(struct sup *s, const struct rpath *p);
+int gitlink_commondir(struct sup *s, const struct rpath *p, mode_t mode);
+/* -EPERM when no worktree's gitdir names p. */
+int gitlink_dotgit(struct sup *s, const struct rpath *p, mode_t mode);
 
 /* linux-supervise.c */
 /* Answers notification id with res: an error, a value, or (a->is_fd) the

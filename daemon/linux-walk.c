@@ -17,6 +17,7 @@
 #include "daemon/ignore.h"
 #include "daemon/linux-walk.h"
 #include "daemon/policy-glob.h"
+#include "daemon/protect.h"
 
 struct inode {
 	dev_t dev;
@@ -324,7 +325,9 @@ walk_entry(struct walk_state *w, int dfd, const char *name,
 					&st, abs);
 		return 0;
 	}
-	if (any_glob(&w->fs->l[FSPLAN_RO_GLOBS], abs))
+	/* A .git file names the repository git uses there (protect.c). */
+	if (any_glob(&w->fs->l[FSPLAN_RO_GLOBS], abs) ||
+	    (S_ISREG(st.st_mode) && protect_git_type(abs, S_IFREG)))
 		return decide(w, &w->res->ro, abs);
 	if (S_ISREG(st.st_mode) && st.st_nlink > 1)
 		return remember(&w->links, &w->nlinks, &w->caplinks, &st, abs);

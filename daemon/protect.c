@@ -1,8 +1,9 @@
 /* Protected-path decisions for the supervisor: coverage by the plan's
- * read-only rules, git's three exceptions, and how deep a directory rename
- * must be looked into. */
+ * read-only rules, git's layout and exceptions, and how deep a directory
+ * rename must be looked into. */
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "daemon/policy-glob.h"
 #include "daemon/policy-path.h"
@@ -11,6 +12,30 @@
 /* The built-in rules git's exceptions belong to (policy-builtin.c). */
 #define GIT_HOOKS "/**/.git/hooks"
 #define GIT_CONFIG "/**/.git/config"
+#define WT_ADMIN "/**/.git/worktrees/*"
+#define WT_GITDIR WT_ADMIN "/gitdir"
+#define WT_COMMONDIR WT_ADMIN "/commondir"
+
+/* What git itself writes under its rules: op on a path matching glob
+ * (folded) gets v instead of a refusal. */
+static const struct {
+	const char *rule;
+	enum protect_op op;
+	const char *glob;
+	enum protect_verdict v;
+} exceptions[] = {
+	{ GIT_HOOKS, PROTECT_MKDIR, GIT_HOOKS, PROTECT_HOOKS_DIR },
+	{ GIT_HOOKS, PROTECT_CREATE, GIT_HOOKS "/*.sample", PROTECT_DISCARD },
+	{ GIT_CONFIG, PROTECT_RENAME, GIT_CONFIG, PROTECT_GIT_CONFIG },
+	{ WT_GITDIR, PROTECT_CREATE, WT_GITDIR, PROTECT_WT_GITDIR },
+	{ WT_COMMONDIR, PROTECT_CREATE, WT_COMMONDIR, PROTECT_WT_COMMONDIR },
+};
+#define NEXCEPTIONS (sizeof(exceptions) / sizeof(exceptions[0]))
+
+/* The rules of protect_git_type(), as reported. */
+static const char git_file_rule[] = "/**/.git (not a directory)";
+static const char git_symlink_rule[] =
+	"/**/.git/{worktrees/*,modules/**} (a symlink)";
 
 static const char *const op_names[PROTECT_NOPS] = {
 	[PROTECT_CREATE] = "create",
@@ -56,7 +81,12 @@ protect_creatable(const struct fsplan *fs, const char *path)
 static bool
 is_git_rule(const char *glob)
 {
-	return !strcmp(glob, GIT_HOOKS) || !strcmp(glob, GIT_CONFIG);
+	size_t i;
+
+	for (i = 0; i < NEXCEPTIONS; i++)
+		if (!strcmp(glob, exceptions[i].rule))
+			return true;
+	return false;
 }
 
 /* ASCII lower case: on a case-insensitive filesystem (WSL's drvfs, vfat,
@@ -127,13 +157,61 @@ protect_covered(const struct fsplan *fs, const char *path, const char **rule)
 	return r != NULL;
 }
 
+/* Whether folded path has a component .git; before its last one only,
+ * when inner. */
+static bool
+has_dot_git(const char *p, bool inner)
+{
+	const char *c;
+
+	for (c = strstr(p, "/.git"); c; c = strstr(c + 1, "/.git"))
+		if (c[5] == '/' || (!inner && c[5] == '\0'))
+			return true;
+	return false;
+}
+
+const char *
+protect_git_type(const char *path, mode_t type)
+{
+	char p[POLICY_PATH_MAX];
+	size_t n;
+
+	if (!fold(p, path))
+		return "(path too long to check)";
+	n = strlen(p);
+	if (!S_ISDIR(type) && n >= 5 && !strcmp(p + n - 5, "/.git"))
+		return git_file_rule;
+	/* Not anywhere in .git: git init tests symlinks with one there. */
+	if (S_ISLNK(type) && (policy_glob_match_path("/**/.git/worktrees", p) ||
+			      policy_glob_match_path(WT_ADMIN, p) ||
+			      policy_glob_covers_path("/**/.git/modules", p)))
+		return git_symlink_rule;
+	return NULL;
+}
+
+bool
+protect_worktree_admin(const char *dir)
+{
+	char p[POLICY_PATH_MAX];
+
+	return fold(p, dir) && policy_glob_match_path(WT_ADMIN, p);
+}
+
 enum protect_verdict
-protect_decide(const struct fsplan *fs, enum protect_op op, const char *path,
-	       const char **rule)
+protect_decide(const struct fsplan *fs, enum protect_op op, mode_t type,
+	       const char *path, const char **rule)
 {
 	const char *r = covering(fs, path, false);
 	char p[POLICY_PATH_MAX];
+	size_t i;
 
+	if (!r && op != PROTECT_REMOVE && (r = protect_git_type(path, type))) {
+		if (rule)
+			*rule = r;
+		/* A new file: a linked worktree's, perhaps. */
+		return op == PROTECT_CREATE && r == git_file_rule ?
+			       PROTECT_GIT_FILE : PROTECT_DENY;
+	}
 	if (r) {
 		if (rule)
 			*rule = r;
@@ -145,13 +223,10 @@ protect_decide(const struct fsplan *fs, enum protect_op op, const char *path,
 		*rule = r;
 	/* Only git's rules cover path from here on. */
 	fold(p, path);
-	if (op == PROTECT_MKDIR && policy_glob_match_path(GIT_HOOKS, p))
-		return PROTECT_HOOKS_DIR;
-	if (op == PROTECT_CREATE &&
-	    policy_glob_match_path(GIT_HOOKS "/*.sample", p))
-		return PROTECT_DISCARD;
-	if (op == PROTECT_RENAME && policy_glob_match_path(GIT_CONFIG, p))
-		return PROTECT_GIT_CONFIG;
+	for (i = 0; i < NEXCEPTIONS; i++)
+		if (op == exceptions[i].op &&
+		    policy_glob_match_path(exceptions[i].glob, p))
+			return exceptions[i].v;
 	return PROTECT_DENY;
 }
 
@@ -194,15 +269,50 @@ rule_shape(const char *rule, bool *lead_any, bool *inner_any)
 	return n;
 }
 
+/* Whether folded path has a component equal to the one at c (up to a
+ * slash). */
+static bool
+has_component(const char *path, const char *c)
+{
+	size_t n = strcspn(c, "/");
+	const char *p;
+
+	for (p = path; (p = strchr(p, '/')) != NULL; p++)
+		if (!strncmp(p + 1, c, n) && (p[1 + n] == '/' || !p[1 + n]))
+			return true;
+	return false;
+}
+
+/* A rule "/" ** "/c1/..." whose c1 is a plain name that neither side of
+ * the rename has: every match below lies wholly within the moved tree,
+ * so it matches alike on both sides, whatever ** follows. */
+static bool
+apart(const char *rule, const char *from, const char *to)
+{
+	char r[POLICY_PATH_MAX], f[POLICY_PATH_MAX], t[POLICY_PATH_MAX];
+	const char *c1;
+
+	if (strncmp(rule, "/**/", 4) || !fold(r, rule) || !fold(f, from) ||
+	    !fold(t, to))
+		return false;
+	c1 = r + 4;
+	if (strcspn(c1, "*?[\\") < strcspn(c1, "/"))
+		return false;
+	return !has_component(f, c1) && !has_component(t, c1);
+}
+
 /* See protect.h: a rule "/" ** "/c1/../ck" can only straddle the moved
- * root with its first k-1 components inside; a rule without ** matches
- * paths of exactly its length. */
+ * root with its first k-1 components inside, and with c1 in from or to;
+ * a rule without ** matches paths of exactly its length. */
 static int
-rule_depth(const char *rule, bool glob, int dmin)
+rule_depth(const char *rule, bool glob, int dmin, const char *from,
+	   const char *to)
 {
 	bool lead, inner;
 	int n = rule_shape(rule, &lead, &inner);
 
+	if (glob && lead && apart(rule, from, to))
+		return 0;
 	if (glob && inner)
 		return -1;
 	if (glob && lead)
@@ -216,14 +326,19 @@ protect_rename_depth(const struct fsplan *fs, const char *from, const char *to)
 	const struct fsplan_list *plain = &fs->l[FSPLAN_READ_ONLY];
 	const struct fsplan_list *globs = &fs->l[FSPLAN_RO_GLOBS];
 	int df = depth(from), dt = depth(to), dmin = df < dt ? df : dt;
+	char f[POLICY_PATH_MAX], t[POLICY_PATH_MAX];
 	int best = 0, d;
 	size_t i;
 
+	/* Symlinks anywhere below would come into a .git or leave one. */
+	if (!fold(f, from) || !fold(t, to) ||
+	    has_dot_git(f, false) != has_dot_git(t, false))
+		return -1;
 	for (i = 0; i < plain->n; i++)
-		if ((d = rule_depth(plain->v[i], false, dmin)) > best)
+		if ((d = rule_depth(plain->v[i], false, dmin, from, to)) > best)
 			best = d;
 	for (i = 0; i < globs->n; i++) {
-		if ((d = rule_depth(globs->v[i], true, dmin)) < 0)
+		if ((d = rule_depth(globs->v[i], true, dmin, from, to)) < 0)
 			return -1;
 		if (d > best)
 			best = d;
@@ -235,7 +350,15 @@ bool
 protect_late_bind(const char *path)
 {
 	char p[POLICY_PATH_MAX];
+	size_t i, n;
 
-	return !fold(p, path) || (!policy_glob_covers_path(GIT_HOOKS, p) &&
-				  !policy_glob_match_path(GIT_CONFIG, p));
+	if (!fold(p, path))
+		return true;
+	n = strlen(p);
+	if (n >= 5 && !strcmp(p + n - 5, "/.git"))
+		return false;
+	for (i = 0; i < NEXCEPTIONS; i++)
+		if (policy_glob_covers_path(exceptions[i].rule, p))
+			return false;
+	return true;
 }

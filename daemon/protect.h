@@ -6,6 +6,7 @@
 #define SBX_PROTECT_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "daemon/fsplan.h"
 
@@ -34,6 +35,17 @@ enum protect_verdict {
 	/* git's config.lock renamed onto .git/config: allowed only when the
 	 * content passes gitconfig_check(), copied into a new file. */
 	PROTECT_GIT_CONFIG,
+	/* A linked worktree's .git/worktrees/ID/gitdir: the open succeeds
+	 * on an anonymous file, whose content only tells which worktree's
+	 * .git file git makes next (PROTECT_GIT_FILE). */
+	PROTECT_WT_GITDIR,
+	/* A linked worktree's .git/worktrees/ID/commondir: the supervisor
+	 * writes "../.." (git's only content), git writes an anonymous
+	 * file. */
+	PROTECT_WT_COMMONDIR,
+	/* A new file named .git: only a linked worktree's, whose gitdir
+	 * git just wrote; the supervisor writes both. */
+	PROTECT_GIT_FILE,
 };
 
 /*
@@ -46,12 +58,27 @@ enum protect_verdict {
 bool protect_covered(const struct fsplan *fs, const char *path,
 		     const char **rule);
 
-/* The decision for op on path. Only the built-in git rules (.git/hooks,
- * .git/config) have exceptions, and only when no other rule covers the
- * path; *rule as above, for a refusal. */
+/*
+ * git's own layout, whatever the policy says: a .git that is not a
+ * directory (git reads a file as "gitdir: PATH", a symlink as the
+ * repository, under another name) and a symlink at .git/worktrees,
+ * .git/worktrees/ID or in .git/modules (the protected names below it
+ * would then be other files). The rule
+ * refusing an object of type (S_IFMT bits) at path, or NULL.
+ */
+const char *protect_git_type(const char *path, mode_t type);
+
+/* The decision for op making an object of type (S_IFMT bits: the
+ * source's for a rename or link) at path. Only the built-in git rules
+ * have exceptions, and only when no other rule covers the path; *rule
+ * as above, for a refusal. */
 enum protect_verdict protect_decide(const struct fsplan *fs,
-				    enum protect_op op, const char *path,
-				    const char **rule);
+				    enum protect_op op, mode_t type,
+				    const char *path, const char **rule);
+
+/* Whether dir (absolute, canonical) is a linked worktree's directory in
+ * a repository, .git/worktrees/ID: what a .git file may name. */
+bool protect_worktree_admin(const char *dir);
 
 /*
  * A directory renamed from `from` to `to`, neither of them covered: the
@@ -59,14 +86,17 @@ enum protect_verdict protect_decide(const struct fsplan *fs,
  * their old path and not at their new one, or the reverse (deeper ones
  * match every rule alike on both sides, or inherit their coverage from
  * an entry within N). 0: no entry needs a look; -1: no bound (a rule has
- * a ** that is not its first component).
+ * a ** that is not its first component and the rename may straddle it,
+ * or the tree moves into or out of a .git directory: protect_git_type).
  */
 int protect_rename_depth(const struct fsplan *fs, const char *from,
 			 const char *to);
 
 /* Whether the template should make a protected path that appeared after
- * its build read-only by a bind mount. Not for the git paths above: the
- * supervisor guards those, and a bind would break git init mid-way. */
+ * its build read-only by a bind mount. Not for the git paths above (nor a
+ * .git file): the supervisor guards those, a bind would break git init
+ * mid-way, and removing one is harmless (it cannot be put back with
+ * content of the command's choosing). */
 bool protect_late_bind(const char *path);
 
 const char *protect_op_name(enum protect_op op);

@@ -1,7 +1,9 @@
 /* Unit tests for daemon/protect.c over the built-in rules plus a user
- * layer: coverage at any depth, git's three exceptions (and only where git
- * rules alone cover the path), rename depths, late binds. */
+ * layer: coverage at any depth, git's layout (.git files, symlinks in
+ * .git, worktrees and modules) and exceptions (only where git rules alone
+ * cover the path), rename depths, late binds. */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "daemon/policy-merge.h"
 #include "daemon/protect.h"
@@ -54,6 +56,27 @@ test_covered(const struct fsplan *fs)
 	CHECK(!protect_covered(fs, WS "/src/main.c", NULL));
 	CHECK(!protect_covered(fs, WS "/.vscodex", NULL));
 	CHECK(!protect_covered(fs, WS "/hooks/pre-commit", NULL));
+	/* What git reads a repository's config and hooks through. */
+	CHECK(protect_covered(fs, WS "/.git/commondir", NULL));
+	CHECK(protect_covered(fs, WS "/r/.git/config.worktree", NULL));
+	CHECK(protect_covered(fs, WS "/.git/worktrees/w/commondir", NULL));
+	CHECK(protect_covered(fs, WS "/.git/worktrees/w/gitdir", NULL));
+	CHECK(protect_covered(fs, WS "/.git/worktrees/w/config", NULL));
+	CHECK(protect_covered(fs, WS "/.git/worktrees/w/hooks/x", NULL));
+	CHECK(protect_covered(fs, WS "/.git/worktrees/w/config.worktree",
+			      NULL));
+	CHECK(protect_covered(fs, WS "/.git/modules/a/config", NULL));
+	CHECK(protect_covered(fs, WS "/.git/modules/lib/a/config", NULL));
+	CHECK(protect_covered(fs, WS "/.git/modules/a/modules/b/hooks/x",
+			      NULL));
+	CHECK(protect_covered(fs, WS "/.git/modules/a/commondir", NULL));
+	CHECK(protect_covered(fs, WS "/.Git/Modules/a/Config", NULL));
+	CHECK(!protect_covered(fs, WS "/.git/modules/a/objects/ab/cd", NULL));
+	CHECK(!protect_covered(fs, WS "/.git/worktrees/w/index", NULL));
+	CHECK(!protect_covered(fs, WS "/.git/worktrees/w/x/commondir", NULL));
+	CHECK(!protect_covered(fs, WS "/worktrees/w/commondir", NULL));
+	CHECK(!protect_covered(fs, WS "/src/config", NULL));
+	CHECK(!protect_covered(fs, WS "/modules/a/config", NULL));
 	{
 		/* What cannot be matched is refused. */
 		static char longp[5000];
@@ -66,28 +89,76 @@ test_covered(const struct fsplan *fs)
 
 static const struct {
 	enum protect_op op;
+	mode_t type;
 	const char *path;
 	enum protect_verdict want;
 } decisions[] = {
-	{ PROTECT_CREATE, WS "/src/x.c", PROTECT_ALLOW },
-	{ PROTECT_MKDIR, WS "/a/b/c/.git/hooks", PROTECT_HOOKS_DIR },
-	{ PROTECT_MKDIR, WS "/a/.Git/HOOKS", PROTECT_HOOKS_DIR },
-	{ PROTECT_CREATE, WS "/a/.Git/HOOKS/pre-commit", PROTECT_DENY },
-	{ PROTECT_SYMLINK, WS "/.git/hooks", PROTECT_DENY },
-	{ PROTECT_RENAME, WS "/.git/hooks", PROTECT_DENY },
-	{ PROTECT_MKDIR, WS "/.git/hooks/x", PROTECT_DENY },
-	{ PROTECT_CREATE, WS "/.git/hooks/pre-commit.sample", PROTECT_DISCARD },
-	{ PROTECT_CREATE, WS "/.git/hooks/pre-commit", PROTECT_DENY },
-	{ PROTECT_RENAME, WS "/.git/hooks/pre-commit.sample", PROTECT_DENY },
-	{ PROTECT_WRITE, WS "/.git/hooks/pre-commit.sample", PROTECT_DENY },
-	{ PROTECT_RENAME, WS "/n/.git/config", PROTECT_GIT_CONFIG },
-	{ PROTECT_CREATE, WS "/n/.git/config", PROTECT_DENY },
-	{ PROTECT_LINK, WS "/n/.git/config", PROTECT_DENY },
-	{ PROTECT_WRITE, WS "/n/.git/config", PROTECT_DENY },
-	{ PROTECT_REMOVE, WS "/n/.git/config", PROTECT_DENY },
+	{ PROTECT_CREATE, S_IFREG, WS "/src/x.c", PROTECT_ALLOW },
+	{ PROTECT_MKDIR, S_IFDIR, WS "/a/b/c/.git/hooks", PROTECT_HOOKS_DIR },
+	{ PROTECT_MKDIR, S_IFDIR, WS "/a/.Git/HOOKS", PROTECT_HOOKS_DIR },
+	{ PROTECT_CREATE, S_IFREG, WS "/a/.Git/HOOKS/pre-commit", PROTECT_DENY },
+	{ PROTECT_SYMLINK, S_IFLNK, WS "/.git/hooks", PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFREG, WS "/.git/hooks", PROTECT_DENY },
+	{ PROTECT_MKDIR, S_IFDIR, WS "/.git/hooks/x", PROTECT_DENY },
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/hooks/pre-commit.sample", PROTECT_DISCARD },
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/hooks/pre-commit", PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFREG, WS "/.git/hooks/pre-commit.sample", PROTECT_DENY },
+	{ PROTECT_WRITE, S_IFREG, WS "/.git/hooks/pre-commit.sample", PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFREG, WS "/n/.git/config", PROTECT_GIT_CONFIG },
+	{ PROTECT_CREATE, S_IFREG, WS "/n/.git/config", PROTECT_DENY },
+	{ PROTECT_LINK, S_IFREG, WS "/n/.git/config", PROTECT_DENY },
+	{ PROTECT_WRITE, S_IFREG, WS "/n/.git/config", PROTECT_DENY },
+	{ PROTECT_REMOVE, S_IFREG, WS "/n/.git/config", PROTECT_DENY },
 	/* Another rule covering the place leaves git no exception. */
-	{ PROTECT_RENAME, WS "/.vscode/.git/config", PROTECT_DENY },
-	{ PROTECT_MKDIR, WS "/vendor/.git/hooks", PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFREG, WS "/.vscode/.git/config", PROTECT_DENY },
+	{ PROTECT_MKDIR, S_IFDIR, WS "/vendor/.git/hooks", PROTECT_DENY },
+	/* A .git that is not a directory: only a worktree's new file. */
+	{ PROTECT_CREATE, S_IFREG, WS "/wt/.git", PROTECT_GIT_FILE },
+	{ PROTECT_CREATE, S_IFREG, WS "/wt/.GIT", PROTECT_GIT_FILE },
+	{ PROTECT_WRITE, S_IFREG, WS "/wt/.git", PROTECT_DENY },
+	{ PROTECT_SYMLINK, S_IFLNK, WS "/wt/.git", PROTECT_DENY },
+	{ PROTECT_MKNOD, S_IFIFO, WS "/wt/.git", PROTECT_DENY },
+	{ PROTECT_LINK, S_IFREG, WS "/wt/.git", PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFREG, WS "/wt/.git", PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFLNK, WS "/wt/.git", PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFDIR, WS "/wt/.git", PROTECT_ALLOW },
+	{ PROTECT_MKDIR, S_IFDIR, WS "/wt/.git", PROTECT_ALLOW },
+	{ PROTECT_CREATE, S_IFREG, WS "/.vscode/.git", PROTECT_DENY },
+	{ PROTECT_CREATE, S_IFREG, WS "/wt/.gitx", PROTECT_ALLOW },
+	{ PROTECT_CREATE, S_IFREG, WS "/wt/.git.lock", PROTECT_ALLOW },
+	/* No symlink where the names below would be other files. */
+	{ PROTECT_SYMLINK, S_IFLNK, WS "/.git/worktrees", PROTECT_DENY },
+	{ PROTECT_SYMLINK, S_IFLNK, WS "/r/.git/modules/a", PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFLNK, WS "/r/.Git/Modules/x/y", PROTECT_DENY },
+	{ PROTECT_LINK, S_IFLNK, WS "/r/.git/worktrees/x", PROTECT_DENY },
+	{ PROTECT_SYMLINK, S_IFLNK, WS "/r/.git/tXXXXXX", PROTECT_ALLOW },
+	{ PROTECT_SYMLINK, S_IFLNK, WS "/r/git/x", PROTECT_ALLOW },
+	{ PROTECT_SYMLINK, S_IFLNK, WS "/r/.gitx/x", PROTECT_ALLOW },
+	{ PROTECT_CREATE, S_IFREG, WS "/r/.git/x", PROTECT_ALLOW },
+	/* git worktree add's files: written by the supervisor. */
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/worktrees/w/gitdir",
+	  PROTECT_WT_GITDIR },
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/worktrees/w/commondir",
+	  PROTECT_WT_COMMONDIR },
+	{ PROTECT_WRITE, S_IFREG, WS "/.git/worktrees/w/gitdir",
+	  PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFREG, WS "/.git/worktrees/w/commondir",
+	  PROTECT_DENY },
+	{ PROTECT_LINK, S_IFREG, WS "/.git/worktrees/w/gitdir", PROTECT_DENY },
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/worktrees/w/HEAD", PROTECT_ALLOW },
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/worktrees/w/config",
+	  PROTECT_DENY },
+	{ PROTECT_MKDIR, S_IFDIR, WS "/.git/worktrees/w/hooks", PROTECT_DENY },
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/commondir", PROTECT_DENY },
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/config.worktree", PROTECT_DENY },
+	/* A submodule's worktrees: its own rules, no exception. */
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/modules/s/worktrees/w/commondir",
+	  PROTECT_DENY },
+	{ PROTECT_RENAME, S_IFREG, WS "/.git/modules/s/config", PROTECT_DENY },
+	{ PROTECT_MKDIR, S_IFDIR, WS "/.git/modules/s/hooks", PROTECT_DENY },
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/modules/s/HEAD", PROTECT_ALLOW },
+	{ PROTECT_CREATE, S_IFREG, WS "/vendor/.git/worktrees/w/commondir",
+	  PROTECT_DENY },
 };
 
 static void
@@ -98,6 +169,7 @@ test_decide(const struct fsplan *fs)
 
 	for (i = 0; i < sizeof(decisions) / sizeof(decisions[0]); i++) {
 		enum protect_verdict v = protect_decide(fs, decisions[i].op,
+							decisions[i].type,
 							decisions[i].path,
 							NULL);
 
@@ -107,22 +179,62 @@ test_decide(const struct fsplan *fs)
 				decisions[i].path);
 		CHECK_INT(v, decisions[i].want);
 	}
-	CHECK_INT(protect_decide(fs, PROTECT_CREATE, WS "/.mcp.json", &rule),
-		  PROTECT_DENY);
-	CHECK_STR(rule, "/**/.mcp.json");
-	CHECK_INT(protect_decide(fs, PROTECT_MKDIR, WS "/vendor/.git/hooks",
+	CHECK_INT(protect_decide(fs, PROTECT_CREATE, S_IFREG, WS "/.mcp.json",
 				 &rule), PROTECT_DENY);
+	CHECK_STR(rule, "/**/.mcp.json");
+	CHECK_INT(protect_decide(fs, PROTECT_MKDIR, S_IFDIR,
+				 WS "/vendor/.git/hooks", &rule), PROTECT_DENY);
 	CHECK_STR(rule, WS "/vendor");
 	CHECK_STR(protect_op_name(PROTECT_RENAME), "rename");
+	CHECK_INT(protect_decide(fs, PROTECT_SYMLINK, S_IFLNK, WS "/x/.git",
+				 &rule), PROTECT_DENY);
+	CHECK_STR(rule, "/**/.git (not a directory)");
+	CHECK_INT(protect_decide(fs, PROTECT_CREATE, S_IFREG,
+				 WS "/.git/worktrees/w/config", &rule),
+		  PROTECT_DENY);
+	CHECK_STR(rule, "/**/.git/worktrees/*/config");
+}
+
+static void
+test_git_type(void)
+{
+	CHECK(protect_git_type(WS "/.git", S_IFREG) != NULL);
+	CHECK(protect_git_type(WS "/a/.git", S_IFLNK) != NULL);
+	CHECK(protect_git_type(WS "/a/.git", S_IFSOCK) != NULL);
+	CHECK(protect_git_type(WS "/a/.git", S_IFDIR) == NULL);
+	CHECK(protect_git_type(WS "/a/.git/modules/b/c", S_IFLNK) != NULL);
+	CHECK(protect_git_type(WS "/a/.git/worktrees/w", S_IFLNK) != NULL);
+	CHECK(protect_git_type(WS "/a/.git/b", S_IFLNK) == NULL);
+	CHECK(protect_git_type(WS "/a/.git/b/c", S_IFREG) == NULL);
+	CHECK(protect_git_type(WS "/a/.gitignore", S_IFREG) == NULL);
+	CHECK(protect_git_type(WS "/a/x.git", S_IFREG) == NULL);
+	CHECK(protect_git_type(WS "/a/.git-x/b", S_IFLNK) == NULL);
+	CHECK(protect_git_type("/.git", S_IFREG) != NULL);
+	CHECK(protect_worktree_admin(WS "/.git/worktrees/w"));
+	CHECK(protect_worktree_admin(WS "/a/.GIT/Worktrees/w"));
+	CHECK(!protect_worktree_admin(WS "/.git/worktrees"));
+	CHECK(!protect_worktree_admin(WS "/.git/worktrees/w/x"));
+	CHECK(!protect_worktree_admin(WS "/git/worktrees/w"));
+	CHECK(!protect_worktree_admin(WS "/evil"));
 }
 
 static void
 test_depth(const struct fsplan *fs)
 {
-	/* .git/hooks, .git/config, .claude/commands: two components, so a
-	 * renamed directory's own entries can change coverage. */
-	CHECK_INT(protect_rename_depth(fs, WS "/x", WS "/.git"), 1);
-	CHECK_INT(protect_rename_depth(fs, WS "/a/b/c", WS "/d"), 1);
+	/* .claude/commands, .git/worktrees/ * /gitdir: a renamed
+	 * directory's own entries can change coverage only when its path
+	 * has the rule's first name; .git/modules/ ** /config: no bound
+	 * then. Symlinks below may come into or leave a .git. */
+	CHECK_INT(protect_rename_depth(fs, WS "/x/.claude", WS "/y"), 1);
+	CHECK_INT(protect_rename_depth(fs, WS "/x", WS "/y/.Claude"), 1);
+	CHECK_INT(protect_rename_depth(fs, WS "/x", WS "/.git"), -1);
+	CHECK_INT(protect_rename_depth(fs, WS "/a/b/c", WS "/d"), 0);
+	CHECK_INT(protect_rename_depth(fs, WS "/a/.gitx", WS "/b"), 0);
+	CHECK_INT(protect_rename_depth(fs, WS "/a", WS "/r/.git/x"), -1);
+	CHECK_INT(protect_rename_depth(fs, WS "/r/.git/x", WS "/a"), -1);
+	CHECK_INT(protect_rename_depth(fs, WS "/r/.git/a", WS "/r/.git/b"),
+		  -1);
+	CHECK_INT(protect_rename_depth(fs, WS "/r/.GIT/a", WS "/b"), -1);
 	{
 		struct fsplan *inner = plan(
 			"{\"filesystem\": {\"allowWrite\": [\".\"],"
@@ -152,6 +264,11 @@ test_late_bind(void)
 	CHECK(protect_late_bind(WS "/.sbxignore"));
 	CHECK(protect_late_bind(WS "/.git/config.lock"));
 	CHECK(!protect_late_bind(WS "/.GIT/CONFIG"));
+	CHECK(!protect_late_bind(WS "/.git/worktrees/w/gitdir"));
+	CHECK(!protect_late_bind(WS "/.git/worktrees/w/commondir"));
+	CHECK(!protect_late_bind(WS "/wt/.git"));
+	CHECK(protect_late_bind(WS "/.git/worktrees/w/config"));
+	CHECK(protect_late_bind(WS "/.git/modules/a/config"));
 }
 
 /* Where Landlock lets the command create: the workspace (allowWrite .),
@@ -179,6 +296,7 @@ main(void)
 
 	test_covered(fs);
 	test_decide(fs);
+	test_git_type();
 	test_depth(fs);
 	test_late_bind();
 	test_creatable(fs);

@@ -1,0 +1,124 @@
+#!/bin/bash
+# git's indirections to a repository under another name (README, protected
+# paths): a .git that is not a directory (a "gitdir:" file, a symlink), a
+# symlink inside .git, commondir, .git/worktrees/*/ and .git/modules/**
+# config and hooks cannot be made by a sandboxed command, so a host git run
+# there never reads a config of the command's choosing (a planted
+# core.fsmonitor would touch a marker). git worktree add still works: the
+# supervisor writes the worktree's .git, gitdir and commondir itself.
+. "$(dirname "$0")/lib.sh"
+P=$BIN/sbx-probe
+cd "$WS"
+git init -q "$WS" && git config user.email t@t && git config user.name t
+echo data >"$WS/file.txt"
+git add file.txt && git commit -qm init
+# A submodule-like and a worktree-like layout made on the host before the
+# daemon starts: existing ones become read-only binds.
+mkdir -p "$WS/.git/modules/m/hooks" "$WS/hw"
+printf '[core]\n\tbare = false\n' >"$WS/.git/modules/m/config"
+printf 'gitdir: %s/.git/worktrees/hw\n' "$WS" >"$WS/hw/.git"
+start_daemon
+sbx --json status >"$T/status.json"
+"$PY" -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["protect_new"] else 1)' "$T/status.json" ||
+	skip "kernel cannot refuse new protected paths (see sbxctl status)"
+probe() { sbx run -q -- "$P" "$@" 2>/dev/null; }
+absent() { # absent DESC PATH...: none of them exists on the host
+	local p
+	for p in "${@:2}"; do
+		[ -e "$WS/$p" ] || [ -L "$WS/$p" ] && { fail "$1: $p exists on the host"; return; }
+	done
+	ok "$1"
+}
+MARK=$T/fsmonitor-ran
+# A repository laid out under another name, with a config of the command's
+# choosing: x/y/{HEAD,objects,refs,config}.
+evil_repo() { # evil_repo DIR
+	mkdir -p "$WS/$1/objects" "$WS/$1/refs"
+	echo 'ref: refs/heads/main' >"$WS/$1/HEAD"
+	printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = touch %s\n' "$MARK" >"$WS/$1/config"
+}
+no_fsmonitor() { # no_fsmonitor DESC DIR: host git there runs nothing planted
+	rm -f "$MARK"
+	git -C "$WS/$2" status >/dev/null 2>&1
+	if [ -e "$MARK" ]; then fail "$1: host git ran the planted fsmonitor"; else ok "$1"; fi
+}
+
+# 1. A .git file saying gitdir: (the README's example), at any depth.
+evil_repo x/y
+out=$(sbx run -q -- sh -c "printf 'gitdir: y\n' > x/.git" 2>&1)
+check "gitdir: file refused ($out)" grep -q "Operation not permitted" <<<"$out"
+absent "no x/.git on the host" x/.git
+no_fsmonitor "host git -C x: nothing planted runs" x
+for p in x/.git deep/er/.git x/.GIT; do
+	mkdir -p "$WS/$(dirname "$p")"
+	expect_eq "create $p" "$(probe create "$p")" EPERM
+	expect_eq "symlink $p -> y" "$(probe symlink y "$p")" EPERM
+	expect_eq "hard link onto $p" "$(probe link file.txt "$p")" EPERM
+	expect_eq "rename a file onto $p" "$(probe rename file.txt "$p")" EPERM
+	expect_eq "mknod $p" "$(probe mknod "$p")" EPERM
+	absent "nothing made at $p" "$p"
+done
+no_fsmonitor "host git -C x after the refused runs" x
+# A directory named .git is still made (git init), and a directory renamed
+# onto .git only when no symlink comes in with it.
+mkdir -p "$WS/x/g"
+expect_eq "mkdir x/g/.git still allowed" "$(probe mkdir x/g/.git)" ok
+rm -rf "$WS/x/g"
+mkdir -p "$WS/x/d"
+ln -s ../y "$WS/x/d/worktrees"
+expect_eq "a directory with a symlink renamed onto .git" "$(probe rename x/d x/.git)" EPERM
+absent "no x/.git" x/.git
+rm -rf "$WS/x/d"
+# Existing .git files: read-only binds.
+expect_eq "existing .git file not writable" "$(probe reopen-write hw/.git)" EROFS
+expect_eq "existing .git file not renamed away" "$(probe rename hw/.git hw/g)" EBUSY
+
+# 2. Inside a .git directory: commondir, config.worktree, worktrees/*/ and
+# modules/** config and hooks; no symlink at all.
+mkdir -p "$WS/n1/.git/worktrees/w" "$WS/n1/.git/modules/a/b"
+for p in .git/commondir n1/.git/commondir n1/.git/config.worktree \
+	 n1/.git/worktrees/w/config n1/.git/worktrees/w/config.worktree \
+	 n1/.git/modules/a/config n1/.git/modules/a/b/config \
+	 n1/.git/modules/a/commondir n1/.git/modules/a/config.worktree; do
+	expect_eq "create $p" "$(probe create "$p")" EPERM
+	expect_eq "rename onto $p" "$(probe rename file.txt "$p")" EPERM
+	absent "no $p" "$p"
+done
+for d in n1/.git/worktrees/w/hooks n1/.git/modules/a/hooks n1/.git/modules/a/b/hooks; do
+	expect_eq "mkdir $d" "$(probe mkdir "$d")" EPERM
+	absent "no $d" "$d"
+done
+expect_eq "symlink .git/worktrees -> elsewhere" "$(probe symlink ../../x n1/.git/worktrees/w2)" EPERM
+expect_eq "symlink inside .git/modules" "$(probe symlink /tmp n1/.git/modules/a/c)" EPERM
+expect_eq "commondir written by hand" "$(probe create n1/.git/worktrees/w/commondir)" ok
+expect_eq "... holds only ../.." "$(cat "$WS/n1/.git/worktrees/w/commondir")" "../.."
+expect_eq "... and cannot be rewritten" "$(probe open-write n1/.git/worktrees/w/commondir)" EPERM
+expect_eq "a gitdir written by hand goes nowhere" "$(probe create n1/.git/worktrees/w/gitdir)" ok
+absent "no gitdir without its worktree" n1/.git/worktrees/w/gitdir
+# The host's submodule repository: its config and hooks are read-only.
+expect_eq "existing .git/modules/m/config" "$(probe reopen-write .git/modules/m/config)" EROFS
+expect_eq "existing .git/modules/m/hooks" "$(probe create .git/modules/m/hooks/post-checkout)" EROFS
+rm -rf "$WS/n1"
+
+# 3. git worktree add inside, in the workspace repository and in one made
+# during the run; the .git file names the worktree's own directory.
+out=$(sbx run -q -- sh -c 'git worktree add -q wt 2>&1 && cd wt && echo y > g && git add g && git commit -qm wt && git log --format=%s -1' 2>&1)
+expect_eq "worktree add and commit in it" "$out" wt
+expect_eq "its .git file" "$(cat "$WS/wt/.git")" "gitdir: $WS/.git/worktrees/wt"
+expect_eq "its gitdir" "$(cat "$WS/.git/worktrees/wt/gitdir")" "$WS/wt/.git"
+expect_eq "its commondir" "$(cat "$WS/.git/worktrees/wt/commondir")" "../.."
+expect_eq "host git sees the worktree" "$(git -C "$WS/wt" log --format=%s -1)" wt
+expect_eq "its .git file cannot be rewritten" "$(probe open-write wt/.git)" EPERM
+expect_eq "... nor linked elsewhere to write it" "$(probe link wt/.git wt/g2)" EPERM
+expect_eq "... nor truncated" "$(probe truncate wt/.git)" EPERM
+git -C "$WS" worktree remove --force wt
+out=$(sbx run -q -- sh -c 'git init -q n2 && cd n2 && echo x > f && git add f && git -c user.email=a@b -c user.name=n commit -qm c && git worktree add -q ../n2wt 2>&1 && git -C ../n2wt log --format=%s -1' 2>&1)
+expect_eq "worktree add in a repository made in the run" "$out" c
+expect_eq "git init there found symlinks work" "$(git -C "$WS/n2" config core.symlinks)" ""
+no_fsmonitor "host git in that worktree runs nothing planted" n2wt
+rm -rf "$WS/n2" "$WS/n2wt" "$WS/x"
+git -C "$WS" worktree prune
+expect_eq "git status clean (hw/ holds only a .git)" \
+	"$(git -C "$WS" status --porcelain --ignored)" ""
+stop_daemon
+done_test
