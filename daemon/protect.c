@@ -239,3 +239,9 @@ protect_late_bind(const char *path)
 	return !fold(p, path) || (!policy_glob_covers_path(GIT_HOOKS, p) &&
 				  !policy_glob_match_path(GIT_CONFIG, p));
 }
+
+bool
+protect_git_rule(const char *rule)
+{
+	return is_git_rule(rule);
+}

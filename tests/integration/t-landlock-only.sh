@@ -34,8 +34,8 @@ check "status names the mode" grep -q "landlock-only mode" <<<"$out"
 check "status: no namespaces" grep -q "^namespaces: none" <<<"$out"
 check "status: no masks by mount" grep -q "no masks by mount" <<<"$out"
 check "status: no private /tmp" grep -q "no private /tmp" <<<"$out"
-check "status: protected paths not read-only" \
-	grep -q "protected and denyWrite paths inside the workspace are NOT read-only" <<<"$out"
+check "status: protected paths guarded by the supervisor" \
+	grep -q "protected and denyWrite paths inside the workspace are guarded by the session's supervisor" <<<"$out"
 check "status: no network" grep -q "no network: IPv4/IPv6 sockets refused" <<<"$out"
 out=$(sbx --json status)
 check "json run_mode" grep -q '"run_mode": "landlock-only"' <<<"$out"
