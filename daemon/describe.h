@@ -16,6 +16,9 @@ struct describe_ctx {
 	bool host_network;         /* no network namespace: the host's, with
 				      TCP to the proxy only */
 	bool no_network;           /* no IP sockets at all (Landlock-only) */
+	bool protect_unguarded;    /* protected paths in the workspace are
+				      writable (Landlock-only mode without a
+				      supervisor) */
 	const char *tmp;           /* the private temp dir: "/tmp", or a
 				      directory where /tmp is the host's */
 };

@@ -3,7 +3,9 @@
 # namespaces and without root falls back to): writes only in the
 # workspace and TMPDIR, denyRead and ignored paths unreadable, the seccomp
 # deny set, no IPv4/IPv6 sockets, no signals to host processes; status
-# names the mode and its losses. As root the mode is refused (root serves
+# names the mode and its losses. Protected and denyWrite paths in the
+# workspace, existing or not, are guarded by the session's supervisor
+# (EPERM, host files unchanged), and git still works. As root the mode is refused (root serves
 # a user in privileged mode instead).
 . "$(dirname "$0")/lib.sh"
 P=$BIN/sbx-probe
@@ -121,7 +123,13 @@ absent() { # absent DESC PATH...: none of them exists on the host
 if ! "$PY" -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["protect_new"] else 1)' < <(sbx --json status); then
 	check "no supervisor: status says protected paths are NOT read-only" \
 		grep -q "paths inside the workspace are NOT read-only" < <(sbx status)
+	check "... and describe that they are not enforced" \
+		grep -q "this host cannot enforce it inside the workspace" < <(sbx describe)
 else
+	check "status: protected paths refused by the supervisor" \
+		grep -q "^protected:  existing and new ones refused (supervisor" < <(sbx status)
+	check "describe: protected files read-only" \
+		grep -q "^- Always read-only, even in the workspace" < <(sbx describe)
 	expect_eq "write an existing hook" "$(probe write .git/hooks/pre-commit)" EPERM
 	expect_eq "open it O_WRONLY" "$(probe open-write .git/hooks/pre-commit)" EPERM
 	expect_eq "reopen it for writing through /proc" "$(probe reopen-write .git/hooks/pre-commit)" EPERM
