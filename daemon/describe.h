@@ -16,11 +16,11 @@ struct describe_ctx {
 	bool host_network;         /* no network namespace: the host's, with
 				      TCP to the proxy only */
 	bool no_network;           /* no IP sockets at all (Landlock-only) */
+	const char *tmp;           /* the private temp dir: "/tmp", or a
+				      directory where /tmp is the host's */
 	bool protect_unguarded;    /* protected paths in the workspace are
 				      writable (Landlock-only mode without a
 				      supervisor) */
-	const char *tmp;           /* the private temp dir: "/tmp", or a
-				      directory where /tmp is the host's */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */

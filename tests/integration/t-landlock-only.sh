@@ -163,6 +163,9 @@ else
 		"$(probe write "$T/home/.bashrc")" EPERM
 	check "... and not made" test ! -e "$T/home/.bashrc"
 	expect_eq "host files unchanged (sha256)" "$(sums)" "$before"
+	expect_eq "chmod and rm of other files work" "$(sbx run -q -- sh -c \
+		'echo x >sub/c && chmod 700 sub/c && stat -c %a sub/c && rm sub/c && echo gone')" "700
+gone"
 	expect_eq "disabled hook still not executable" \
 		"$(stat -c %a "$WS/.git/hooks/post-merge")" 644
 	sbx run --json -- "$P" unlink .git/config >/dev/null 2>"$T/v.json"
