@@ -70,8 +70,15 @@ print_text(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 	       h->caps->backend, h->caps->landlock_abi,
 	       h->caps->seccomp ? "yes" : "no",
 	       h->caps->seccomp_notify ? " (user notification)" : "");
-	printf("protected:  existing paths read-only%s\n",
-	       h->caps->protect_new ? "; new ones refused (supervisor)" : "");
+	if (h->caps->run_mode != SBX__RUN_MODE__RUN_MODE_LANDLOCK_ONLY)
+		printf("protected:  existing paths read-only%s\n",
+		       h->caps->protect_new ?
+		       "; new ones refused (supervisor)" : "");
+	else
+		printf("protected:  %s\n", h->caps->protect_new ?
+		       "existing and new ones refused (supervisor; no "
+		       "read-only mounts)" :
+		       "NOT guarded inside the workspace (no supervisor)");
 	printf("violations: proxy%s%s\n", h->caps->seccomp_notify ?
 	       ", seccomp" : "", h->caps->landlock_audit ?
 	       ", Landlock audit (filesystem, signals)" : "");

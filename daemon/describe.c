@@ -101,8 +101,13 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 	list_line(f, "- Also unreadable: files matched by",
 		  (const char *const *)fs->l[FSPLAN_IGNORE].v,
 		  fs->l[FSPLAN_IGNORE].n, 8);
-	rules_line(f, "- Always read-only, even in the workspace (at any depth):",
-		   &p->lists[POLICY_PROTECT], 12);
+	if (c->protect_unguarded)
+		rules_line(f, "- Must not be written (this host cannot "
+			   "enforce it inside the workspace; leave them "
+			   "alone):", &p->lists[POLICY_PROTECT], 12);
+	else
+		rules_line(f, "- Always read-only, even in the workspace "
+			   "(at any depth):", &p->lists[POLICY_PROTECT], 12);
 	if (c->no_network) {
 		fputs("- Network: none (this host can confine it neither by "
 		      "a network namespace nor by Landlock TCP rules): IP "

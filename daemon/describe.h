@@ -18,6 +18,9 @@ struct describe_ctx {
 	bool no_network;           /* no IP sockets at all (Landlock-only) */
 	const char *tmp;           /* the private temp dir: "/tmp", or a
 				      directory where /tmp is the host's */
+	bool protect_unguarded;    /* protected paths in the workspace are
+				      writable (Landlock-only mode without a
+				      supervisor) */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */

@@ -194,6 +194,7 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 		lb.seccomp.filter = NULL;
 		r = seccomp_compile(&(struct seccomp_opts){
 					    .notify = true, .emulate = true,
+					    .guard = lb.caps.landlock_only,
 					    .net = lb.caps.net,
 					    .notify_connect =
 						connect_probe == 0,
@@ -208,6 +209,32 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 		lb.caps.protect_new = true;
 	}
 	return 0;
+}
+
+/* What guards protected paths (DESIGN.md §4), once seccomp is set up:
+ * the supervisor (protect_new) or, in the namespace modes, read-only
+ * binds alone; in Landlock-only mode, without a supervisor, nothing. */
+static void
+say_protect(void)
+{
+	const char *why = !lb.caps.seccomp_notify ?
+		"needs seccomp user notification" :
+		"needs Linux 5.19's SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV";
+
+	if (lb.caps.landlock_only && lb.caps.protect_new)
+		degrade("protected and denyWrite paths inside the workspace "
+			"are guarded by the session's supervisor, not "
+			"read-only: writing, creating, truncating, renaming, "
+			"linking, removing or chmod-ing them fails (EPERM); "
+			"their times and xattrs are not guarded");
+	else if (lb.caps.landlock_only)
+		degrade("protected and denyWrite paths inside the workspace "
+			"are NOT read-only (no supervisor: %s); outside it "
+			"they are, like everything else", why);
+	else if (!lb.caps.protect_new)
+		degrade("protected paths that do not exist yet are made "
+			"read-only only once they appear, not refused (%s)",
+			why);
 }
 
 /* The home overlay as templates make it, of the real home over layers on
@@ -262,8 +289,9 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		lb.caps.net = SANDBOX_NET_NONE;
 		if ((r = llonly_init(&lb.caps, cfg->landlock_only ? NULL : &f,
 				     err, errlen)) < 0 ||
-		    (r = setup_seccomp(false, err, errlen)) < 0)
+		    (r = setup_seccomp(true, err, errlen)) < 0)
 			return r;
+		say_protect();
 		/* The main filter refuses IP sockets (SANDBOX_NET_NONE) and
 		 * reports them; without it this mode has nothing else that
 		 * keeps the command off the network. */
@@ -318,12 +346,7 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	}
 	if (lb.caps.net == SANDBOX_NET_HOST_PORTS)
 		mediate_connect(nonet);
-	if (!lb.caps.protect_new)
-		degrade("protected paths that do not exist yet are made "
-			"read-only only once they appear, not refused (%s)",
-			!lb.caps.seccomp_notify ? "needs seccomp user "
-			"notification" : "needs Linux 5.19's "
-			"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV");
+	say_protect();
 	return 0;
 }
 

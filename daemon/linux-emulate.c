@@ -768,6 +768,9 @@ emu_run(struct sup *s, struct sreq *r, int op, struct sup_answer *a)
 	case SUP_TRUNCATE64:
 		e = emu_truncate(s, r, A[0], len64(&r->n->data));
 		break;
+	default:
+		e = guard_run(s, r, op);
+		break;
 	}
 	sup_unlock(s);
 	if (e >= 0 && a->is_fd)

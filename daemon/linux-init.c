@@ -138,7 +138,8 @@ linux_drop_privs(const struct sandbox_plan *p)
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
 		    errno == EINVAL)
 			break;
-	if (!p->userns) {
+	/* (Landlock-only mode runs as the user already, with none.) */
+	if (!p->userns && !p->llonly) {
 		/* Privileged mode: from root to the user; no caps survive. */
 		if (setgroups((size_t)p->ngroups, p->groups) < 0 ||
 		    setresgid(p->gid, p->gid, p->gid) < 0 ||
@@ -542,13 +543,14 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 }
 
 void
-linux_exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
+linux_exec_command(const struct sandbox_plan *p,
+		   const struct linux_session_fds *f, int sfd)
 {
 	struct linux_job j;
 
 	if (sfd < 3 && (sfd = fcntl(sfd, F_DUPFD_CLOEXEC, 3)) < 0)
 		_exit(125);
-	confine(p, &(struct linux_session_fds){ ruleset, -1, -1 }, sfd);
+	confine(p, f, sfd);
 	linux_job_of_plan(p, &j);
 	run_job(p, &j, sfd, -1);
 }

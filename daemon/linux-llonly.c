@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <linux/landlock.h>
 #include <linux/sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,9 +90,6 @@ say_losses(struct sandbox_caps *caps, const struct probe_fail *why)
 	lost(caps, "reads are granted by complement: a file created after "
 	     "the rules were made, beside a masked path, is unreadable "
 	     "until the next run");
-	lost(caps, "protected and denyWrite paths inside the workspace are "
-	     "NOT read-only (Landlock grants whole trees); outside it they "
-	     "are, like everything else");
 	lost(caps, "no private /tmp: /tmp is the host's and read-only; "
 	     "TMPDIR is a private dir; no home overlay: writes to ~ fail");
 	lost(caps, "no network: IPv4/IPv6 sockets refused (EPERM), no "
@@ -509,19 +507,30 @@ kill_children(pid_t cmd)
 }
 
 /* The session init's loop: relays signals to the command's process group
- * and reaps; once the command is gone, the rest goes too. Unlike a pid
+ * and reaps; once the command is gone, the rest goes too, and all of it
+ * when the daemon closes the status channel (with a supervisor as our
+ * parent, no parent-death signal says the daemon is gone). Unlike a pid
  * namespace's init, kill(-1) here would reach the user's every process. */
 static void __attribute__((noreturn))
 supervise(pid_t cmd, int sigfd, int sfd)
 {
+	struct pollfd pfd[2] = { { .fd = sigfd, .events = POLLIN },
+				 { .fd = sfd, .events = 0 } };
 	struct signalfd_siginfo si;
 	int status = 0, st;
 	bool done = false, killing = false, gone;
 	pid_t w;
 
 	for (;;) {
+		if ((poll(pfd, 2, -1) < 0 && errno != EINTR) ||
+		    (pfd[1].revents & (POLLHUP | POLLERR))) {
+			kill_children(cmd);
+			_exit(125);
+		}
+		if (!(pfd[0].revents & POLLIN))
+			continue;
 		if (read(sigfd, &si, sizeof(si)) != sizeof(si)) {
-			if (errno == EINTR)
+			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			kill_children(cmd);
 			_exit(125);
@@ -552,24 +561,39 @@ supervise(pid_t cmd, int sigfd, int sfd)
 	}
 }
 
+static void
+close_session_fds(const struct linux_session_fds *f)
+{
+	if (f->ruleset >= 0)
+		close(f->ruleset);
+	if (f->sup >= 0)
+		close(f->sup);
+	if (f->report >= 0)
+		close(f->report);
+}
+
+/* The session init: f has the command's ruleset and, with a supervisor,
+ * the ends the command hands its listener and reports through. */
 static void __attribute__((noreturn))
-session_main(struct sandbox_plan *p, int sfd)
+session_main(struct sandbox_plan *p, int sfd, const struct linux_session_fds *f)
 {
 	static const int relayed[] = { SIGCHLD, SIGHUP, SIGINT, SIGQUIT,
 				       SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
 				       SIGCONT, SIGTSTP, SIGALRM };
-	int keep[5] = { sfd, p->stdio[0], p->stdio[1], p->stdio[2],
-			p->ll_ruleset };
+	int keep[7] = { sfd, p->stdio[0], p->stdio[1], p->stdio[2],
+			f->ruleset, f->sup, f->report };
 	struct sandbox_status fail = { .kind = SANDBOX_STATUS_SETUP_FAILED };
 	sigset_t set;
 	int sigfd;
 	size_t i;
 	pid_t cmd;
 
-	linux_close_fds_except(keep, 5);
+	linux_close_fds_except(keep, 7);
 	prctl(PR_SET_NAME, "sbx-init");
 	fail.step = STEP_PDEATHSIG;
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 ||
+	/* The daemon's child dies with it; a supervisor's watches the
+	 * status channel instead (supervise). */
+	if ((!p->emulate && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) ||
 	    prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		goto fail;
 	fail.step = STEP_DROP_PRIVS;
@@ -592,9 +616,10 @@ session_main(struct sandbox_plan *p, int sfd)
 		/* No pid namespace takes the command along if we die. */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 			goto fail;
-		linux_exec_command(p, p->ll_ruleset, sfd);
+		linux_exec_command(p, f, sfd);
 	}
-	close(p->ll_ruleset);
+	/* The supervisor sees EOF if the command fails before its filter. */
+	close_session_fds(f);
 	supervise(cmd, sigfd, sfd);
 fail:
 	fail.value = errno;
@@ -603,8 +628,10 @@ fail:
 	_exit(125);
 }
 
-int
-llonly_spawn(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
+/* The session init, the caller's child, handed f; its pidfd goes to the
+ * daemon in a STARTED record, as from a template (linux-spawn.c). */
+static void
+start_init(struct sandbox_plan *p, int sfd, const struct linux_session_fds *f)
 {
 	struct clone_args a = { 0 };
 	int pidfd = -1;
@@ -614,11 +641,90 @@ llonly_spawn(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	if (pid == 0)
+		session_main(p, sfd, f);
+	linux_send_started(sfd, pid, pidfd, STEP_FORK, errno);
+}
+
+/* With a supervisor, which must be an ancestor of the command (Yama's
+ * ptrace_scope 1 lets process_vm_readv reach descendants only), the
+ * shape of a template's sandbox: a start process restricts itself with
+ * the command's ruleset (the command's domain nests in it), makes the
+ * supervisor's sockets, starts the session init handed them and becomes
+ * the supervisor. The daemon's child forks it and exits at once, so it is
+ * reparented and reaped by init (or a subreaper), not left to the daemon,
+ * which holds the session init's pidfd. */
+static void __attribute__((noreturn))
+start_supervised(struct sandbox_plan *p, int sfd)
+{
+	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED };
+	struct linux_session_fds f = { p->ll_ruleset, -1, -1 };
+	int keep[6] = { sfd, p->stdio[0], p->stdio[1], p->stdio[2],
+			p->ll_ruleset, p->lock_fd };
+	int own[2], r;
+	pid_t pid = fork();
+
+	if (pid > 0)
+		_exit(0);
+	s.step = pid < 0 ? STEP_FORK : STEP_NO_NEW_PRIVS;
+	s.value = errno;
+	linux_close_fds_except(keep, 6);
+	if (pid == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		s.value = errno;
+	else if (pid == 0) {
+		s.step = STEP_SUPERVISOR;
+		s.value = 0;
+		if ((r = linux_supervisor_prepare(p, &f, own)) == 0) {
+			start_init(p, sfd, &f);
+			linux_supervise(p, own);
+		}
+		s.value = -r;
+	}
+	if (write(sfd, &s, sizeof(s)) < 0)
+		_exit(126);
+	_exit(125);
+}
+
+static int
+spawn_supervised(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
+{
+	int status;
+	pid_t pid = fork();
+
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
 		close(st[0]);
-		session_main(p, st[1]);
+		start_supervised(p, st[1]);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	out->pid = 0;
+	out->pidfd = -1; /* the STARTED record brings it */
+	out->own_child = false;
+	return 0;
+}
+
+int
+llonly_spawn(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
+{
+	struct linux_session_fds f = { p->ll_ruleset, -1, -1 };
+	struct clone_args a = { 0 };
+	int pidfd = -1;
+	pid_t pid;
+
+	if (p->emulate)
+		return spawn_supervised(p, out, st);
+	a.flags = CLONE_PIDFD;
+	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
+	a.exit_signal = SIGCHLD;
+	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		close(st[0]);
+		session_main(p, st[1], &f);
 	}
 	out->pid = pid;
 	out->pidfd = pidfd;

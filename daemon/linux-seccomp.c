@@ -154,10 +154,11 @@ add_host_net_rules(scmp_filter_ctx ctx, uint32_t deny, bool notify_connect)
  * with one (open and openat when they create). Where a supervisor
  * emulates the calls that create (add_emulated: every one reaches it) it
  * refuses those itself (linux-emulate.c), and they are left out here:
- * libseccomp 2.5 leaks a rule it folds into a broader one (ASan saw it).
+ * libseccomp 2.5 leaks a rule it folds into a broader one (ASan saw it);
+ * so is the chmod family where the supervisor performs it too (guard).
  * mkdir is not listed: the kernel takes no setgid bit from its mode. */
 static int
-add_setid_rules(scmp_filter_ctx ctx, uint32_t deny, bool emulate)
+add_setid_rules(scmp_filter_ctx ctx, uint32_t deny, bool emulate, bool guard)
 {
 	const struct syscall_setid *calls = syscall_deny_setid;
 	static const scmp_datum_t bits[] = { S_ISUID, S_ISGID };
@@ -167,7 +168,8 @@ add_setid_rules(scmp_filter_ctx ctx, uint32_t deny, bool emulate)
 
 	for (i = 0; r == 0 && i < syscall_deny_nsetid; i++) {
 		nr = seccomp_syscall_resolve_name(calls[i].name);
-		if (nr == __NR_SCMP_ERROR || (emulate && calls[i].creates))
+		if (nr == __NR_SCMP_ERROR || (emulate && calls[i].creates) ||
+		    (guard && !calls[i].creates))
 			continue;
 		for (b = 0; r == 0 && b < 2; b++) {
 			struct scmp_arg_cmp m = SCMP_CMP(
@@ -265,7 +267,8 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socketcall), 1,
 				     SCMP_A0(SCMP_CMP_EQ, 8));
 	if (r == 0)
-		r = add_setid_rules(ctx, deny, o->emulate);
+		r = add_setid_rules(ctx, deny, o->emulate,
+				    o->emulate && o->guard);
 	if (r == 0)
 		r = add_socket_rules(ctx, deny, o->net);
 	if (r == 0 && o->net == SANDBOX_NET_HOST_PORTS)
@@ -311,33 +314,46 @@ add_arches(scmp_filter_ctx ctx, uint32_t arch)
 }
 
 /* The file syscalls the supervisor performs (linux-emulate.c), by name;
- * openat only when it may write or create. Removal (unlink, rmdir) stays
- * in the kernel: existing protected paths are read-only binds (EBUSY),
- * and what a removal frees cannot be made again with chosen content. */
+ * openat only when it may write or create. Removal (unlink, rmdir) and
+ * chmod stay in the kernel where existing protected paths are read-only
+ * binds (EBUSY, EROFS), and what a removal frees cannot be made again
+ * with chosen content; without binds (Landlock-only mode: guard) they go
+ * to the supervisor too (linux-guard.c). */
 static const struct {
 	const char *name;
 	int op;
+	bool guard;
 } emulated[] = {
-	{ "open", SUP_OPEN }, { "openat", SUP_OPENAT }, { "creat", SUP_CREAT },
-	{ "mkdir", SUP_MKDIR }, { "mkdirat", SUP_MKDIRAT },
-	{ "mknod", SUP_MKNOD }, { "mknodat", SUP_MKNODAT },
-	{ "symlink", SUP_SYMLINK }, { "symlinkat", SUP_SYMLINKAT },
-	{ "link", SUP_LINK }, { "linkat", SUP_LINKAT },
-	{ "rename", SUP_RENAME }, { "renameat", SUP_RENAMEAT },
-	{ "renameat2", SUP_RENAMEAT2 },
-	{ "truncate", SUP_TRUNCATE }, { "truncate64", SUP_TRUNCATE64 },
-	{ "umask", SUP_UMASK },
+	{ "open", SUP_OPEN, false }, { "openat", SUP_OPENAT, false },
+	{ "creat", SUP_CREAT, false },
+	{ "mkdir", SUP_MKDIR, false }, { "mkdirat", SUP_MKDIRAT, false },
+	{ "mknod", SUP_MKNOD, false }, { "mknodat", SUP_MKNODAT, false },
+	{ "symlink", SUP_SYMLINK, false },
+	{ "symlinkat", SUP_SYMLINKAT, false },
+	{ "link", SUP_LINK, false }, { "linkat", SUP_LINKAT, false },
+	{ "rename", SUP_RENAME, false }, { "renameat", SUP_RENAMEAT, false },
+	{ "renameat2", SUP_RENAMEAT2, false },
+	{ "truncate", SUP_TRUNCATE, false },
+	{ "truncate64", SUP_TRUNCATE64, false },
+	{ "umask", SUP_UMASK, false },
+	{ "unlink", SUP_UNLINK, true }, { "unlinkat", SUP_UNLINKAT, true },
+	{ "rmdir", SUP_RMDIR, true },
+	{ "chmod", SUP_CHMOD, true }, { "fchmod", SUP_FCHMOD, true },
+	{ "fchmodat", SUP_FCHMODAT, true },
+	{ "fchmodat2", SUP_FCHMODAT2, true },
 };
 #define NEMULATED (sizeof(emulated) / sizeof(emulated[0]))
 
 static int
-add_emulated(scmp_filter_ctx ctx)
+add_emulated(scmp_filter_ctx ctx, bool guard)
 {
 	static const unsigned bits[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC };
 	size_t i, k;
 	int nr, r = 0;
 
 	for (i = 0; r == 0 && i < NEMULATED; i++) {
+		if (emulated[i].guard && !guard)
+			continue;
 		nr = seccomp_syscall_resolve_name(emulated[i].name);
 		if (nr == __NR_SCMP_ERROR)
 			continue; /* not on this architecture */
@@ -468,7 +484,7 @@ seccomp_compile_arch(uint32_t arch, const struct seccomp_opts *o,
 	if (r == 0)
 		r = add_denies(ctx, deny, o);
 	if (r == 0 && o->emulate)
-		r = add_emulated(ctx);
+		r = add_emulated(ctx, o->guard);
 	if (r == 0)
 		r = export_prog(ctx, prog);
 	seccomp_release(ctx);

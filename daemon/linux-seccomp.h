@@ -20,6 +20,9 @@ struct seccomp_opts {
 	bool emulate;           /* file syscalls that create, write, rename
 				   or link go to the session's supervisor
 				   too (linux-emulate.c) */
+	bool guard;             /* with emulate: unlink, rmdir and the chmod
+				   family too, for a sandbox with no
+				   read-only binds (Landlock-only mode) */
 	bool native_only;       /* other ABIs refused outright (the
 				   supervisor's own filter: a third of the
 				   size, so quicker to load) */

@@ -334,9 +334,8 @@ static void
 start_init(const struct sandbox_plan *p, int sfd, int go,
 	   const struct linux_session_fds *f, int netns)
 {
-	struct sandbox_status s = { .kind = SANDBOX_STATUS_STARTED };
 	struct clone_args a = { 0 };
-	int pidfd = -1;
+	int pidfd = -1, e;
 	pid_t pid;
 
 	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_PIDFD;
@@ -350,12 +349,21 @@ start_init(const struct sandbox_plan *p, int sfd, int go,
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
 	if (pid == 0)
 		linux_session_main(p, -1, sfd, go, f);
+	e = errno;
 	if (netns >= 0)
 		linux_netns_leave();
+	linux_send_started(sfd, pid, pidfd, STEP_UNSHARE, e);
+}
+
+void
+linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err)
+{
+	struct sandbox_status s = { .kind = SANDBOX_STATUS_STARTED };
+
 	if (pid < 0) {
 		s.kind = SANDBOX_STATUS_SETUP_FAILED;
-		s.step = STEP_UNSHARE;
-		s.value = errno;
+		s.step = step;
+		s.value = err;
 		if (write(sfd, &s, sizeof(s)) < 0)
 			s.kind = 0; /* nobody to tell */
 	} else if (fdpass_send(sfd, &s, sizeof(s), &pidfd, 1) < 0) {

@@ -25,6 +25,10 @@ enum sup_op {
 	SUP_SYMLINK, SUP_SYMLINKAT, SUP_LINK, SUP_LINKAT,
 	SUP_RENAME, SUP_RENAMEAT, SUP_RENAMEAT2,
 	SUP_TRUNCATE, SUP_TRUNCATE64,
+	/* Landlock-only mode's too (linux-guard.c): no read-only binds
+	 * refuse them on existing protected paths. */
+	SUP_UNLINK, SUP_UNLINKAT, SUP_RMDIR,
+	SUP_CHMOD, SUP_FCHMOD, SUP_FCHMODAT, SUP_FCHMODAT2,
 	SUP_UMASK,                 /* only noted: the kernel performs it */
 	SUP_CONNECT,               /* handed on to the daemon, which makes
 				      it (SANDBOX_NET_HOST_PORTS) */
@@ -138,6 +142,9 @@ int gitlink_gitdir(struct sup *s, const struct rpath *p);
 int gitlink_commondir(struct sup *s, const struct rpath *p, mode_t mode);
 /* -EPERM when no worktree's gitdir names p. */
 int gitlink_dotgit(struct sup *s, const struct rpath *p, mode_t mode);
+/* linux-guard.c: unlink, rmdir and the chmod family (SUP_UNLINK ...
+ * SUP_FCHMODAT2), for sandboxes with no read-only binds. */
+int guard_run(struct sup *s, struct sreq *r, int op);
 
 /* linux-supervise.c */
 /* Answers notification id with res: an error, a value, or (a->is_fd) the

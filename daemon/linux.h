@@ -180,6 +180,11 @@ void linux_supervisor_fork(const struct sandbox_plan *p, int own[2]);
 void linux_supervise(const struct sandbox_plan *p, int own[2])
 	__attribute__((noreturn));
 
+/* Tells the daemon of the session init a start process cloned: STARTED
+ * with its pidfd (which is closed), or, pid < 0, SETUP_FAILED at step
+ * with err. An init the daemon no longer waits for is killed. */
+void linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err);
+
 /* In a template: a sandbox's own network, IPC, UTS and pid namespaces and
  * its session init, child of the template; STARTED (its pidfd) or
  * SETUP_FAILED goes to status_fd. Closes status_fd and go_fd. */
@@ -226,7 +231,8 @@ void linux_job_of_plan(const struct sandbox_plan *plan, struct linux_job *job);
 /* linux-init.c, for the Landlock-only session (linux-llonly.c): the
  * command's last steps (session, stdio, no_new_privs, Landlock, seccomp,
  * exec), and the EXITED record. */
-void linux_exec_command(const struct sandbox_plan *p, int ruleset, int sfd)
+void linux_exec_command(const struct sandbox_plan *p,
+			const struct linux_session_fds *f, int sfd)
 	__attribute__((noreturn));
 void linux_report_exited(int sfd, int status);
 

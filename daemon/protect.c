@@ -362,3 +362,9 @@ protect_late_bind(const char *path)
 			return false;
 	return true;
 }
+
+bool
+protect_git_rule(const char *rule)
+{
+	return is_git_rule(rule);
+}

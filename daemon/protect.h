@@ -101,6 +101,10 @@ bool protect_late_bind(const char *path);
 
 const char *protect_op_name(enum protect_op op);
 
+/* Whether rule (as protect_decide gives it) is one of git's own built-in
+ * rules, .git/hooks or .git/config: then no other rule covers the path. */
+bool protect_git_rule(const char *rule);
+
 /* Whether the command's Landlock rules let it create path (absolute,
  * normalised): under an allowWrite tree of fs, /tmp, /dev/shm or the
  * overlaid home

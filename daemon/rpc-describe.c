@@ -22,6 +22,8 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 				   .host_network = caps->net ==
 						   SANDBOX_NET_HOST_PORTS,
 				   .no_network = caps->net == SANDBOX_NET_NONE,
+				   .protect_unguarded = caps->landlock_only &&
+							!caps->protect_new,
 				   .tmp = "/tmp" };
 	Sbx__Envelope out = SBX__ENVELOPE__INIT;
 	Sbx__DescribeReply rep = SBX__DESCRIBE_REPLY__INIT;

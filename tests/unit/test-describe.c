@@ -17,7 +17,7 @@ main(void)
 	struct policy_ctx ctx = { POLICY_LAYER_USER, "u.json", "/home/u",
 				  "/w" };
 	struct describe_ctx dc = { "/w", "linux", 6, true, false, false,
-				   "/tmp" };
+				   "/tmp", false };
 	struct policy_diags d = { 0 };
 	struct policy *u = NULL, *eff = NULL;
 	const struct policy *docs[1];
