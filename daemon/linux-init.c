@@ -209,6 +209,7 @@ struct command {
 	int sfd, go, sigfd;
 	void *job_map;
 	size_t job_len;
+	pid_t sup;       /* a supervisor that is not our ancestor, or 0 */
 };
 
 /* The daemon gets our pidfd (its audit records name our pid, since we
@@ -334,6 +335,12 @@ command_main(struct command *c)
 	/* The status channel must outlive the dup2 onto 0-2. */
 	if (sfd < 3 && (sfd = fcntl(sfd, F_DUPFD_CLOEXEC, 3)) < 0)
 		_exit(125);
+	/* A direct sandbox's supervisor is our sibling: where Yama allows
+	 * ptrace of descendants only (Ubuntu's default), it could not read
+	 * our syscalls' arguments without this. No Yama: EINVAL, nothing
+	 * to allow. */
+	if (c->sup > 0)
+		prctl(PR_SET_PTRACER, (unsigned long)c->sup, 0, 0, 0);
 	confine(c->p, &c->f, sfd);
 	e = linux_job_recv(c->go, &j);
 	c->job_map = j.map;
@@ -462,6 +469,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	int keep[8] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
 			fds ? -1 : p->lock_fd };
 	int own[2] = { -1, -1 }, sigfd, err = 0, step;
+	pid_t sup = 0;
 	struct command c;
 	sigset_t set;
 	char *stack, ch;
@@ -521,8 +529,8 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	/* Before the command: we wait for its exec, and what it does before
 	 * that (umask) already goes to the supervisor. */
 	if (own[0] >= 0)
-		linux_supervisor_fork(p, own);
-	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0 };
+		sup = linux_supervisor_fork(p, own);
+	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0, sup };
 	cmd = clone(command_entry, stack + COMMAND_STACK,
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
 	if (cmd < 0)

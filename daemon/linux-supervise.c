@@ -394,14 +394,17 @@ linux_supervisor_prepare(const struct sandbox_plan *p,
 	return 0;
 }
 
-void
+pid_t
 linux_supervisor_fork(const struct sandbox_plan *p, int own[2])
 {
 	/* A failed fork leaves the command no one to hand its listener
 	 * to: its setup fails there (fail closed). */
-	if (fork() == 0)
+	pid_t pid = fork();
+
+	if (pid == 0)
 		linux_supervise(p, own);
 	close(own[0]);
 	close(own[1]);
 	own[0] = own[1] = -1;
+	return pid;
 }

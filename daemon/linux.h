@@ -171,10 +171,10 @@ int linux_drop_privs(const struct sandbox_plan *p);
  * listener, f->report, the daemon's end for refusals, and own[] the
  * supervisor's. fork starts it, from a process in the pid namespace the
  * sandbox's /proc shows and in the Landlock domain the command's own
- * nests in, and closes own[]. */
+ * nests in, and closes own[]; returns its pid (-1: none). */
 int linux_supervisor_prepare(const struct sandbox_plan *p,
 			     struct linux_session_fds *f, int own[2]);
-void linux_supervisor_fork(const struct sandbox_plan *p, int own[2]);
+pid_t linux_supervisor_fork(const struct sandbox_plan *p, int own[2]);
 /* The caller becomes the supervisor (what linux_supervisor_fork's child
  * runs). */
 void linux_supervise(const struct sandbox_plan *p, int own[2])
