@@ -521,10 +521,8 @@ linux_mount_mask(const char *path)
 	return attach_mask(path, S_ISDIR(st.st_mode));
 }
 
-/* A walk's mask of a file or directory: its type is known, so no stat;
- * one that changed type or went meanwhile is left to linux_mount_mask. */
-static int
-mask_as(const char *path, bool dir)
+int
+linux_mount_mask_as(const char *path, bool dir)
 {
 	return attach_mask(path, dir) == 0 ? 0 : linux_mount_mask(path);
 }
@@ -532,13 +530,13 @@ mask_as(const char *path, bool dir)
 static int
 mask_file(const char *path)
 {
-	return mask_as(path, false);
+	return linux_mount_mask_as(path, false);
 }
 
 static int
 mask_dir(const char *path)
 {
-	return mask_as(path, true);
+	return linux_mount_mask_as(path, true);
 }
 
 static int
@@ -574,7 +572,9 @@ pin_parent(const char *path)
 		return 0;
 	memcpy(dir, path, n + 1);
 	*strrchr(dir, '/') = '\0';
-	fd = clone_tree(dir, 0);
+	/* With what is mounted below it (masks): a bind of the directory
+	 * alone would uncover what they hide. */
+	fd = clone_tree(dir, AT_RECURSIVE);
 	if (fd < 0)
 		return fd == -ENOENT ? 0 : fd;
 	r = attach(fd, dir);
@@ -583,7 +583,8 @@ pin_parent(const char *path)
 }
 
 /* Read-only paths first, then masks: a mask inside a protected tree must
- * still cover its path. */
+ * still cover its path. (Masks already mounted below a read-only path are
+ * cloned into its bind.) */
 int
 linux_mount_apply(const struct walk_result *w)
 {
@@ -600,16 +601,35 @@ static int
 apply_policy(const struct sandbox_plan *p, const struct walk_watch *watch,
 	     struct walk_state **keep)
 {
+	struct walk_watch hooks = { 0 };
+	struct linux_masker m;
 	struct walk_state *st = NULL;
 	struct walk_result w;
-	int r;
+	int r, e = 0;
 
+	if (watch)
+		hooks = *watch;
 	if ((r = apply_list(&p->fs->l[FSPLAN_READ_ONLY],
 			    linux_mount_read_only)) < 0 ||
 	    (r = apply_list(&p->fs->l[FSPLAN_DENY_READ], linux_mount_mask)) < 0)
 		return r;
-	if ((r = linux_walk(p->fs, watch, &st, &w)) < 0)
+	/* The masks go to a masker as the walk decides them (without one,
+	 * to the result, mounted after the walk). */
+	if (linux_masker_start(&m) == 0) {
+		hooks.mask = linux_masker_send;
+		hooks.mask_arg = &m;
+	}
+	r = linux_walk(p->fs, &hooks, &st, &w);
+	if (hooks.mask && (e = linux_masker_finish(&m, r == 0)) < 0 &&
+	    r == 0) {
+		linux_walk_result_free(&w);
+		linux_walk_state_free(st);
+		return e;
+	}
+	if (r < 0)
 		return r;
+	/* The read-only binds after the masks: they clone what is below
+	 * them, masks included. */
 	r = linux_mount_apply(&w);
 	linux_walk_result_free(&w);
 	if (r == 0 && keep)

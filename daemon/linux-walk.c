@@ -283,7 +283,12 @@ decide(struct walk_state *w, struct fsplan_list *l, const char *abs)
 {
 	int r = pathset_add(&w->done, abs);
 
-	return r == 1 ? fsplan_append(l, abs) : r;
+	if (r != 1)
+		return r;
+	if (w->watch.mask && (l == &w->res->deny || l == &w->res->deny_dirs))
+		return w->watch.mask(abs, l == &w->res->deny_dirs,
+				     w->watch.mask_arg);
+	return fsplan_append(l, abs);
 }
 
 /* One entry; dtype (from readdir, DT_UNKNOWN if not known) spares the
@@ -355,8 +360,13 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 
 	if (depth > WALK_MAX_DEPTH)
 		return -ELOOP;
+	/* No access time written back (an inode update per directory of a
+	 * fresh tree); only the owner may ask, others read as before. */
 	fd = openat(pfd, depth ? strrchr(abs, '/') + 1 : abs,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+	if (fd < 0 && errno == EPERM)
+		fd = openat(pfd, depth ? strrchr(abs, '/') + 1 : abs,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && depth &&
 	    (errno == ENOENT || errno == ELOOP || errno == ENOTDIR))
 		return 0; /* vanished (or replaced) meanwhile: its event says */
@@ -462,6 +472,7 @@ linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 		linux_walk_state_free(w);
 		return r;
 	}
+	w->watch.mask = NULL; /* later walks' masks are their results' */
 	*stp = w;
 	return 0;
 }

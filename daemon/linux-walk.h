@@ -23,17 +23,22 @@ struct walk_result {
 
 struct walk_state;
 
-/* Told of each directory the walk opened (dfd), before it reads it: a
- * watch put on it then misses nothing made in it after the read. */
+/* fn is told of each directory the walk opened (dfd), before it reads
+ * it: a watch put on it then misses nothing made in it after the read.
+ * mask, when set, takes the first walk's masks as they are decided
+ * (instead of the result's deny lists), so they can be mounted while the
+ * walk goes on. */
 struct walk_watch {
 	int (*fn)(int dfd, const char *abs, void *arg);
 	void *arg;
+	int (*mask)(const char *abs, bool dir, void *arg);
+	void *mask_arg;
 };
 
 /* Walks every writable tree of fs. Other hard links of a masked file are
  * masked too (a mask is by file, not by name). The state remembers what
- * was decided, for linux_walk_rescan, and watch (NULL: none), for every
- * walk of it. */
+ * was decided, for linux_walk_rescan, and watch->fn (NULL: none), for
+ * every walk of it. */
 int linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 	       struct walk_state **st, struct walk_result *out);
 /* Directory abs changed: entry name appeared (or, when name is an ignore

@@ -76,7 +76,7 @@ struct walk_watch
 linux_watch_hook(int inotify_fd)
 {
 	tw.fd = inotify_fd;
-	return (struct walk_watch){ watch_dir, &tw };
+	return (struct walk_watch){ .fn = watch_dir, .arg = &tw };
 }
 
 /* A .git/config or .git/hooks that appears while sessions run is left to

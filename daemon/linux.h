@@ -140,6 +140,25 @@ int linux_mount_apply(const struct walk_result *w);
  * failure. Never returns. */
 struct ltemplate_state;
 struct ltemplate_shared;
+/* A walk's mask of path, its type known (dir or not): no stat; one that
+ * changed type or went meanwhile is looked at again. */
+int linux_mount_mask_as(const char *path, bool dir);
+
+/* linux-masker.c: a child of the template that mounts masks while the
+ * walk decides them. start forks it; send (a walk hook, arg the masker)
+ * queues one; finish (ok: the walk succeeded, else the masker is killed)
+ * sends the rest, waits for it and returns the first failure. */
+#define MASKER_BUF (64 * 1024)
+struct linux_masker {
+	int fd;
+	pid_t pid;
+	size_t len;
+	char buf[MASKER_BUF];
+};
+int linux_masker_start(struct linux_masker *m);
+int linux_masker_send(const char *abs, bool dir, void *arg);
+int linux_masker_finish(struct linux_masker *m, bool ok);
+
 /* The template's watches (inotify_fd; -1: none), for its walk. */
 struct walk_watch linux_watch_hook(int inotify_fd);
 void linux_watch_run(struct walk_state *st, int ctl_fd, int inotify_fd,

@@ -10,6 +10,8 @@ echo top-secret >"$T/secret-dir/key"
 echo host-secret >"$T/secret.txt"
 echo original >"$WS/readonly.txt"
 echo "[core]" >"$WS/.git/config"
+echo git-secret >"$WS/.git/credentials"
+echo ignored-in-git >"$WS/.git/notes.pem"
 echo "env-secret" >"$WS/.env"
 echo "nested" >"$WS/sub/deep/creds.pem"
 echo "keep" >"$WS/keep.txt"
@@ -18,7 +20,7 @@ ln "$WS/.env" "$WS/innocent.txt"
 cat >"$T/policy.json" <<JSON
 {
   "filesystem": {
-    "denyRead": ["$T/secret-dir", "$T/secret.txt"],
+    "denyRead": ["$T/secret-dir", "$T/secret.txt", "$WS/.git/credentials"],
     "allowWrite": [".", "$T/extra"],
     "denyWrite": ["$WS/readonly.txt"]
   }
@@ -32,6 +34,12 @@ out=$(sbx run -- ls "$T/secret-dir" 2>&1)
 check "denyRead dir cannot be listed ($out)" grep -q "Permission denied" <<<"$out"
 expect_eq "writing through a masked dir fails" "$(sbx run -- "$P" write "$T/secret-dir/x")" EACCES
 check "nothing written into the masked dir" test ! -e "$T/secret-dir/x"
+# .git is bound onto itself (its config and hooks protected): the bind
+# keeps what is masked inside it.
+expect_eq "denyRead file inside .git unreadable" \
+	"$(sbx run -- "$P" read "$WS/.git/credentials")" EACCES
+expect_eq "ignored file inside .git unreadable" \
+	"$(sbx run -- "$P" read "$WS/.git/notes.pem")" EACCES
 expect_eq "denyWrite file is read-only" "$(sbx run -- "$P" write "$WS/readonly.txt")" EROFS
 expect_eq "host denyWrite file unchanged" "$(cat "$WS/readonly.txt")" original
 expect_eq ".git/config is protected" "$(sbx run -- "$P" write "$WS/.git/config")" EROFS
