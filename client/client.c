@@ -77,6 +77,7 @@ connect_daemon(const struct cmd_ctx *ctx, struct client *c, char *err,
 
 	c->fd = -1;
 	c->hello = NULL;
+	c->hello_queued = false;
 	if (ctx->socket)
 		snprintf(c->socket, sizeof(c->socket), "%s", ctx->socket);
 	else if (env && *env)
@@ -132,8 +133,6 @@ client_open(const struct cmd_ctx *ctx, struct client *c)
 int
 client_open_pipelined(const struct cmd_ctx *ctx, struct client *c)
 {
-	Sbx__Envelope env = SBX__ENVELOPE__INIT;
-	Sbx__Hello h = SBX__HELLO__INIT;
 	char err[2300];
 	int r;
 
@@ -141,15 +140,9 @@ client_open_pipelined(const struct cmd_ctx *ctx, struct client *c)
 		client_err("%s", err);
 		return r;
 	}
-	hello_env(&env, &h);
-	/* A refused peer may find the daemon gone already: its Error is
-	 * read with the reply. */
-	if ((r = client_send(c, &env, NULL, 0)) < 0 && r != -EPIPE &&
-	    r != -ECONNRESET) {
-		client_err("sending to sbxd: %s", strerror(-r));
-		client_close(c);
-		return r;
-	}
+	/* It goes in one write with the request: the daemon wakes once for
+	 * both. */
+	c->hello_queued = true;
 	return 0;
 }
 
@@ -187,6 +180,38 @@ client_close(struct client *c)
 	c->hello = NULL;
 }
 
+/* The queued Hello's frame and then env's, in one buffer. */
+static int
+encode_with_hello(struct client *c, const Sbx__Envelope *env, uint8_t **out,
+		  size_t *outlen)
+{
+	Sbx__Envelope he = SBX__ENVELOPE__INIT;
+	Sbx__Hello h = SBX__HELLO__INIT;
+	uint8_t *a, *b, *both;
+	size_t alen, blen;
+	int r;
+
+	hello_env(&he, &h);
+	if ((r = wire_encode(&he, &a, &alen)) < 0)
+		return r;
+	if ((r = wire_encode(env, &b, &blen)) < 0) {
+		free(a);
+		return r;
+	}
+	both = realloc(a, alen + blen);
+	if (!both) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	memcpy(both + alen, b, blen);
+	free(b);
+	c->hello_queued = false;
+	*out = both;
+	*outlen = alen + blen;
+	return 0;
+}
+
 int
 client_send(struct client *c, const Sbx__Envelope *env, const int *fds,
 	    int nfds)
@@ -196,7 +221,9 @@ client_send(struct client *c, const Sbx__Envelope *env, const int *fds,
 	ssize_t n;
 	int r;
 
-	if ((r = wire_encode(env, &buf, &len)) < 0)
+	r = c->hello_queued ? encode_with_hello(c, env, &buf, &len) :
+			      wire_encode(env, &buf, &len);
+	if (r < 0)
 		return r;
 	while (off < len) {
 		n = fdpass_send(c->fd, buf + off, len - off, off ? NULL : fds,

@@ -13,6 +13,7 @@
 struct client {
 	int fd;
 	Sbx__Envelope *hello; /* the HelloReply envelope */
+	bool hello_queued;    /* the Hello goes with the next frame sent */
 	char socket[4096];
 };
 
@@ -28,9 +29,9 @@ int client_open(const struct cmd_ctx *ctx, struct client *c);
  * err says it. (Errors of the Hello itself are printed, and err is "".) */
 int client_open_err(const struct cmd_ctx *ctx, struct client *c, char *err,
 		    size_t errlen);
-/* Connects and sends Hello without waiting: the request may follow at
- * once (the daemon handles frames in order); client_hello_reply() then
- * reads the reply, or the daemon's refusal, before anything else. */
+/* Connects; the Hello goes in the same write as the request sent next
+ * (the daemon handles frames in order); client_hello_reply() then reads
+ * the reply, or the daemon's refusal, before anything else. */
 int client_open_pipelined(const struct cmd_ctx *ctx, struct client *c);
 int client_hello_reply(struct client *c);
 void client_close(struct client *c);

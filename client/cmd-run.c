@@ -368,6 +368,11 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 	if (client_open_pipelined(ctx, &c) < 0)
 		return EXIT_SBX;
 	r = send_request(&c, &o, argv + first, argc - first, &ro.master);
+	if (c.hello_queued) {
+		/* Refused before anything was sent (it said why). */
+		client_close(&c);
+		return EXIT_SBX;
+	}
 	if (client_hello_reply(&c) == 0 && (r == -EPIPE || r == -ECONNRESET))
 		client_err("sending the request: %s", strerror(-r));
 	if (!c.hello || r < 0) {
