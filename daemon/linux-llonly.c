@@ -629,8 +629,9 @@ fail:
 }
 
 /* The session init, the caller's child, handed f; its pidfd goes to the
- * daemon in a STARTED record, as from a template (linux-spawn.c). */
-static void
+ * daemon in a STARTED record, as from a template (linux-spawn.c). Returns
+ * its pid, or -1. */
+static pid_t
 start_init(struct sandbox_plan *p, int sfd, const struct linux_session_fds *f)
 {
 	struct clone_args a = { 0 };
@@ -644,6 +645,7 @@ start_init(struct sandbox_plan *p, int sfd, const struct linux_session_fds *f)
 	if (pid == 0)
 		session_main(p, sfd, f);
 	linux_send_started(sfd, pid, pidfd, STEP_FORK, errno);
+	return pid;
 }
 
 /* With a supervisor, which must be an ancestor of the command (Yama's
@@ -675,8 +677,7 @@ start_supervised(struct sandbox_plan *p, int sfd)
 		s.step = STEP_SUPERVISOR;
 		s.value = 0;
 		if ((r = linux_supervisor_prepare(p, &f, own)) == 0) {
-			start_init(p, sfd, &f);
-			linux_supervise(p, own);
+			linux_supervise(p, own, start_init(p, sfd, &f));
 		}
 		s.value = -r;
 	}

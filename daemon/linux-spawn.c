@@ -329,8 +329,9 @@ out_st:
 
 /* The session init, in its own network (unless the host cannot make one),
  * IPC, UTS and pid namespaces, in one clone3, handed f (NULL: none); its
- * pidfd, or why it could not be made, goes to the daemon. */
-static void
+ * pidfd, or why it could not be made, goes to the daemon. Returns its
+ * pid, or -1. */
+static pid_t
 start_init(const struct sandbox_plan *p, int sfd, int go,
 	   const struct linux_session_fds *f, int netns)
 {
@@ -353,6 +354,7 @@ start_init(const struct sandbox_plan *p, int sfd, int go,
 	if (netns >= 0)
 		linux_netns_leave();
 	linux_send_started(sfd, pid, pidfd, STEP_UNSHARE, e);
+	return pid;
 }
 
 void
@@ -380,8 +382,7 @@ linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err)
  * handed them, then becomes the supervisor itself (in the template's pid
  * namespace, which the sandbox's /proc shows; after the init, so a warm
  * sandbox is not held up; one process fewer to fork and tear down per
- * sandbox). The init is its child: once exited it waits as a zombie until
- * the supervisor exits too, then the template reaps it. */
+ * sandbox). The init is its child, which it reaps before it exits. */
 static void __attribute__((noreturn))
 start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 {
@@ -396,8 +397,7 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 		s.step = STEP_SUPERVISOR;
 		s.value = -r;
 	} else {
-		start_init(p, sfd, go, &f, netns);
-		linux_supervise(p, own);
+		linux_supervise(p, own, start_init(p, sfd, go, &f, netns));
 	}
 	if (write(sfd, &s, sizeof(s)) < 0)
 		_exit(1);

@@ -282,21 +282,20 @@ handle(struct sup *s, const struct sandbox_plan *p, struct seccomp_notif *n)
 		sup_answer_send(s, n->id, e, &a);
 }
 
-/* The command is gone. Our children (the session init, when the
- * template's child became this supervisor, and workers) go first: the
- * init reports the exit status the client waits on, and this process's
- * own teardown (and the daemon's at the end of its reports) should not
- * take the CPU from it. */
+/* The command is gone. The session init, when this process started it,
+ * goes first: it reports the exit status the client waits on, and this
+ * process's own teardown (and the daemon's at the end of its reports)
+ * should not take the CPU from it. (FIFO workers die with us.) */
 static void __attribute__((noreturn))
-finish(void)
+finish(pid_t init)
 {
-	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+	while (init > 0 && waitpid(init, NULL, 0) < 0 && errno == EINTR)
 		;
 	_exit(0);
 }
 
 static void __attribute__((noreturn))
-serve(struct sup *s, const struct sandbox_plan *p)
+serve(struct sup *s, const struct sandbox_plan *p, pid_t init)
 {
 	static union {
 		struct seccomp_notif n;
@@ -322,7 +321,7 @@ serve(struct sup *s, const struct sandbox_plan *p)
 			_exit(1);
 		}
 		if (!(pfd.revents & POLLIN))
-			finish(); /* nothing filtered is left */
+			finish(init); /* nothing filtered is left */
 		memset(&u, 0, sz.seccomp_notif);
 		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &u.n) < 0)
 			continue; /* gone meanwhile (ENOENT), or EINTR */
@@ -335,7 +334,7 @@ serve(struct sup *s, const struct sandbox_plan *p)
  * is: its user, no capabilities, no new privileges. Not dumpable, so the
  * command cannot read or write this process. */
 void
-linux_supervise(const struct sandbox_plan *p, int own[2])
+linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
 {
 	int sup_fd = own[0], rep = own[1];
 	struct sup s = { .fs = p->fs, .report = rep, .lock = p->lock_fd,
@@ -364,7 +363,7 @@ linux_supervise(const struct sandbox_plan *p, int own[2])
 	 * waiting for; nothing the command sends is read before it. */
 	if (p->seccomp_super && seccomp_load_prog(p->seccomp_super, 0) < 0)
 		_exit(1);
-	serve(&s, p);
+	serve(&s, p, init);
 }
 
 int
@@ -402,7 +401,7 @@ linux_supervisor_fork(const struct sandbox_plan *p, int own[2])
 	pid_t pid = fork();
 
 	if (pid == 0)
-		linux_supervise(p, own);
+		linux_supervise(p, own, 0);
 	close(own[0]);
 	close(own[1]);
 	own[0] = own[1] = -1;

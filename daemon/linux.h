@@ -195,8 +195,9 @@ int linux_supervisor_prepare(const struct sandbox_plan *p,
 			     struct linux_session_fds *f, int own[2]);
 pid_t linux_supervisor_fork(const struct sandbox_plan *p, int own[2]);
 /* The caller becomes the supervisor (what linux_supervisor_fork's child
- * runs). */
-void linux_supervise(const struct sandbox_plan *p, int own[2])
+ * runs); init: the session init it started (its child), reaped before it
+ * exits, or 0. */
+void linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
 	__attribute__((noreturn));
 
 /* Tells the daemon of the session init a start process cloned: STARTED
