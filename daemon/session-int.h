@@ -54,6 +54,16 @@ struct session {
 /* session.c: sends the exit status once the command and its streams are
  * done, then frees the session. */
 void session_maybe_finish(struct session *s);
+/* Counted, rate-limited and delivered (arg: the session). */
+void session_violation(void *arg, const struct violation *v);
+
+/* session-deny.c */
+void session_fs_denied(struct session *s, int kind, const char *access,
+		       const char *target);
+/* The sandbox's refusals channel (fds from its DENIALS record). */
+void session_denials(struct session *s, int *fds, int nfds);
+/* One refusal per call, or all that are queued (drain). */
+void session_read_denials(struct session *s, bool drain);
 
 /* session-io.c. Streaming mode: pipes (or a pty) whose far ends, child,
  * become the command's stdio. */

@@ -20,7 +20,6 @@
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/events.h"
-#include "daemon/fsdenial.h"
 #include "daemon/fsplan.h"
 #include "daemon/home-overlay.h"
 #include "daemon/policy-store.h"
@@ -33,7 +32,6 @@
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
 #include "daemon/session-int.h"
-#include "daemon/syscall-deny.h"
 #include "daemon/violation.h"
 #include "daemon/workspace.h"
 
@@ -52,7 +50,7 @@ session_send_hook(void *arg, const Sbx__Envelope *env)
 }
 
 /* Every source's denials end here: counted, rate-limited, delivered. */
-static void
+void
 session_violation(void *arg, const struct violation *v)
 {
 	struct session *s = arg;
@@ -113,7 +111,6 @@ session_loopback_proxy(struct session *s, uint16_t ports[2])
 }
 
 static void session_started(struct session *s, int pidfd);
-static void session_denials(struct session *s, int *fds, int nfds);
 
 static void
 session_free_cb(evutil_socket_t fd, short what, void *arg)
@@ -227,57 +224,6 @@ read_status(struct session *s)
 	}
 }
 
-/* A filesystem refusal the kernel made (Landlock), described by the rules
- * that left target out of reach. */
-static void
-session_fs_denied(struct session *s, int kind, const char *access,
-		  const char *target)
-{
-	struct fsdenial f;
-	struct violation v;
-
-	fsdenial_describe(s->policy, policy_store_home(),
-			  sandbox_caps()->home_overlay ? policy_store_home() :
-			  NULL, s->workspace, kind, access, target, &f, &v);
-	session_violation(s, &v);
-}
-
-/* A syscall the sandbox refused (the filter's user notification), or a
- * change to a protected path the supervisor refused: it has been
- * answered EPERM; here it becomes a violation. */
-static void
-session_syscall_denied(struct session *s, const struct sandbox_denial *d)
-{
-	char target[128], access[32];
-	struct violation v;
-	struct fsdenial f;
-	bool write;
-
-	if (d->access[0]) {
-		/* Landlock's refusal, as its audit record would tell it. */
-		session_fs_denied(s, VIOLATION_FS_CREATE, d->access, d->path);
-		return;
-	}
-	if (!d->operation) {
-		syscall_deny_describe(d->syscall, d->args,
-				      d->addr[0] ? d->addr : NULL, &v, target,
-				      sizeof(target));
-		session_violation(s, &v);
-		return;
-	}
-	write = !strcmp(d->operation, "write") ||
-		!strcmp(d->operation, "remove");
-	snprintf(access, sizeof(access), "fs.%s", d->operation);
-	fsdenial_describe(s->policy, policy_store_home(),
-			  sandbox_caps()->home_overlay ? policy_store_home() :
-			  NULL, s->workspace,
-			  write ? VIOLATION_FS_WRITE : VIOLATION_FS_CREATE,
-			  access, d->path, &f, &v);
-	if (d->detail[0])
-		v.detail = d->detail;
-	session_violation(s, &v);
-}
-
 /* A Landlock denial from the kernel's audit records: the session whose
  * command made the domain, if it is still known. */
 void
@@ -291,53 +237,6 @@ session_audit_denied(const struct sandbox_audit_denial *d, void *arg)
 			break;
 	if (s)
 		session_fs_denied(s, d->kind, d->access, d->target);
-}
-
-/* Reads refusals (the supervisor's reports, or the command's seccomp
- * listener): one per wake-up, or all that are queued (drain). */
-static void
-read_denials(struct session *s, bool drain)
-{
-	struct sandbox_denial d;
-	int r;
-
-	/* Never blocks: the backend looks before it receives (a seccomp
-	 * listener's receive would block when none is pending, whatever
-	 * O_NONBLOCK says). 1: a connect() made for the command. */
-	do {
-		r = sandbox_denial_read(&s->proc, s->deny_fd, &d);
-		if (r == 0)
-			session_syscall_denied(s, &d);
-		else if (r != 1 && r != -EAGAIN && r != -EINTR &&
-			 r != -ENOENT)
-			event_del(s->deny_ev); /* the filtered or the
-						  supervisor are gone */
-	} while (drain && (r == 0 || r == 1));
-}
-
-static void
-deny_cb(evutil_socket_t fd, short what, void *arg)
-{
-	read_denials(arg, false);
-}
-
-static void
-session_denials(struct session *s, int *fds, int nfds)
-{
-	int fd = sandbox_proc_denials(&s->proc, fds, nfds);
-
-	if (fd < 0)
-		return;
-	if (s->deny_fd >= 0) {
-		close(fd);
-		return;
-	}
-	s->deny_fd = fd;
-	fcntl(s->deny_fd, F_SETFL, O_NONBLOCK);
-	s->deny_ev = event_new(sbxd.base, s->deny_fd, EV_READ | EV_PERSIST,
-			       deny_cb, s);
-	if (s->deny_ev)
-		event_add(s->deny_ev, NULL);
 }
 
 static void
@@ -373,7 +272,7 @@ mark_exited(struct session *s)
 	/* The supervisor reports a refusal before answering it: whatever
 	 * the command was refused is queued by now. */
 	if (s->deny_ev && s->deny_fd >= 0)
-		read_denials(s, true);
+		session_read_denials(s, true);
 	/* The kernel queued the command's Landlock denials before it
 	 * exited; they are delivered asynchronously. */
 	if (sandbox_audit_watched(&s->proc) &&

@@ -9,6 +9,7 @@
 # a user in privileged mode instead).
 . "$(dirname "$0")/lib.sh"
 P=$BIN/sbx-probe
+. "$(dirname "$0")/protect-lib.sh"
 if [ "$(id -u)" -eq 0 ]; then
 	out=$("$BIN/sbxd" --socket "$SOCK" --landlock-only 2>&1)
 	expect_eq "refused as root (exit 1)" "$?" 1
@@ -112,15 +113,7 @@ expect_eq "earlier run's file readable" "$(sbx run -- "$P" read "$WS/made")" ok
 # writable to Landlock, so Landlock never decides first there. (Outside
 # the workspace too a protected name gets EPERM, not Landlock's EACCES:
 # the supervisor checks the rules before it asks the kernel.)
-probe() { sbx run -q -- "$P" "$@" 2>/dev/null; }
-absent() { # absent DESC PATH...: none of them exists on the host
-	local p
-	for p in "${@:2}"; do
-		[ -e "$WS/$p" ] || [ -L "$WS/$p" ] && { fail "$1: $p exists on the host"; return; }
-	done
-	ok "$1"
-}
-if ! "$PY" -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["protect_new"] else 1)' < <(sbx --json status); then
+if ! has_protect_new; then
 	check "no supervisor: status says protected paths are NOT read-only" \
 		grep -q "paths inside the workspace are NOT read-only" < <(sbx status)
 	check "... and describe that they are not enforced" \
@@ -268,7 +261,7 @@ expect_eq "write outside -> EACCES" "$(sbx run -- "$P" write "$T/ro/file")" EACC
 expect_eq "denyRead -> EACCES" \
 	"$(sbx run -- "$P" read "$T/home/.ssh/id_rsa")" EACCES
 expect_eq "workspace write works" "$(sbx run -- "$P" write "$WS/made2")" ok
-if "$PY" -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["protect_new"] else 1)' < <(sbx --json status); then
+if has_protect_new; then
 	expect_eq "an existing hook: write refused there too" "$(probe write .git/hooks/pre-commit)" EPERM
 	expect_eq "... and unlink" "$(probe unlink .git/hooks/pre-commit)" EPERM
 	expect_eq "hook unchanged" "$(sums)" "$before"

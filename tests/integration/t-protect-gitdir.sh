@@ -8,6 +8,7 @@
 # supervisor writes the worktree's .git, gitdir and commondir itself.
 . "$(dirname "$0")/lib.sh"
 P=$BIN/sbx-probe
+. "$(dirname "$0")/protect-lib.sh"
 cd "$WS"
 git init -q "$WS" && git config user.email t@t && git config user.name t
 echo data >"$WS/file.txt"
@@ -18,17 +19,8 @@ mkdir -p "$WS/.git/modules/m/hooks" "$WS/hw"
 printf '[core]\n\tbare = false\n' >"$WS/.git/modules/m/config"
 printf 'gitdir: %s/.git/worktrees/hw\n' "$WS" >"$WS/hw/.git"
 start_daemon
-sbx --json status >"$T/status.json"
-"$PY" -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["protect_new"] else 1)' "$T/status.json" ||
+has_protect_new ||
 	skip "kernel cannot refuse new protected paths (see sbxctl status)"
-probe() { sbx run -q -- "$P" "$@" 2>/dev/null; }
-absent() { # absent DESC PATH...: none of them exists on the host
-	local p
-	for p in "${@:2}"; do
-		[ -e "$WS/$p" ] || [ -L "$WS/$p" ] && { fail "$1: $p exists on the host"; return; }
-	done
-	ok "$1"
-}
 MARK=$T/fsmonitor-ran
 # A repository laid out under another name, with a config of the command's
 # choosing: x/y/{HEAD,objects,refs,config}.

@@ -7,23 +7,15 @@
 # status clean). git init, add, commit, clone and worktree add still work.
 . "$(dirname "$0")/lib.sh"
 P=$BIN/sbx-probe
+. "$(dirname "$0")/protect-lib.sh"
 cd "$WS"
 git init -q "$WS" && git config user.email t@t && git config user.name t
 echo data >"$WS/file.txt"
 git add file.txt && git commit -qm init
 cfg=$(sha256sum <"$WS/.git/config")
 start_daemon
-sbx --json status >"$T/status.json"
-"$PY" -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["protect_new"] else 1)' "$T/status.json" ||
+has_protect_new ||
 	skip "kernel cannot refuse new protected paths (see sbxctl status)"
-probe() { sbx run -q -- "$P" "$@" 2>/dev/null; }
-absent() { # absent DESC PATH...: none of them exists on the host
-	local p
-	for p in "${@:2}"; do
-		[ -e "$WS/$p" ] || [ -L "$WS/$p" ] && { fail "$1: $p exists on the host"; return; }
-	done
-	ok "$1"
-}
 
 # Supervisors are visible in /proc (the template's pid namespace: this
 # session's and those of the warm sandboxes waiting there) but out of the
