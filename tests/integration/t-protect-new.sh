@@ -159,5 +159,30 @@ if command -v script >/dev/null; then
 	check "tty session: /dev/tty opens ($out)" grep -qx tty-ok <<<"$out"
 	absent "no .mcp.json from the tty session" .mcp.json
 fi
+# A FIFO opened for writing with no reader blocks in a worker of the
+# supervisor; when the session is killed, the supervisor goes anyway
+# (waiting for its session init, not for that worker, which dies with it).
+mkfifo "$WS/ff-ready" "$WS/fifo"
+sbx run -- sh -c 'echo up >ff-ready; exec 3>fifo' &
+ffc=$!
+exec 9<>"$WS/ff-ready" # O_RDWR: opens at once, so the read can time out
+read -t 20 -r _ <&9 || fail "the FIFO session did not start"
+exec 9<&-
+ffid=$("$PY" -c 'import json,sys; s=[x for x in json.loads(sys.argv[1]) if "3>" in " ".join(x["argv"])]; print(s[0]["id"], s[0]["pid"])' "$(sbx --json ps)")
+sup=$(awk '/^PPid/ {print $2}' "/proc/${ffid#* }/status")
+# Ready when the supervisor has forked the worker for the open.
+"$PY" -c '
+import sys, time
+end = time.time() + 10
+while time.time() < end:
+    with open("/proc/%s/task/%s/children" % (sys.argv[1], sys.argv[1])) as f:
+        if len(f.read().split()) > 1:  # the init and the worker
+            sys.exit(0)
+    time.sleep(0.001)
+sys.exit(1)' "$sup" || fail "no FIFO worker appeared under supervisor $sup"
+sbx kill "${ffid% *}" KILL
+wait "$ffc"
+check "the supervisor exits with its session (FIFO worker pending)" wait_exit "$sup" 10
+rm -f "$WS/ff-ready" "$WS/fifo"
 stop_daemon
 done_test
