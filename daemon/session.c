@@ -21,6 +21,7 @@
 #include "daemon/daemon.h"
 #include "daemon/events.h"
 #include "daemon/fsplan.h"
+#include "daemon/fsplan-cache.h"
 #include "daemon/home-overlay.h"
 #include "daemon/policy-store.h"
 #include "daemon/policy-watch.h"
@@ -488,16 +489,17 @@ fail:
 	return NULL;
 }
 
-/* The run's filesystem plan and, when it overlays the home, the layers of
- * the workspace's home overlay (layers: PATH_MAX bytes). */
+/* The run's filesystem plan (the cache's: valid during this spawn) and,
+ * when it overlays the home, the layers of the workspace's home overlay
+ * (layers: PATH_MAX bytes). */
 static int
-plan_fs(struct session *s, const char *ws, struct fsplan **fs, char *layers,
-	char *err, size_t errlen)
+plan_fs(struct session *s, const char *ws, const struct fsplan **fs,
+	char *layers, char *err, size_t errlen)
 {
 	int r;
 
-	if ((r = fsplan_build(s->policy, ws, sandbox_caps()->home_overlay ?
-			      policy_store_home() : NULL, fs)) < 0) {
+	if ((r = fsplan_cache_get(s->policy, ws, sandbox_caps()->home_overlay ?
+				  policy_store_home() : NULL, fs)) < 0) {
 		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
 		return r;
 	}
@@ -507,8 +509,6 @@ plan_fs(struct session *s, const char *ws, struct fsplan **fs, char *layers,
 		snprintf(err, errlen, "home overlay layers in %s: %s (or set "
 			 "filesystem.home to \"read-only\")", sbxd.statedir,
 			 strerror(-r));
-		fsplan_free(*fs);
-		*fs = NULL;
 		return r;
 	}
 	return 0;
@@ -523,8 +523,9 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 			      SANDBOX_SOCKS_PROXY_PORT };
 	struct sandbox_request sr = { 0 };
 	struct sandbox_plan *plan = NULL;
-	struct fsplan *fs = NULL;
+	const struct fsplan *fs = NULL;
 	struct proxy_env pe;
+	size_t i;
 	char tmpdir[PATH_MAX], layers[PATH_MAX];
 	char **env;
 	int r;
@@ -552,10 +553,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	env = runenv_build(req, s->policy, s->id,
 			   sandbox_caps()->landlock_only ? tmpdir : "/tmp",
 			   net == SANDBOX_NET_NONE ? NULL : ports, &pe);
-	if (!env) {
-		fsplan_free(fs);
+	if (!env)
 		return -ENOMEM;
-	}
 	sr.fs = fs;
 	sr.argv = s->argv;
 	sr.envp = env;
@@ -572,19 +571,17 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
 	runenv_free(env);
 	proxy_env_free(&pe);
-	if (r < 0) {
-		fsplan_free(fs);
+	if (r < 0)
 		return r;
-	}
 	s->start_ms = sbxd_now_ms();
 	s->start_unix_ms = (uint64_t)time(NULL) * 1000u;
 	r = sandbox_spawn(plan, &s->proc);
 	sandbox_plan_free(plan);
 	/* What a failed run's note lists as writable: the plan's trees and
 	 * the temp dir (the home overlay is described by `describe`). */
-	s->writable = fs->l[FSPLAN_WRITE];
-	memset(&fs->l[FSPLAN_WRITE], 0, sizeof(fs->l[FSPLAN_WRITE]));
-	fsplan_free(fs);
+	for (i = 0; r == 0 && i < fs->l[FSPLAN_WRITE].n; i++)
+		if (fsplan_append(&s->writable, fs->l[FSPLAN_WRITE].v[i]) < 0)
+			r = -ENOMEM;
 	if (r == 0 && fsplan_push(&s->writable, sandbox_caps()->landlock_only ?
 				  tmpdir : "/tmp") < 0)
 		r = -ENOMEM;
@@ -772,4 +769,5 @@ session_cleanup(void)
 	if (kill_timer)
 		event_free(kill_timer);
 	kill_timer = NULL;
+	fsplan_cache_clear();
 }
