@@ -159,6 +159,20 @@ literal_tail(const char *pattern)
 	return t;
 }
 
+/* A pattern whose last component is literal matches only paths whose
+ * last component is that: a test of the ends, before the full match, for
+ * the rules of other shapes a walk asks about every entry
+ * (.git/worktrees/WILD/config, .git/modules/DEEP/hooks, ...). */
+static bool
+last_differs(const char *pattern, const char *path)
+{
+	const char *lp = strrchr(pattern, '/'), *ls = strrchr(path, '/');
+
+	if (!lp || !lp[1] || strpbrk(lp + 1, "*?[") || !ls || !ls[1])
+		return false; /* (a trailing '/': the full match decides) */
+	return strcmp(lp + 1, ls + 1) != 0;
+}
+
 bool
 policy_glob_match_path(const char *pattern, const char *path)
 {
@@ -166,7 +180,8 @@ policy_glob_match_path(const char *pattern, const char *path)
 	size_t n, k;
 
 	if (tail == NULL)
-		return glob_table(pattern, path, false);
+		return !last_differs(pattern, path) &&
+		       glob_table(pattern, path, false);
 	n = strlen(path);
 	k = strlen(tail);
 	return n < POLICY_PATH_MAX && n > k && path[n - k - 1] == '/' &&

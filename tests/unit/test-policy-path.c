@@ -124,6 +124,22 @@ test_glob_tail(void)
 			CHECK(policy_glob_match_path(p1, paths[j]) ==
 			    policy_glob_match_path(p2, paths[j]));
 	}
+	/* Rules whose last component is literal, of other shapes. */
+	CHECK(policy_glob_match_path("/**/.git/worktrees/*/config",
+				     "/ws/.git/worktrees/w1/config"));
+	CHECK(!policy_glob_match_path("/**/.git/worktrees/*/config",
+				      "/ws/.git/worktrees/w1/configx"));
+	CHECK(!policy_glob_match_path("/**/.git/worktrees/*/config",
+				      "/ws/.git/worktrees/w1/config/x"));
+	CHECK(policy_glob_match_path("/**/.git/modules/**/hooks",
+				     "/ws/.git/modules/a/b/hooks"));
+	CHECK(!policy_glob_match_path("/**/.git/modules/**/hooks",
+				      "/ws/.git/modules/a/b/hook"));
+	CHECK(policy_glob_match_path("/ws/*/x", "/ws/a/x"));
+	CHECK(!policy_glob_match_path("/ws/*/x", "/ws/a/y"));
+	CHECK(policy_glob_match_path("/ws/a[b", "/ws/a[b"));
+	CHECK(policy_glob_match_path("/ws/*/x", "/ws/a/x/") ==
+	      policy_glob_match_path("/ws/a/x", "/ws/a/x/"));
 	CHECK(policy_glob_match_path("/**/.git/config", "/.git/config"));
 	CHECK(!policy_glob_match_path("/**/.git/config", "/ws/.git"));
 	/* Too long never matches, as in the component matcher. */
