@@ -41,9 +41,11 @@ struct watch {
 static struct watch tw = { .fd = -1 };
 
 /* Directory dfd (at abs), opened by the walk and not read yet, is watched:
- * the inode itself (through /proc), so a rename meanwhile cannot put
- * another directory in its place; what is made in it after the watch is
- * an event, what was made before it the walk reads. */
+ * the inode itself ("." once we are in it, or through /proc where it may
+ * be read but not entered), so a rename meanwhile cannot put another
+ * directory in its place; what is made in it after the watch is an
+ * event, what was made before it the walk reads. (The template's cwd is
+ * set back to / after each walk.) */
 static int
 watch_dir(int dfd, const char *abs, void *arg)
 {
@@ -53,8 +55,12 @@ watch_dir(int dfd, const char *abs, void *arg)
 
 	if (w->fd < 0)
 		return 0;
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", dfd);
-	wd = inotify_add_watch(w->fd, self, WATCH_MASK);
+	if (fchdir(dfd) == 0) {
+		wd = inotify_add_watch(w->fd, ".", WATCH_MASK);
+	} else {
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", dfd);
+		wd = inotify_add_watch(w->fd, self, WATCH_MASK);
+	}
 	if (wd < 0)
 		return 0; /* out of watches: what appears there is not masked */
 	if ((size_t)wd >= w->ndirs) {
@@ -116,6 +122,8 @@ apply(struct watch *w, const char *dir, const char *name)
 	if (linux_walk_rescan(w->st, dir, name, &res) == 0)
 		settle(w, &res);
 	linux_walk_result_free(&res);
+	if (chdir("/") < 0)
+		_exit(1); /* "/" is there: cannot happen */
 }
 
 static void
