@@ -121,28 +121,23 @@ to_memfd(const uint8_t *buf, size_t n)
 	return fd < 0 ? -errno : fd;
 }
 
-int
-linux_job_send(int go, const struct sandbox_plan *p, int sync_fd)
+/* The record in buf (its header first, then size bytes of strings): the
+ * strings inline, or in a memfd sent along. */
+static int
+send_job(int go, const struct sandbox_plan *p, int sync_fd, uint8_t *buf,
+	 size_t size, bool inl)
 {
-	struct job_rec rec = { .magic = JOB_MAGIC };
-	int fds[JOB_MAX_FDS], nfds = 0, memfd = -1, r, i;
-	size_t size, len = sizeof(rec);
-	uint8_t *buf;
+	struct job_rec rec = { .magic = JOB_MAGIC, .size = size };
+	int fds[JOB_MAX_FDS], nfds = 0, memfd = -1, i;
+	size_t len = sizeof(rec) + (inl ? size : 0);
 	ssize_t n;
 
-	if ((r = build(p, &buf, &size)) < 0)
-		return r;
-	rec.size = size;
 	rec.flags = (p->tty ? JOB_TTY : 0) | (sync_fd >= 0 ? JOB_SYNC : 0);
-	if (size > JOB_INLINE_MAX) {
-		if ((memfd = to_memfd(buf + sizeof(rec), size)) < 0) {
-			free(buf);
+	if (!inl) {
+		if ((memfd = to_memfd(buf + sizeof(rec), size)) < 0)
 			return memfd;
-		}
 		rec.flags |= JOB_MEMFD;
 		fds[nfds++] = memfd;
-	} else {
-		len += size;
 	}
 	if (sync_fd >= 0)
 		fds[nfds++] = sync_fd;
@@ -153,12 +148,29 @@ linux_job_send(int go, const struct sandbox_plan *p, int sync_fd)
 	memcpy(rec.tcp_ports, p->proxy_ports, sizeof(rec.tcp_ports));
 	memcpy(buf, &rec, sizeof(rec));
 	n = fdpass_send(go, buf, len, fds, nfds);
-	free(buf);
 	if (memfd >= 0)
 		close(memfd);
 	if (n != (ssize_t)len)
 		return n < 0 ? (int)n : -EIO;
 	return 0;
+}
+
+int
+linux_job_send(int go, const struct sandbox_plan *p, int sync_fd)
+{
+	uint8_t *buf;
+	size_t size;
+	int r;
+
+	if ((r = build(p, &buf, &size)) < 0)
+		return r;
+	r = send_job(go, p, sync_fd, buf, size, size <= JOB_INLINE_MAX);
+	/* A host whose socket buffers are smaller than the record takes the
+	 * strings in a memfd. */
+	if (r == -EMSGSIZE)
+		r = send_job(go, p, sync_fd, buf, size, false);
+	free(buf);
+	return r;
 }
 
 static void
@@ -211,7 +223,7 @@ map_memfd(int memfd, uint64_t size, struct linux_job *j)
 {
 	uint8_t *base;
 
-	if (size <= JOB_INLINE_MAX || size > (1u << 30))
+	if (size > (1u << 30))
 		return -EBADMSG;
 	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, memfd, 0);
 	if (base == MAP_FAILED)
@@ -250,7 +262,8 @@ linux_job_recv(int go, struct linux_job *j)
 	       ((rec.flags & JOB_SYNC) ? 1 : 0) + ((rec.flags & JOB_TTY) ? 1 : 3);
 	if ((size_t)n < sizeof(rec) || rec.magic != JOB_MAGIC ||
 	    nfds != want ||
-	    (!(rec.flags & JOB_MEMFD) && (size_t)n != sizeof(rec) + rec.size) ||
+	    (!(rec.flags & JOB_MEMFD) && (rec.size > JOB_INLINE_MAX ||
+					  (size_t)n != sizeof(rec) + rec.size)) ||
 	    ((rec.flags & JOB_MEMFD) && (size_t)n != sizeof(rec))) {
 		close_all(fds, nfds);
 		return -EBADMSG;

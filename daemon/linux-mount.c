@@ -626,8 +626,8 @@ apply_policy(const struct sandbox_plan *p, const struct walk_watch *watch,
 		linux_walk_state_free(st);
 		return e;
 	}
-	if (r < 0)
-		return r;
+	if (r < 0) /* the masker's own error, when the walk met its end */
+		return r == -EPIPE && e < 0 ? e : r;
 	/* The read-only binds after the masks: they clone what is below
 	 * them, masks included. */
 	r = linux_mount_apply(&w);

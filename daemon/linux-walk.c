@@ -330,10 +330,14 @@ walk_entry(struct walk_state *w, int dfd, const char *name,
 					&st, abs);
 		return 0;
 	}
-	/* A .git file names the repository git uses there (protect.c). */
-	if (any_glob(&w->fs->l[FSPLAN_RO_GLOBS], abs) ||
-	    (S_ISREG(st.st_mode) && protect_git_type(abs, S_IFREG)))
-		return decide(w, &w->res->ro, abs);
+	/* A .git file names the repository git uses there (protect.c).
+	 * What is read-only is still walked: what is inside is masked as
+	 * anywhere else (the read-only bind clones the masks below it), and
+	 * a read-only file may be another link to a masked one. */
+	if ((any_glob(&w->fs->l[FSPLAN_RO_GLOBS], abs) ||
+	     (S_ISREG(st.st_mode) && protect_git_type(abs, S_IFREG))) &&
+	    (r = decide(w, &w->res->ro, abs)) < 0)
+		return r;
 	if (S_ISREG(st.st_mode) && st.st_nlink > 1)
 		return remember(&w->links, &w->nlinks, &w->caplinks, &st, abs);
 	if (!dir || w->root->shallow)

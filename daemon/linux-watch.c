@@ -74,7 +74,8 @@ watch_dir(int dfd, const char *abs, void *arg)
 		w->ndirs = n;
 	}
 	free(w->dirs[wd]);
-	w->dirs[wd] = strdup(abs);
+	if (!(w->dirs[wd] = strdup(abs)))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -131,6 +132,8 @@ handle(struct watch *w, const struct inotify_event *ev)
 {
 	const char *dir;
 
+	if (!w->st)
+		return; /* a failed build's watches: nothing to mask into */
 	if (ev->mask & IN_Q_OVERFLOW) {
 		size_t i;
 
@@ -242,7 +245,9 @@ linux_watch_run(struct walk_state *st, int ctl, int inotify_fd,
 	/* Every walked directory is watched already (watch_dir). */
 	if (w->fd >= 0 && st)
 		__atomic_store_n(&sh->watching, 1, __ATOMIC_SEQ_CST);
-	pfd[0].fd = w->fd;
+	/* A failed build may have left watches (the walk adds them as it
+	 * goes): their events are only drained, at a sync. */
+	pfd[0].fd = st ? w->fd : -1;
 	pfd[1].fd = ctl;
 	pfd[2].fd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;

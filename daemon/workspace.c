@@ -2,6 +2,7 @@
  * workspace private temp dirs under the daemon's runtime directory. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,16 +53,20 @@ static struct ws_cache tmpdirs;
 static int
 check_dir(const char *path)
 {
+	/* Opened, not named twice: what is checked is what is chowned. */
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
+	int r = 0;
 
-	if (lstat(path, &st) < 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	if (sbxd.privileged && st.st_uid != sbxd.uid &&
-	    chown(path, sbxd.uid, sbxd.gid) < 0)
-		return -errno;
-	return 0;
+	if (fd < 0)
+		return errno == ELOOP ? -ENOTDIR : -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (sbxd.privileged && st.st_uid != sbxd.uid &&
+		 fchown(fd, sbxd.uid, sbxd.gid) < 0)
+		r = -errno;
+	close(fd);
+	return r;
 }
 
 static int

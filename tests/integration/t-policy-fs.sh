@@ -17,6 +17,10 @@ echo "nested" >"$WS/sub/deep/creds.pem"
 echo "keep" >"$WS/keep.txt"
 printf '.env\n*.pem\nkeys/\n' >"$WS/.sbxignore"
 ln "$WS/.env" "$WS/innocent.txt"
+# Inside a read-only (protected) directory: masked all the same.
+mkdir -p "$WS/.vscode"
+echo vs-secret >"$WS/.vscode/creds.pem"
+ln "$WS/.env" "$WS/.vscode/linked.json"
 cat >"$T/policy.json" <<JSON
 {
   "filesystem": {
@@ -40,6 +44,10 @@ expect_eq "denyRead file inside .git unreadable" \
 	"$(sbx run -- "$P" read "$WS/.git/credentials")" EACCES
 expect_eq "ignored file inside .git unreadable" \
 	"$(sbx run -- "$P" read "$WS/.git/notes.pem")" EACCES
+expect_eq "ignored file inside protected .vscode unreadable" \
+	"$(sbx run -- "$P" read "$WS/.vscode/creds.pem")" EACCES
+expect_eq "another link of a masked file, in .vscode, unreadable" \
+	"$(sbx run -- "$P" read "$WS/.vscode/linked.json")" EACCES
 expect_eq "denyWrite file is read-only" "$(sbx run -- "$P" write "$WS/readonly.txt")" EROFS
 expect_eq "host denyWrite file unchanged" "$(cat "$WS/readonly.txt")" original
 expect_eq ".git/config is protected" "$(sbx run -- "$P" write "$WS/.git/config")" EROFS
