@@ -43,6 +43,8 @@ struct walk_state {
 	size_t nroots;
 	struct pathset done;       /* masked or protected */
 	struct pathset seen_dirs;  /* walked directories */
+	struct pathset linked;     /* other links of masked files, masked
+				      (some were decided read-only first) */
 	struct inode *links, *masked;
 	size_t nlinks, caplinks, nmasked, capmasked;
 	size_t entries;
@@ -278,17 +280,23 @@ read_entries(struct walk_state *w, DIR *d, struct entries *e,
 	return 0;
 }
 
+/* abs goes to list l (or, for a mask of the first walk, to the masker). */
+static int
+emit(struct walk_state *w, struct fsplan_list *l, const char *abs)
+{
+	if (w->watch.mask && (l == &w->res->deny || l == &w->res->deny_dirs))
+		return w->watch.mask(abs, l == &w->res->deny_dirs,
+				     w->watch.mask_arg);
+	return fsplan_append(l, abs);
+}
+
+/* abs, decided once: to list l. */
 static int
 decide(struct walk_state *w, struct fsplan_list *l, const char *abs)
 {
 	int r = pathset_add(&w->done, abs);
 
-	if (r != 1)
-		return r;
-	if (w->watch.mask && (l == &w->res->deny || l == &w->res->deny_dirs))
-		return w->watch.mask(abs, l == &w->res->deny_dirs,
-				     w->watch.mask_arg);
-	return fsplan_append(l, abs);
+	return r == 1 ? emit(w, l, abs) : r;
 }
 
 /* One entry; dtype (from readdir, DT_UNKNOWN if not known) spares the
@@ -401,7 +409,7 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 }
 
 /* Files with several links whose inode is masked are masked under every
- * name. */
+ * name, read-only ones too (a mask goes over their read-only bind). */
 static int
 mask_links(struct walk_state *w)
 {
@@ -412,7 +420,11 @@ mask_links(struct walk_state *w)
 		for (j = 0; j < w->nmasked; j++)
 			if (w->links[i].dev == w->masked[j].dev &&
 			    w->links[i].ino == w->masked[j].ino) {
-				r = decide(w, &w->res->deny, w->links[i].path);
+				r = pathset_add(&w->linked, w->links[i].path);
+				if (r == 1 && (r = pathset_add(&w->done,
+						w->links[i].path)) >= 0)
+					r = emit(w, &w->res->deny,
+						 w->links[i].path);
 				if (r < 0)
 					return r;
 				break;
@@ -494,6 +506,8 @@ forget_path(struct walk_state *w, const char *abs)
 		r = pathset_drop_tree(&w->done, abs);
 		if (r == 0)
 			r = pathset_drop_tree(&w->seen_dirs, abs);
+		if (r == 0)
+			r = pathset_drop_tree(&w->linked, abs);
 	}
 	return r;
 }
@@ -622,6 +636,7 @@ linux_walk_state_free(struct walk_state *w)
 		ignore_set_free(w->roots[i].ign);
 	pathset_free(&w->done);
 	pathset_free(&w->seen_dirs);
+	pathset_free(&w->linked);
 	forget(w->links, w->nlinks);
 	forget(w->masked, w->nmasked);
 	free(w);

@@ -21,6 +21,8 @@ ln "$WS/.env" "$WS/innocent.txt"
 mkdir -p "$WS/.vscode"
 echo vs-secret >"$WS/.vscode/creds.pem"
 ln "$WS/.env" "$WS/.vscode/linked.json"
+# A protected file (read-only by name) that is another link of it too.
+ln "$WS/.env" "$WS/.mcp.json"
 cat >"$T/policy.json" <<JSON
 {
   "filesystem": {
@@ -48,6 +50,8 @@ expect_eq "ignored file inside protected .vscode unreadable" \
 	"$(sbx run -- "$P" read "$WS/.vscode/creds.pem")" EACCES
 expect_eq "another link of a masked file, in .vscode, unreadable" \
 	"$(sbx run -- "$P" read "$WS/.vscode/linked.json")" EACCES
+expect_eq "a protected name that is another link of a masked file, unreadable" \
+	"$(sbx run -- "$P" read "$WS/.mcp.json")" EACCES
 expect_eq "denyWrite file is read-only" "$(sbx run -- "$P" write "$WS/readonly.txt")" EROFS
 expect_eq "host denyWrite file unchanged" "$(cat "$WS/readonly.txt")" original
 expect_eq ".git/config is protected" "$(sbx run -- "$P" write "$WS/.git/config")" EROFS
