@@ -18,3 +18,11 @@ absent() {
 has_protect_new() {
 	"$PY" -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["protect_new"] else 1)' < <(sbx --json status)
 }
+
+# init_repo: the workspace is a git repository with one commit.
+init_repo() {
+	git init -q "$WS" && git -C "$WS" config user.email t@t &&
+		git -C "$WS" config user.name t
+	echo data >"$WS/file.txt"
+	git -C "$WS" add file.txt && git -C "$WS" commit -qm init
+}

@@ -10,9 +10,7 @@
 P=$BIN/sbx-probe
 . "$(dirname "$0")/protect-lib.sh"
 cd "$WS"
-git init -q "$WS" && git config user.email t@t && git config user.name t
-echo data >"$WS/file.txt"
-git add file.txt && git commit -qm init
+init_repo
 # A submodule-like and a worktree-like layout made on the host before the
 # daemon starts: existing ones become read-only binds.
 mkdir -p "$WS/.git/modules/m/hooks" "$WS/hw"

@@ -9,9 +9,7 @@
 P=$BIN/sbx-probe
 . "$(dirname "$0")/protect-lib.sh"
 cd "$WS"
-git init -q "$WS" && git config user.email t@t && git config user.name t
-echo data >"$WS/file.txt"
-git add file.txt && git commit -qm init
+init_repo
 cfg=$(sha256sum <"$WS/.git/config")
 start_daemon
 has_protect_new ||
