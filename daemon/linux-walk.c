@@ -355,8 +355,6 @@ walk_entry(struct walk_state *w, int dfd, const char *name,
 		return r;
 	if (r == 0 && !w->recurse_known)
 		return 0; /* walked before and its own events cover it */
-	if (r == 1 && (r = fsplan_append(&w->res->dirs, abs)) < 0)
-		return r;
 	return walk_dir(w, dfd, abs, a2, rel, r2, depth + 1);
 }
 
@@ -479,8 +477,7 @@ linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 		root->path = root->shallow ? fs->l[FSPLAN_OVERLAY].v[i - nw] :
 			     fs->l[FSPLAN_WRITE].v[i];
 		if ((r = ignore_set_new(&root->ign)) == 0 &&
-		    (r = pathset_add(&w->seen_dirs, root->path)) >= 0 &&
-		    (r = fsplan_append(&out->dirs, root->path)) == 0)
+		    (r = pathset_add(&w->seen_dirs, root->path)) >= 0)
 			r = walk_from(w, root, root->path, out);
 	}
 	if (r < 0) {
@@ -622,7 +619,6 @@ linux_walk_result_free(struct walk_result *r)
 	fsplan_list_free(&r->deny);
 	fsplan_list_free(&r->deny_dirs);
 	fsplan_list_free(&r->ro);
-	fsplan_list_free(&r->dirs);
 }
 
 void

@@ -18,7 +18,6 @@ struct walk_result {
 	struct fsplan_list deny;   /* to make unreadable: files */
 	struct fsplan_list deny_dirs; /* ... and directories */
 	struct fsplan_list ro;     /* to make read-only */
-	struct fsplan_list dirs;   /* newly seen directories (to watch) */
 };
 
 struct walk_state;
@@ -43,7 +42,7 @@ int linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 	       struct walk_state **st, struct walk_result *out);
 /* Directory abs changed: entry name appeared (or, when name is an ignore
  * file or NULL, the directory is walked again in full); reports only what
- * is new to mask, protect or watch. */
+ * is new to mask or protect (new directories are watched as walked). */
 int linux_walk_rescan(struct walk_state *st, const char *abs,
 		      const char *name, struct walk_result *out);
 bool linux_walk_is_ignore_file(const struct walk_state *st, const char *name);
