@@ -220,30 +220,49 @@ struct command {
 	pid_t sup;       /* a supervisor that is not our ancestor, or 0 */
 };
 
-/* The daemon gets our pidfd (its audit records name our pid, since we
- * make the command's Landlock domain) and either the listener, to answer
- * (EPERM) and report each refusal itself, or, when a supervisor emulates
- * file syscalls, the supervisor's reports, the listener going to it; then
- * without a network namespace the daemon gets the listener too, to answer
- * the connect() calls the supervisor hands on. */
+/* What the daemon gets once the job is in: our pidfd (its audit records
+ * name our pid, since we make the command's Landlock domain) and either
+ * the listener, to answer (EPERM) and report each refusal itself, or,
+ * when a supervisor emulates file syscalls, the supervisor's reports, the
+ * listener going to it; then without a network namespace the daemon gets
+ * the listener too, to answer the connect() calls the supervisor hands
+ * on. Not sent while the sandbox waits warm: a Unix socket in flight
+ * (the reports) makes the kernel queue its socket garbage collector on
+ * every close of any Unix socket on the host, for as long as it stays
+ * in flight. */
+struct denials {
+	int fds[3], n;
+};
+
 static void ON_COMMAND_STACK
 hand_listener(const struct sandbox_plan *p, const struct linux_session_fds *f,
-	      int listener, int sfd)
+	      int listener, int sfd, struct denials *d)
+{
+	d->fds[0] = p->emulate ? f->report : listener;
+	d->fds[1] = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	d->fds[2] = listener;
+	d->n = d->fds[1] < 0 ? 1 :
+	       p->emulate && p->net == SANDBOX_NET_HOST_PORTS ? 3 : 2;
+	if (d->n == 1 && p->emulate && p->net == SANDBOX_NET_HOST_PORTS)
+		fail(sfd, STEP_SECCOMP, errno);
+	if (p->emulate && fdpass_send(f->sup, "l", 1, &listener, 1) < 0)
+		fail(sfd, STEP_SECCOMP, errno);
+}
+
+static void ON_COMMAND_STACK
+send_denials(struct denials *d, int sfd)
 {
 	struct sandbox_status rec = { .kind = SANDBOX_STATUS_DENIALS };
-	int fds[3] = { p->emulate ? f->report : listener,
-		       (int)syscall(SYS_pidfd_open, getpid(), 0), listener };
-	int n = fds[1] < 0 ? 1 :
-		p->emulate && p->net == SANDBOX_NET_HOST_PORTS ? 3 : 2;
+	int i;
 
-	if (n == 1 && p->emulate && p->net == SANDBOX_NET_HOST_PORTS)
+	if (d->n == 0)
+		return;
+	if (fdpass_send(sfd, &rec, sizeof(rec), d->fds, d->n) < 0)
 		fail(sfd, STEP_SECCOMP, errno);
-	if ((p->emulate && fdpass_send(f->sup, "l", 1, &listener, 1) < 0) ||
-	    fdpass_send(sfd, &rec, sizeof(rec), fds, n) < 0)
-		fail(sfd, STEP_SECCOMP, errno);
-	close(listener);
-	if (fds[1] >= 0)
-		close(fds[1]);
+	for (i = 0; i < 3; i++)
+		if (d->fds[i] >= 0 && (i == 0 || d->fds[i] != d->fds[0]))
+			close(d->fds[i]);
+	d->n = 0;
 }
 
 /* The command process's own confinement, as the command will have it:
@@ -252,7 +271,7 @@ hand_listener(const struct sandbox_plan *p, const struct linux_session_fds *f,
  * like this. */
 static void ON_COMMAND_STACK
 confine(const struct sandbox_plan *p, const struct linux_session_fds *f,
-	int sfd)
+	int sfd, struct denials *d)
 {
 	unsigned flags = 0;
 	int i, e = -1;
@@ -278,11 +297,13 @@ confine(const struct sandbox_plan *p, const struct linux_session_fds *f,
 			(p->emulate ? SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV : 0);
 	if (p->seccomp && (e = seccomp_load_prog(p->seccomp, flags)) < 0)
 		fail(sfd, STEP_SECCOMP, -e);
+	*d = (struct denials){ { -1, -1, -1 }, 0 };
 	if (p->seccomp && p->seccomp_notify)
-		hand_listener(p, f, e, sfd);
+		hand_listener(p, f, e, sfd, d);
 	if (f->sup >= 0)
 		close(f->sup);
-	if (f->report >= 0)
+	/* The reports go to the daemon with the job (send_denials). */
+	if (f->report >= 0 && d->fds[0] != f->report)
 		close(f->report);
 }
 
@@ -304,16 +325,19 @@ confine_tcp(const struct sandbox_plan *p, const struct linux_job *j, int sfd)
 	close(rs);
 }
 
-/* The job: the per-run Landlock layer, the template sync, stdio, umask
+/* The job: what the daemon gets (send_denials), the per-run Landlock
+ * layer, the template sync, stdio, umask
  * (unless it is already the one the process has, had: -1 when unknown;
  * with a supervisor, umask() is a round trip to it), cwd, environment,
  * argv. */
 static void COMMAND_STACK_EXIT
-run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd, int had)
+run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd, int had,
+	struct denials *d)
 {
 	sigset_t none;
 	int e, step;
 
+	send_denials(d, sfd);
 	confine_tcp(p, j, sfd);
 	if (wait_template(j->sync_fd) < 0)
 		fail(sfd, STEP_TEMPLATE, EPIPE);
@@ -338,6 +362,7 @@ static void COMMAND_STACK_EXIT
 command_main(struct command *c)
 {
 	struct linux_job j;
+	struct denials d;
 	int sfd = c->sfd, e;
 
 	/* The status channel must outlive the dup2 onto 0-2. */
@@ -349,7 +374,7 @@ command_main(struct command *c)
 	 * to allow. */
 	if (c->sup > 0)
 		prctl(PR_SET_PTRACER, (unsigned long)c->sup, 0, 0, 0);
-	confine(c->p, &c->f, sfd);
+	confine(c->p, &c->f, sfd, &d);
 	e = linux_job_recv(c->go, &j);
 	c->job_map = j.map;
 	c->job_len = j.maplen;
@@ -358,7 +383,7 @@ command_main(struct command *c)
 	if (e < 0)
 		fail(sfd, STEP_JOB, -e);
 	close(c->go);
-	run_job(c->p, &j, sfd, INIT_UMASK);
+	run_job(c->p, &j, sfd, INIT_UMASK, &d);
 }
 
 static int COMMAND_STACK_EXIT
@@ -563,12 +588,13 @@ linux_exec_command(const struct sandbox_plan *p,
 		   const struct linux_session_fds *f, int sfd)
 {
 	struct linux_job j;
+	struct denials d;
 
 	if (sfd < 3 && (sfd = fcntl(sfd, F_DUPFD_CLOEXEC, 3)) < 0)
 		_exit(125);
-	confine(p, f, sfd);
+	confine(p, f, sfd, &d);
 	linux_job_of_plan(p, &j);
-	run_job(p, &j, sfd, -1);
+	run_job(p, &j, sfd, -1, &d);
 }
 
 void
