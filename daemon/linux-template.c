@@ -319,6 +319,7 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 	char c;
 
 	linux_close_fds_except(keep, 6);
+	linux_lean_children();
 	prctl(PR_SET_NAME, "sbx-template");
 	umask(022);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(sync_fd, &c, 1) != 1)

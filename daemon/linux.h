@@ -258,6 +258,9 @@ void linux_report_exited(int sfd, int status);
 
 /* Closes every fd but keep[] (which it sorts). */
 void linux_close_fds_except(int *keep, int n);
+/* In a template: its children get none of the daemon's shared libraries
+ * but libc's (linux-lean.c), and no signal handler of theirs. */
+void linux_lean_children(void);
 struct seccomp_notif;
 struct sandbox_denial;
 struct sandbox_proc;
