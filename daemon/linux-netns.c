@@ -19,7 +19,7 @@
  * taken back only through that sandbox's listener; the namespace of a
  * listener the template did not lend (another template's, the host's) is
  * refused. A session that was killed or failed gives nothing back: its
- * namespace goes with it. Runs in the template process only. */
+ * namespace goes with it. Runs in the template's spawner only. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

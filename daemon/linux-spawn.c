@@ -1,6 +1,6 @@
 /* Spawning a Linux sandbox: the plan is built in the daemon. A templated
  * sandbox (the usual case) comes from its workspace's template: a warm one
- * from the template's pool, else a fresh one the template clones; either
+ * from the template's pool, else a fresh one its spawner clones; either
  * way the daemon only sends it its job. A -t sandbox is cloned directly:
  * clone3 makes the namespaces and a pidfd in one step; the daemon writes the
  * id maps and releases the child, which runs linux_session_main(). */
@@ -376,7 +376,7 @@ linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err)
 		close(pidfd);
 }
 
-/* With a supervisor, a child of the template does the start: it builds
+/* With a supervisor, a child of the spawner does the start: it builds
  * the command's Landlock ruleset and restricts itself with it (the
  * template must not be), makes the supervisor's sockets, starts the init
  * handed them, then becomes the supervisor itself (in the template's pid
@@ -404,9 +404,9 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 	_exit(0);
 }
 
-/* In a template (its user, mount and pid namespaces): a sandbox for the
- * daemon, its session init a child of the template (or reparented to it),
- * which reaps it. */
+/* In a template's spawner (the template's user, mount and pid
+ * namespaces): a sandbox for the daemon, its session init a child of the
+ * spawner (or reparented to the template), which reaps it. */
 void
 linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
 {

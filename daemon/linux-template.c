@@ -304,8 +304,9 @@ evict_one(void)
 		template_free(old);
 }
 
-/* Body of the template: build the tree, say so, then hold the namespaces,
- * make sandboxes on request and reap them. */
+/* Body of the template: start the spawner, build the tree, say so, then
+ * hold the namespaces, keep the masks current and hand requests for
+ * sandboxes to the spawner. */
 static void __attribute__((noreturn))
 template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 	      int sync_fd, int ready_w, int ctl)
@@ -316,6 +317,7 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 			p->lock_fd };
 	struct walk_state *walk = NULL;
 	struct walk_watch hook;
+	int spawner = -1;
 	char c;
 
 	linux_close_fds_except(keep, 6);
@@ -325,8 +327,13 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(sync_fd, &c, 1) != 1)
 		_exit(1);
 	close(sync_fd);
-	hook = linux_watch_hook(t->inotify_fd);
-	st.step = linux_mount_build(p, &st.err, &hook, &walk);
+	/* Before the walk, so the sandboxes are not copies of it. */
+	if ((st.err = -linux_spawner_start(p, &spawner)) != 0) {
+		st.step = STEP_FORK;
+	} else {
+		hook = linux_watch_hook(t->inotify_fd);
+		st.step = linux_mount_build(p, &st.err, &hook, &walk);
+	}
 	if (st.step == 0 && chdir("/") < 0) {
 		st.step = STEP_CHDIR;
 		st.err = errno;
@@ -337,7 +344,7 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 	/* What appears in the workspace later is masked from here. A failed
 	 * build answers requests until the daemon stops sending them. */
 	linux_watch_run(st.step == 0 ? walk : NULL, ctl, t->inotify_fd,
-			t->shared, p, &st);
+			t->shared, p, spawner, &st);
 }
 
 static int

@@ -3,8 +3,9 @@
  * mount tree as they appear (inotify on every walked directory), edits to
  * ignore files re-walk what they cover, and a spawn first asks for a sync,
  * answered only after every queued event is handled, so a file created
- * before `sbxctl run` is masked for that run. The template also makes the
- * sandboxes that join it: the daemon asks, the template clones. */
+ * before `sbxctl run` is masked for that run. The sandboxes that join the
+ * template are made by its spawner (linux-spawner.c): the daemon asks the
+ * template, which hands the request on. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -32,7 +33,8 @@ struct watch {
 	char **dirs;     /* by watch descriptor */
 	size_t ndirs;
 	struct walk_state *st;
-	const struct sandbox_plan *plan;     /* sandboxes are made from it */
+	const struct sandbox_plan *plan;
+	int spawner;                         /* makes the sandboxes */
 	const struct ltemplate_state *built; /* how the build went */
 };
 
@@ -173,22 +175,35 @@ drain(struct watch *w)
 	__atomic_fetch_add(&w->sh->done, 1, __ATOMIC_SEQ_CST);
 }
 
-/* A sandbox asked for: built from the template's plan, or failed with
- * the template's own failure when its build did not succeed. */
+/* A sandbox asked for: made by the spawner, or failed with the template's
+ * own failure when its build did not succeed (or the spawner's). */
 static void
 start(struct watch *w, int status, int go)
 {
 	struct sandbox_status rec = { .kind = SANDBOX_STATUS_SETUP_FAILED };
-	ssize_t k;
+	int fds[2] = { status, go };
+	ssize_t k = 0;
 
-	if (w->built->step == 0) {
-		linux_spawn_session(w->plan, status, go);
-		return;
-	}
 	rec.step = w->built->step;
 	rec.value = w->built->err;
-	k = write(status, &rec, sizeof(rec));
-	(void)k;
+	if (rec.step == 0)
+		k = fdpass_send(w->spawner, "n", 1, fds, 2);
+	/* A spawner that was killed: another, forked from here now (a copy
+	 * of everything the walk holds, so slower to fork from). */
+	if (rec.step == 0 && k != 1 && (k == -EPIPE || k == -ECONNRESET)) {
+		close(w->spawner);
+		w->spawner = -1;
+		if ((k = linux_spawner_start(w->plan, &w->spawner)) == 0)
+			k = fdpass_send(w->spawner, "n", 1, fds, 2);
+	}
+	if (rec.step == 0 && k != 1) {
+		rec.step = STEP_FORK;
+		rec.value = k < 0 ? (int)-k : EIO;
+	}
+	if (rec.step != 0) {
+		k = write(status, &rec, sizeof(rec));
+		(void)k;
+	}
 	close(status);
 	close(go);
 }
@@ -210,7 +225,9 @@ answer(struct watch *w, int ctl)
 		return true;
 	}
 	if (c == 'r' && nfds == 1) {
-		linux_netns_return(fds[0]);
+		/* The spawner's pool; a send that fails drops the namespace. */
+		fdpass_send(w->spawner, "r", 1, fds, 1);
+		close(fds[0]);
 		return true;
 	}
 	drain(w);
@@ -228,19 +245,16 @@ answer(struct watch *w, int ctl)
 void
 linux_watch_run(struct walk_state *st, int ctl, int inotify_fd,
 		struct ltemplate_shared *sh, const struct sandbox_plan *plan,
-		const struct ltemplate_state *built)
+		int spawner, const struct ltemplate_state *built)
 {
 	struct watch *w = &tw;
 	struct pollfd pfd[3];
-	sigset_t chld;
 
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, NULL);
 	w->fd = inotify_fd;
 	w->sh = sh;
 	w->st = st;
 	w->plan = plan;
+	w->spawner = spawner;
 	w->built = built;
 	/* Every walked directory is watched already (watch_dir). */
 	if (w->fd >= 0 && st)
@@ -249,20 +263,11 @@ linux_watch_run(struct walk_state *st, int ctl, int inotify_fd,
 	 * goes): their events are only drained, at a sync. */
 	pfd[0].fd = st ? w->fd : -1;
 	pfd[1].fd = ctl;
-	pfd[2].fd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	pfd[2].fd = linux_chld_fd();
 	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
 	for (;;) {
-		struct signalfd_siginfo si;
-
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
-		if (poll(pfd, 3, -1) < 0)
+		if (linux_poll_reaping(pfd, 3) <= 0)
 			continue;
-		if (pfd[2].revents) {
-			ssize_t k = read(pfd[2].fd, &si, sizeof(si));
-
-			(void)k; /* just a wake-up: the loop above reaps */
-		}
 		if (pfd[0].revents)
 			drain(w);
 		if (pfd[1].revents && !answer(w, ctl))

@@ -4,6 +4,7 @@
 #define SBX_LINUX_H
 
 #include <linux/filter.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -161,11 +162,21 @@ int linux_masker_finish(struct linux_masker *m, bool ok);
 
 /* The template's watches (inotify_fd; -1: none), for its walk. */
 struct walk_watch linux_watch_hook(int inotify_fd);
+/* After the build: masks what appears, answers the daemon's requests on
+ * ctl_fd, and hands those for sandboxes to the spawner on spawner_fd. */
 void linux_watch_run(struct walk_state *st, int ctl_fd, int inotify_fd,
 		     struct ltemplate_shared *shared,
-		     const struct sandbox_plan *plan,
+		     const struct sandbox_plan *plan, int spawner_fd,
 		     const struct ltemplate_state *built)
 	__attribute__((noreturn));
+/* Forks the template's spawner (linux-spawner.c), which makes sandboxes
+ * from plan on the requests sent to *fd. 0 or -errno. */
+int linux_spawner_start(const struct sandbox_plan *plan, int *fd);
+/* The template's and the spawner's loop: SIGCHLD blocked and read from
+ * the returned signalfd; poll of pfd[0..n-1] (pfd[n-1] that signalfd,
+ * drained) after reaping every exited child. poll's result. */
+int linux_chld_fd(void);
+int linux_poll_reaping(struct pollfd *pfd, nfds_t n);
 
 /* Body of the session init: (with sync_fd >= 0, a direct sandbox: waits
  * for the id maps, builds the mounts and starts the supervisor itself;
@@ -205,8 +216,8 @@ void linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
  * with err. An init the daemon no longer waits for is killed. */
 void linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err);
 
-/* In a template: a sandbox's own network, IPC, UTS and pid namespaces and
- * its session init, child of the template; STARTED (its pidfd) or
+/* In a template's spawner: a sandbox's own network, IPC, UTS and pid
+ * namespaces and its session init, child of the spawner; STARTED (its pidfd) or
  * SETUP_FAILED goes to status_fd. Closes status_fd and go_fd. */
 void linux_spawn_session(const struct sandbox_plan *plan, int status_fd,
 			 int go_fd);

@@ -114,3 +114,42 @@ ns_pids() {
 
 # Session field from `sbxctl ps --json`: json_field EXPR (python on `s`).
 ps_json() { sbx --json ps; }
+
+# daemon_procs COMM: pids of the test daemon's descendants named COMM.
+daemon_procs() {
+	ps -e -o pid=,ppid=,comm= | awk -v root="$DPID" -v comm="$1" '
+		{ parent[$1] = $2; name[$1] = $3 }
+		END {
+			for (p in parent) {
+				q = p
+				while (q in parent && q != root && q > 1)
+					q = parent[q]
+				if (q == root && p != root && name[p] == comm)
+					print p
+			}
+		}'
+}
+
+# wait_for DESC CMD...: polls CMD (every 10 ms, up to 20 s) until it
+# succeeds: for states no event announces (a process blocked in a syscall).
+wait_for() {
+	local desc=$1 i
+	shift
+	for i in $(seq 2000); do
+		"$@" && return 0
+		sleep 0.01
+	done
+	fail "timed out waiting for $desc"
+	return 1
+}
+
+# warm_ready N (root): N warm sandboxes of the test daemon wait for their
+# job, fully built (their command processes blocked in recvmsg).
+warm_ready() {
+	local p n=0 nr
+	case $(uname -m) in x86_64) nr=47 ;; aarch64) nr=212 ;; *) return 1 ;; esac
+	for p in $(daemon_procs sbx-init); do
+		[ "$(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null)" = "$nr" ] && n=$((n + 1))
+	done
+	[ "$n" -ge "$1" ]
+}

@@ -26,10 +26,10 @@ expect_eq "daemon socket unreachable" "$(sbx run -- "$P" connect-unix "$SOCK")" 
 out=$(sbx run -- ls -A "$XDG_RUNTIME_DIR/sbx" 2>&1)
 check "daemon runtime dir is masked ('$out')" grep -q "Permission denied" <<<"$out"
 expect_eq "only stdio fds inside" "$(sbx run -- "$P" fds | tr '\n' ' ')" "0 1 2 "
-# Only the sandbox's own processes (and its template and supervisor) are
-# visible.
+# Only the sandbox's own processes (and its template, the template's
+# spawner and the supervisor) are visible.
 comms=$(sbx run -- sh -c 'for p in /proc/[0-9]*; do cat $p/comm; done 2>/dev/null' | sort -u | tr '\n' ' ')
-check "only sandbox processes in /proc ($comms)" bash -c '[ -z "$(tr " " "\n" <<<"$0" | grep -vx "sbx-template\|sbx-init\|sbx-spawn\|sbx-supervise\|sh\|cat\|")" ]' "$comms"
+check "only sandbox processes in /proc ($comms)" bash -c '[ -z "$(tr " " "\n" <<<"$0" | grep -vx "sbx-template\|sbx-init\|sbx-spawner\|sbx-supervise\|sh\|cat\|")" ]' "$comms"
 expect_eq "daemon pid invisible" "$(sbx run -- sh -c "test -e /proc/$DPID/status && echo seen || echo hidden")" hidden
 expect_eq "signal to pid 1 (init) refused" "$(sbx run -- "$P" kill 1)" EPERM
 caps=$(sbx run -- grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status | awk '{print $2}' | tr '\n' ' ')

@@ -36,45 +36,10 @@ for _ in range(200):
 start_daemon
 cd "$WS"
 sbx run -- true
-# Readiness: every warm sandbox's command process waits for its job
-# (blocked in recvmsg), fully built.
-"$PY" - "$DPID" <<'PY' || fail "warm sandboxes did not get ready"
-import os, platform, sys, time
-recvmsg = {"x86_64": 47, "aarch64": 212}[platform.machine()]
-def kids(pid):
-    out = []
-    for p in os.listdir("/proc"):
-        if p.isdigit():
-            try:
-                if open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1] == str(pid):
-                    out.append(int(p))
-            except OSError:
-                pass
-    return out
-def tree(pid):
-    out, todo = [], [pid]
-    while todo:
-        k = kids(todo.pop())
-        out += k
-        todo += k
-    return out
-end = time.monotonic() + 20
-while time.monotonic() < end:
-    waiting = 0
-    for p in tree(int(sys.argv[1])):
-        try:
-            if open(f"/proc/{p}/comm").read().strip() == "sbx-init" and \
-               open(f"/proc/{p}/syscall").read().split()[0] == str(recvmsg):
-                waiting += 1
-        except (OSError, IndexError):
-            pass
-    if waiting >= 2:
-        sys.exit(0)
-    time.sleep(0.01)
-sys.exit(1)
-PY
+wait_for "warm sandboxes" warm_ready 2
 expect_eq "no socket collector runs for other processes' closes" "$(gc_queued)" 0
-libs=$(for p in $(pgrep -x sbx-init; pgrep -x sbx-supervise); do
+check "warm sandbox processes found" test -n "$(daemon_procs sbx-init)"
+libs=$(for p in $(daemon_procs sbx-init; daemon_procs sbx-supervise); do
 	grep -E 'lib(crypto|event|systemd|jansson|protobuf-c|seccomp)' "/proc/$p/maps"
 done | wc -l)
 expect_eq "warm sandbox processes map none of sbxd's other libraries" "$libs" 0
