@@ -80,9 +80,12 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 		return;
 	}
 	r = workspace_resolve(req.cwd, cwd, sizeof(cwd));
-	if (r == 0)
-		r = workspace_resolve(req.workspace[0] ? req.workspace :
-				      req.cwd, ws, sizeof(ws));
+	/* sbxctl names its cwd as the workspace unless told otherwise: the
+	 * same path, resolved once (the request's path is on every run's). */
+	if (r == 0 && (!req.workspace[0] || !strcmp(req.workspace, req.cwd)))
+		memcpy(ws, cwd, sizeof(ws));
+	else if (r == 0)
+		r = workspace_resolve(req.workspace, ws, sizeof(ws));
 	if (r == 0 && !strcmp(ws, "/"))
 		r = -EPERM;
 	if (r < 0) {
