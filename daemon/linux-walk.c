@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -299,6 +300,22 @@ decide(struct walk_state *w, struct fsplan_list *l, const char *abs)
 	return r == 1 ? emit(w, l, abs) : r;
 }
 
+/* The repositories git reaches from the .git at abs that the name rules
+ * do not guard and the command could write (a repository kept under
+ * another name): read-only as a whole. */
+static int __attribute__((noinline))
+git_repos(struct walk_state *w, const char *abs)
+{
+	char repo[2][PATH_MAX];
+	int i, n = linux_git_repos(abs, repo), r;
+
+	for (i = 0; i < n; i++)
+		if (!protect_git_repo_guarded(w->fs, repo[i]) &&
+		    (r = decide(w, &w->res->ro, repo[i])) < 0)
+			return r;
+	return 0;
+}
+
 /* One entry; dtype (from readdir, DT_UNKNOWN if not known) spares the
  * stat of a directory or a link: only files need theirs (links, inodes). */
 static int
@@ -345,6 +362,8 @@ walk_entry(struct walk_state *w, int dfd, const char *name,
 	if ((any_glob(&w->fs->l[FSPLAN_RO_GLOBS], abs) ||
 	     (S_ISREG(st.st_mode) && protect_git_type(abs, S_IFREG))) &&
 	    (r = decide(w, &w->res->ro, abs)) < 0)
+		return r;
+	if (!strcasecmp(name, ".git") && (r = git_repos(w, abs)) < 0)
 		return r;
 	if (S_ISREG(st.st_mode) && st.st_nlink > 1)
 		return remember(&w->links, &w->nlinks, &w->caplinks, &st, abs);

@@ -5,6 +5,7 @@
 #ifndef SBX_LINUX_WALK_H
 #define SBX_LINUX_WALK_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 #include "daemon/fsplan.h"
@@ -51,5 +52,10 @@ int linux_walk_each_dir(const struct walk_state *st,
 			int (*fn)(const char *dir, void *arg), void *arg);
 void linux_walk_result_free(struct walk_result *r);
 void linux_walk_state_free(struct walk_state *st);
+
+/* The repositories git reaches from the .git at abs (linux-gitrepo.c):
+ * the one it names and its common directory, canonical, into out[];
+ * how many (0-2). */
+int linux_git_repos(const char *abs, char out[2][PATH_MAX]);
 
 #endif

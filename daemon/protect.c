@@ -197,6 +197,23 @@ protect_worktree_admin(const char *dir)
 	return fold(p, dir) && policy_glob_match_path(WT_ADMIN, p);
 }
 
+bool
+protect_git_repo_guarded(const struct fsplan *fs, const char *dir)
+{
+	const struct fsplan_list *w = &fs->l[FSPLAN_WRITE];
+	char p[POLICY_PATH_MAX];
+	size_t i;
+
+	if (fold(p, dir) && (policy_glob_match_path("/**/.git", p) ||
+			     policy_glob_match_path(WT_ADMIN, p) ||
+			     policy_glob_covers_path("/**/.git/modules", p)))
+		return true;
+	for (i = 0; i < w->n; i++)
+		if (under(dir, w->v[i]) || under(w->v[i], dir))
+			return false;
+	return true;
+}
+
 enum protect_verdict
 protect_decide(const struct fsplan *fs, enum protect_op op, mode_t type,
 	       const char *path, const char **rule)

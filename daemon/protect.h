@@ -92,6 +92,14 @@ bool protect_worktree_admin(const char *dir);
 int protect_rename_depth(const struct fsplan *fs, const char *from,
 			 const char *to);
 
+/* Whether a repository git reaches through a .git (dir: canonical; the
+ * one a symlink or "gitdir:" file names, or a commondir) is guarded
+ * without more: its name is one the git rules cover (a .git directory, a
+ * linked worktree's or a submodule's directory in one), or no allowWrite
+ * tree of fs reaches into it. Otherwise the template makes it read-only
+ * as a whole. */
+bool protect_git_repo_guarded(const struct fsplan *fs, const char *dir);
+
 /* Whether the template should make a protected path that appeared after
  * its build read-only by a bind mount. Not for the git paths above (nor a
  * .git file): the supervisor guards those, a bind would break git init

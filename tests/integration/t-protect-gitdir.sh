@@ -110,5 +110,41 @@ rm -rf "$WS/n2" "$WS/n2wt" "$WS/x"
 git -C "$WS" worktree prune
 expect_eq "git status clean (hw/ holds only a .git)" \
 	"$(git -C "$WS" status --porcelain --ignored)" ""
+# 4. Repositories reached through a .git made before the template (in
+# a second workspace, built after this layout): what git reads there
+# (config, hooks) cannot be changed from inside, by either name; git
+# finds them from the host as before. A repository kept elsewhere under
+# another name, reached through a .git symlink, a .git file and a .git
+# directory's commondir: the template makes those read-only as a whole.
+WS=$T/ws2
+mkdir "$WS"
+cd "$WS"
+init_repo
+for r in lrepo.git frepo.git crepo.git; do git init -q --bare "$WS/$r"; done
+mkdir -p "$WS/ls" "$WS/lf" "$WS/cd/.git"
+ln -s ../lrepo.git "$WS/ls/.git"
+printf 'gitdir: ../frepo.git\n' >"$WS/lf/.git"
+echo 'ref: refs/heads/main' >"$WS/cd/.git/HEAD"
+printf '../../crepo.git\n' >"$WS/cd/.git/commondir"
+for d in ls lf cd; do
+	[ -n "$(git -C "$WS/$d" rev-parse --git-common-dir 2>/dev/null)" ] ||
+		fail "host git finds no repository in $d"
+done
+before=$(cat "$WS"/{lrepo,frepo,crepo}.git/config | sha256sum)
+for p in lrepo.git/hooks/post-checkout ls/.git/hooks/post-checkout \
+	frepo.git/hooks/pre-commit crepo.git/hooks/pre-commit; do
+	expect_eq "create $p" "$(probe create "$p")" EROFS
+	absent "no $p on the host" "$p"
+done
+for p in lrepo.git/config ls/.git/config frepo.git/config crepo.git/config; do
+	expect_eq "write $p" "$(probe open-write "$p")" EROFS
+done
+out=$(sbx run -q -- sh -c "printf '[core]\n\tfsmonitor = touch $MARK\n' >> ls/.git/config" 2>&1)
+check "fsmonitor planted through the .git symlink refused ($out)" grep -q "Read-only file system" <<<"$out"
+expect_eq "their configs unchanged" "$(cat "$WS"/{lrepo,frepo,crepo}.git/config | sha256sum)" "$before"
+no_fsmonitor "host git -C ls: nothing planted runs" ls
+# The workspace's own repository stays writable.
+expect_eq "the workspace's own repository still takes commits" \
+	"$(sbx run -q -- sh -c 'echo more >> file.txt && git commit -qam more && echo ok' 2>&1)" ok
 stop_daemon
 done_test

@@ -287,6 +287,30 @@ test_creatable(const struct fsplan *fs)
 	CHECK(!protect_creatable(fs, HOME "/.cache/x"));
 }
 
+/* A repository a .git leads git to: guarded by its name (git's rules) or
+ * out of the command's reach; else the template binds it read-only. */
+static void
+test_git_repo(const struct fsplan *fs)
+{
+	CHECK(protect_git_repo_guarded(fs, WS "/.git"));
+	CHECK(protect_git_repo_guarded(fs, WS "/a/b/.git"));
+	CHECK(protect_git_repo_guarded(fs, WS "/a/.GIT"));
+	CHECK(protect_git_repo_guarded(fs, WS "/.git/worktrees/w"));
+	CHECK(protect_git_repo_guarded(fs, WS "/.git/modules/m"));
+	CHECK(protect_git_repo_guarded(fs, WS "/.git/modules/m/modules/n"));
+	CHECK(!protect_git_repo_guarded(fs, WS "/repo.git"));
+	CHECK(!protect_git_repo_guarded(fs, WS "/a/.git/x"));
+	CHECK(!protect_git_repo_guarded(fs, WS "/.git/worktrees"));
+	CHECK(!protect_git_repo_guarded(fs, WS "/.gitx"));
+	/* Holding the workspace (a .git naming "..") or inside it. */
+	CHECK(!protect_git_repo_guarded(fs, WS));
+	CHECK(!protect_git_repo_guarded(fs, "/"));
+	/* Out of reach: read-only already. */
+	CHECK(protect_git_repo_guarded(fs, "/srv/repo.git"));
+	CHECK(protect_git_repo_guarded(fs, WS "x/repo.git"));
+	CHECK(protect_git_repo_guarded(fs, HOME "/src/repo.git"));
+}
+
 int
 main(void)
 {
@@ -300,6 +324,7 @@ main(void)
 	test_depth(fs);
 	test_late_bind();
 	test_creatable(fs);
+	test_git_repo(fs);
 	fsplan_free(fs);
 	UNIT_DONE();
 }

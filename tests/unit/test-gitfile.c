@@ -1,0 +1,156 @@
+/* Unit tests for daemon/gitfile.c: the formats, and a differential run
+ * against git itself: for .git files written in a scratch directory, the
+ * repository `git rev-parse --absolute-git-dir` names is the one
+ * gitfile_path leads to, and a file it refuses, git refuses too. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/gitfile.h"
+#include "unit.h"
+
+extern char **environ;
+
+static int
+parse(const char *text, const char *prefix, char *out)
+{
+	return gitfile_path(text, strlen(text), prefix, "/w/sub", out,
+			    PATH_MAX);
+}
+
+static void
+formats(void)
+{
+	char out[PATH_MAX], small[8];
+
+	CHECK_INT(parse("gitdir: ../r.git\n", "gitdir: ", out), 0);
+	CHECK_STR(out, "/w/sub/../r.git");
+	CHECK_INT(parse("gitdir: /abs/r\r\n\r\n", "gitdir: ", out), 0);
+	CHECK_STR(out, "/abs/r");
+	CHECK_INT(parse("gitdir: a b \n", "gitdir: ", out), 0);
+	CHECK_STR(out, "/w/sub/a b ");
+	/* Only the end is trimmed, as git does. */
+	CHECK_INT(parse("gitdir: x\ny\n", "gitdir: ", out), 0);
+	CHECK_STR(out, "/w/sub/x\ny");
+	CHECK_INT(gitfile_path("gitdir: x\0y", 11, "gitdir: ", "/d", out,
+			       sizeof(out)), 0);
+	CHECK_STR(out, "/d/x");
+	CHECK_INT(parse("gitdir:x\n", "gitdir: ", out), -EINVAL);
+	CHECK_INT(parse("Gitdir: x\n", "gitdir: ", out), -EINVAL);
+	CHECK_INT(parse("gitdir: \n", "gitdir: ", out), -EINVAL);
+	CHECK_INT(parse("gitdir: ", "gitdir: ", out), -EINVAL);
+	CHECK_INT(parse("", "gitdir: ", out), -EINVAL);
+	CHECK_INT(gitfile_path("gitdir: \0x", 10, "gitdir: ", "/d", out,
+			       sizeof(out)), -EINVAL);
+	CHECK_INT(parse("../..\n", "", out), 0);
+	CHECK_STR(out, "/w/sub/../..");
+	CHECK_INT(parse("\n", "", out), -EINVAL);
+	CHECK_INT(gitfile_path("gitdir: abcdefgh", 16, "gitdir: ", "/d",
+			       small, sizeof(small)), -ENAMETOOLONG);
+	CHECK_INT(gitfile_path("gitdir: /x", GITFILE_MAX + 1, "gitdir: ", "/d",
+			       out, sizeof(out)), -EINVAL);
+}
+
+/* git's answer in dir: the absolute git dir, or "" when it refuses. */
+static void
+git_dir(const char *dir, char *out, size_t len)
+{
+	char git[] = "git", c[] = "-C", rp[] = "rev-parse",
+	     abs[] = "--absolute-git-dir";
+	char *argv[] = { git, c, (char *)dir, rp, abs, NULL };
+	posix_spawn_file_actions_t fa;
+	int p[2], st;
+	ssize_t n = 0, k;
+	pid_t pid;
+
+	out[0] = '\0';
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(&pid, "git", &fa, NULL, argv, environ) != 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	close(p[1]);
+	while ((k = read(p[0], out + n, len - 1 - (size_t)n)) > 0)
+		n += k;
+	close(p[0]);
+	waitpid(pid, &st, 0);
+	out[n] = '\0';
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		out[0] = '\0';
+	if (n > 0 && out[n - 1] == '\n')
+		out[n - 1] = '\0';
+	posix_spawn_file_actions_destroy(&fa);
+}
+
+static void
+versus_git(void)
+{
+	static const char *const texts[] = {
+		"gitdir: ../repo.git\n", "gitdir: ../repo.git", 
+		"gitdir: ../repo.git\r\n", "gitdir: ../repo.git\n\n\n",
+		"gitdir: REPO\n", "gitdir:../repo.git\n", "gitdir:  ../repo.git\n",
+		"gitdir: ../repo.git/\n", "gitdir: ../other\n", "../repo.git\n",
+		"gitdir: ../repo.git \n",
+	};
+	char top[] = "/tmp/sbx-gitfile.XXXXXX", path[PATH_MAX], sub[PATH_MAX];
+	char want[PATH_MAX], got[PATH_MAX + 16], real[PATH_MAX];
+	char cmd[PATH_MAX + 64];
+	int compared = 0;
+	size_t i;
+	int fd;
+
+	if (!mkdtemp(top) || access("/usr/bin/git", X_OK) != 0) {
+		printf("versus git: skipped (no git or no scratch dir)\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "git init -q --bare %s/repo.git", top);
+	CHECK_INT(system(cmd), 0);
+	snprintf(sub, sizeof(sub), "%s/sub", top);
+	CHECK_INT(mkdir(sub, 0755), 0);
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		const char *t = texts[i];
+
+		if (!strcmp(t, "gitdir: REPO\n")) {
+			snprintf(path, sizeof(path), "gitdir: %s/repo.git\n", top);
+			t = path;
+		}
+		snprintf(got, sizeof(got), "%s/.git", sub);
+		fd = open(got, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		CHECK(fd >= 0);
+		CHECK(write(fd, t, strlen(t)) == (ssize_t)strlen(t));
+		close(fd);
+		git_dir(sub, want, sizeof(want));
+		if (gitfile_path(t, strlen(t), "gitdir: ", sub, got,
+				 sizeof(got)) == 0 && realpath(got, real)) {
+			CHECK_STR(real, want);
+			compared++;
+		}
+		else if (want[0])
+			/* git found a repository where we found none: it
+			 * must be one above the scratch dir, not ours. */
+			CHECK(strncmp(want, top, strlen(top)) != 0);
+	}
+	/* Most of them name the repository; git agreed on each. */
+	CHECK(compared >= 6);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
+	CHECK_INT(system(cmd), 0);
+}
+
+int
+main(void)
+{
+	formats();
+	versus_git();
+	UNIT_DONE();
+}
