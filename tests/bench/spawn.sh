@@ -110,15 +110,27 @@ ws=$root/ws
 cmds=("bare true::true" "sbx true::$SBX true"
       "bare sh -c true::/bin/sh -c true" "sbx sh -c true::$SBX /bin/sh -c true"
       "bwrap true::$(bw "$ws" "-- true")")
+# A peer that fails would be timed failing (hyperfine -i): it must run.
+(cd "$ws" && "${as[@]}" $(bw "$ws" "-- true")) >/dev/null 2>"$root/bwrap.err" ||
+	{ echo "bwrap does not run here: $(head -c 200 "$root/bwrap.err")"; exit 1; }
 # The template is built before, as for the rows with masks below (its
 # build is timed on its own, in the last column).
 "${as[@]}" env -C "$ws" $SBX true >/dev/null
 hf "$root/out/t0" "$RUNS" "$ws" -- "${cmds[@]}"
 srt0=
+have_srt=
 if command -v srt >/dev/null; then
 	srt_cfg "$root/srt.json" "$ws" '"~/.ssh"'
-	hf "$root/out/t0-srt" "$SLOW_RUNS" "$ws" -- "srt true::srt -s $root/srt.json true"
-	srt0="$root/out/t0-srt.json"
+	# hyperfine -i would time a failure (srt exits at once without its
+	# dependencies, rg and socat): srt is measured only once it runs.
+	if (cd "$ws" && "${as[@]}" srt -s "$root/srt.json" true) >/dev/null 2>"$root/srt.err"; then
+		have_srt=1
+		hf "$root/out/t0-srt" "$SLOW_RUNS" "$ws" -- "srt true::srt -s $root/srt.json true"
+		srt0="$root/out/t0-srt.json"
+	else
+		echo "(srt not measured: $(head -c 200 "$root/srt.err"))"
+		echo
+	fi
 fi
 echo "### true in an empty workspace"
 table "$root/out/t0.json" $srt0
@@ -145,7 +157,7 @@ for n in $SIZES; do
 		"sbx, $n .env masked::$SBX true"
 	slow=() bwn=- srtn=- extra=
 	[ "$n" -le "$BWRAP_MAX" ] && slow+=("bwrap, $n binds::$(bw "$w" "$binds -- true")")
-	if command -v srt >/dev/null && [ "$n" -le "$SRT_MAX" ]; then
+	if [ -n "$have_srt" ] && [ "$n" -le "$SRT_MAX" ]; then
 		srt_cfg "$root/srt-$n.json" "$w" "\"$w/**/.env\""
 		slow+=("srt, denyRead glob::srt -s $root/srt-$n.json true")
 	fi
