@@ -156,7 +156,8 @@ static int
 fifo_worker(struct sup *s, struct sreq *r, int obj, int flags, bool cloexec)
 {
 	struct sup_answer a = { .is_fd = true, .cloexec = cloexec };
-	pid_t pid = fork();
+	/* Not fork(): no atfork handler (linux-lean.c). */
+	pid_t pid = _Fork();
 	int fd;
 
 	if (pid < 0)

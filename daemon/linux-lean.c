@@ -6,7 +6,11 @@
  * 0.44 ms with 94 mappings, 0.26 ms with libc's 24, on a 2-core VM). What
  * runs in those children is this project's code on libc and raw syscalls
  * only, so the other libraries are not handed down (MADV_DONTFORK): a
- * call into one from a child would fault, and the child die, not run on. */
+ * call into one from a child would fault, and the child die, not run on.
+ * So every fork from the template down is _Fork(): fork() runs the
+ * pthread_atfork handlers libraries registered (libsystemd's, once sbxd
+ * looked at LISTEN_PID or WATCHDOG_PID), which the child no longer has.
+ * (All of sbxd is bound at load, -z now: no lazy binding into them.) */
 #define _GNU_SOURCE
 #include <link.h>
 #include <signal.h>

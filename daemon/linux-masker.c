@@ -67,7 +67,8 @@ linux_masker_start(struct linux_masker *m)
 	m->len = 0;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return -errno;
-	pid = fork();
+	/* Not fork(): no atfork handler (linux-lean.c). */
+	pid = _Fork();
 	if (pid == 0) {
 		close(sv[0]);
 		masker_main(sv[1]);

@@ -415,7 +415,7 @@ linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
 
 	if (!p->emulate)
 		start_init(p, sfd, go, NULL, netns);
-	else if ((pid = fork()) == 0)
+	else if ((pid = _Fork()) == 0) /* no atfork handler: linux-lean.c */
 		start_supervised(p, sfd, go, netns);
 	else if (pid < 0) {
 		struct sandbox_status s = {

@@ -92,7 +92,8 @@ linux_spawner_start(const struct sandbox_plan *p, int *fd)
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return -errno;
-	pid = fork();
+	/* Not fork(): no atfork handler (linux-lean.c). */
+	pid = _Fork();
 	if (pid == 0) {
 		close(sv[0]);
 		spawner_main(p, sv[1]);

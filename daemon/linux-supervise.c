@@ -398,7 +398,8 @@ linux_supervisor_fork(const struct sandbox_plan *p, int own[2])
 {
 	/* A failed fork leaves the command no one to hand its listener
 	 * to: its setup fails there (fail closed). */
-	pid_t pid = fork();
+	/* Not fork(): no atfork handler (linux-lean.c). */
+	pid_t pid = _Fork();
 
 	if (pid == 0)
 		linux_supervise(p, own, 0);

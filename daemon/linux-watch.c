@@ -186,12 +186,15 @@ start(struct watch *w, int status, int go)
 
 	rec.step = w->built->step;
 	rec.value = w->built->err;
-	if (rec.step == 0)
+	if (rec.step == 0 && w->spawner >= 0)
 		k = fdpass_send(w->spawner, "n", 1, fds, 2);
-	/* A spawner that was killed: another, forked from here now (a copy
-	 * of everything the walk holds, so slower to fork from). */
-	if (rec.step == 0 && k != 1 && (k == -EPIPE || k == -ECONNRESET)) {
-		close(w->spawner);
+	/* A spawner that was killed (or could not be made last time):
+	 * another, forked from here now (a copy of everything the walk
+	 * holds, so slower to fork from). */
+	if (rec.step == 0 && k != 1 &&
+	    (w->spawner < 0 || k == -EPIPE || k == -ECONNRESET)) {
+		if (w->spawner >= 0)
+			close(w->spawner);
 		w->spawner = -1;
 		if ((k = linux_spawner_start(w->plan, &w->spawner)) == 0)
 			k = fdpass_send(w->spawner, "n", 1, fds, 2);

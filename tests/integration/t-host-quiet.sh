@@ -37,7 +37,10 @@ start_daemon
 cd "$WS"
 sbx run -- true
 wait_for "warm sandboxes" warm_ready 2
-expect_eq "no socket collector runs for other processes' closes" "$(gc_queued)" 0
+# The least of three samples: another process on the host may send fds
+# meanwhile; the daemon's own sockets would show in every sample.
+least=$( (gc_queued; gc_queued; gc_queued) | sort -n | head -1)
+expect_eq "no socket collector runs for other processes' closes" "$least" 0
 check "warm sandbox processes found" test -n "$(daemon_procs sbx-init)"
 libs=$(for p in $(daemon_procs sbx-init; daemon_procs sbx-supervise); do
 	grep -E 'lib(crypto|event|systemd|jansson|protobuf-c|seccomp)' "/proc/$p/maps"
