@@ -74,19 +74,23 @@ report(int fd, int kind, int step, int value)
 				     (uint64_t)ru.ru_stime.tv_usec;
 			s.maxrss_kb = (uint64_t)ru.ru_maxrss;
 		}
-		/* All that is left is this process's exit, and tearing down
-		 * a pid namespace's init costs a few hundred microseconds.
-		 * The write below wakes the daemon on this CPU (a socket
-		 * write is a "sync" wake-up: the kernel expects the writer
-		 * to sleep); at idle priority the daemon runs at once and
-		 * relays the status, and the teardown takes what CPU is
-		 * left. */
-		sched_setscheduler(0, SCHED_IDLE, &(struct sched_param){ 0 });
 	}
 
 	do
 		n = write(fd, &s, sizeof(s));
 	while (n < 0 && errno == EINTR);
+	/* All that is left is this process's exit, and tearing down a pid
+	 * namespace's init costs a few hundred microseconds. The write woke
+	 * the daemon on this CPU (a socket write is a "sync" wake-up: the
+	 * kernel expects the writer to sleep), where it would wait behind
+	 * that teardown: at idle priority, yielding, the daemon runs at once
+	 * and relays the status, and the teardown takes what CPU is left.
+	 * Not before the write: at idle priority on a busy CPU the status
+	 * itself could wait. */
+	if (kind == SANDBOX_STATUS_EXITED) {
+		sched_setscheduler(0, SCHED_IDLE, &(struct sched_param){ 0 });
+		sched_yield();
+	}
 }
 
 static void COMMAND_STACK_EXIT
