@@ -6,8 +6,10 @@
 
 #include <stddef.h>
 
-/* Larger files are not read (git writes one line). */
-#define GITFILE_MAX 4096
+/* Larger files are not read. git writes one line, but reads a .git file
+ * of up to 1 MiB and a commondir of any size, dropping trailing newlines
+ * (a short path padded with them is still that path). */
+#define GITFILE_MAX (64u << 20)
 
 /* The path buf names after prefix ("gitdir: " for a .git file, "" for a
  * commondir), trailing CRs and LFs dropped, joined to dir when relative,

@@ -1,10 +1,12 @@
 /* Where git goes from a .git in a workspace: the repository it names (a
  * .git directory itself, a symlink's target, a .git file's "gitdir:")
  * and that repository's common directory (its commondir file), where git
- * reads config and hooks. The walk makes those read-only as a whole when
- * the name rules do not guard them and the command could write them
- * (protect_git_repo_guarded): a repository kept under another name, which
- * a .git made before the template leads git to. */
+ * reads config and hooks; only what git itself would take for a
+ * repository (is_git_directory: HEAD, and objects and refs in the common
+ * directory). The template's first walk makes those read-only when the
+ * name rules do not guard them and the command could write them
+ * (protect_git_repo): a repository kept under another name, which a .git
+ * made before the template leads git to. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,30 +26,52 @@
 static bool
 named_dir(const char *path, const char *prefix, const char *dir, char *out)
 {
-	char buf[GITFILE_MAX + 1], joined[PATH_MAX];
+	char joined[PATH_MAX];
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	struct stat st;
-	ssize_t n = -1;
+	void *map = MAP_FAILED;
+	bool ok = false;
 
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size <= GITFILE_MAX)
-		n = read(fd, buf, sizeof(buf));
+	/* Mapped, not read: git reads past any length of trailing
+	 * newlines, and so must we. */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (unsigned long long)st.st_size <= GITFILE_MAX)
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+			   fd, 0);
 	close(fd);
-	return n >= 0 &&
-	       gitfile_path(buf, (size_t)n, prefix, dir, joined,
-			    sizeof(joined)) == 0 &&
-	       realpath(joined, out) && stat(out, &st) == 0 &&
-	       S_ISDIR(st.st_mode);
+	if (map == MAP_FAILED)
+		return false;
+	ok = gitfile_path(map, (size_t)st.st_size, prefix, dir, joined,
+			  sizeof(joined)) == 0 &&
+	     realpath(joined, out) && stat(out, &st) == 0 &&
+	     S_ISDIR(st.st_mode);
+	munmap(map, (size_t)st.st_size);
+	return ok;
+}
+
+static bool
+has(const char *dir, const char *name, bool want_dir)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (want_dir)
+		return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	return lstat(path, &st) == 0 &&
+	       (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
 }
 
 int
 linux_git_repos(const char *abs, char out[2][PATH_MAX])
 {
 	char dir[PATH_MAX], path[PATH_MAX + 16];
+	const char *common;
 	struct stat st;
 	char *slash;
+	int n = 1;
 
 	if (stat(abs, &st) < 0)
 		return 0;
@@ -66,6 +91,11 @@ linux_git_repos(const char *abs, char out[2][PATH_MAX])
 	} else
 		return 0;
 	snprintf(path, sizeof(path), "%s/commondir", out[0]);
-	return named_dir(path, "", out[0], out[1]) && strcmp(out[0], out[1]) ?
-		       2 : 1;
+	if (named_dir(path, "", out[0], out[1]) && strcmp(out[0], out[1]))
+		n = 2;
+	common = out[n - 1];
+	if (!has(out[0], "HEAD", false) || !has(common, "objects", true) ||
+	    !has(common, "refs", true))
+		return 0; /* git would not take it for a repository */
+	return n;
 }

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -46,6 +47,7 @@ struct walk_state {
 	struct pathset seen_dirs;  /* walked directories */
 	struct pathset linked;     /* other links of masked files, masked
 				      (some were decided read-only first) */
+	struct pathset repos;      /* repositories made read-only (git_repos) */
 	struct inode *links, *masked;
 	size_t nlinks, caplinks, nmasked, capmasked;
 	size_t entries;
@@ -54,6 +56,7 @@ struct walk_state {
 	struct root *root;
 	struct walk_result *res;
 	bool recurse_known;
+	bool building;             /* the template's first walk */
 };
 
 static uint64_t
@@ -300,20 +303,55 @@ decide(struct walk_state *w, struct fsplan_list *l, const char *abs)
 	return r == 1 ? emit(w, l, abs) : r;
 }
 
+/* A repository path to be read-only, once (not through decide(): the
+ * masks' own set, where a repository decided first would keep a mask
+ * from its directory). */
+static int
+repo_ro(struct walk_state *w, const char *path)
+{
+	int r = pathset_add(&w->repos, path);
+
+	return r == 1 ? fsplan_append(&w->res->ro, path) : r;
+}
+
 /* The repositories git reaches from the .git at abs that the name rules
  * do not guard and the command could write (a repository kept under
- * another name): read-only as a whole. */
+ * another name): read-only as a whole, or only what git runs or reads
+ * settings from when one holds the workspace. At the first walk only:
+ * what was there before the template; later ones the supervisor refuses
+ * (a .git that is not a directory, a commondir), and a bind per new
+ * symlink would let a sandbox without one pile up mounts. */
 static int __attribute__((noinline))
 git_repos(struct walk_state *w, const char *abs)
 {
-	char repo[2][PATH_MAX];
-	int i, n = linux_git_repos(abs, repo), r;
+	static const char *const parts[] = { "config", "config.worktree",
+					     "hooks", "commondir" };
+	char repo[2][PATH_MAX], part[PATH_MAX + 32];
+	int i, n, r = 0;
+	size_t j;
+	struct stat st;
 
-	for (i = 0; i < n; i++)
-		if (!protect_git_repo_guarded(w->fs, repo[i]) &&
-		    (r = decide(w, &w->res->ro, repo[i])) < 0)
-			return r;
-	return 0;
+	if (!w->building)
+		return 0;
+	n = linux_git_repos(abs, repo);
+	for (i = 0; r >= 0 && i < n; i++)
+		switch (protect_git_repo(w->fs, repo[i])) {
+		case PROTECT_REPO_GUARDED:
+			break;
+		case PROTECT_REPO_WHOLE:
+			r = repo_ro(w, repo[i]);
+			break;
+		case PROTECT_REPO_PARTS:
+			for (j = 0; r >= 0 && j < sizeof(parts) / sizeof(parts[0]); j++) {
+				if (snprintf(part, sizeof(part), "%s/%s",
+					     repo[i], parts[j]) <
+					    (int)sizeof(part) &&
+				    lstat(part, &st) == 0)
+					r = repo_ro(w, part);
+			}
+			break;
+		}
+	return r < 0 ? r : 0;
 }
 
 /* One entry; dtype (from readdir, DT_UNKNOWN if not known) spares the
@@ -487,6 +525,7 @@ linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 	if (watch)
 		w->watch = *watch;
 	w->recurse_known = true;
+	w->building = true;
 	for (i = 0; r == 0 && i < fs->l[FSPLAN_WRITE].n + fs->l[FSPLAN_OVERLAY].n &&
 		    w->nroots < 64; i++) {
 		struct root *root = &w->roots[w->nroots++];
@@ -505,6 +544,7 @@ linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 		return r;
 	}
 	w->watch.mask = NULL; /* later walks' masks are their results' */
+	w->building = false;
 	*stp = w;
 	return 0;
 }
@@ -652,6 +692,7 @@ linux_walk_state_free(struct walk_state *w)
 	pathset_free(&w->done);
 	pathset_free(&w->seen_dirs);
 	pathset_free(&w->linked);
+	pathset_free(&w->repos);
 	forget(w->links, w->nlinks);
 	forget(w->masked, w->nmasked);
 	free(w);

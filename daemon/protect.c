@@ -197,21 +197,25 @@ protect_worktree_admin(const char *dir)
 	return fold(p, dir) && policy_glob_match_path(WT_ADMIN, p);
 }
 
-bool
-protect_git_repo_guarded(const struct fsplan *fs, const char *dir)
+enum protect_repo
+protect_git_repo(const struct fsplan *fs, const char *dir)
 {
 	const struct fsplan_list *w = &fs->l[FSPLAN_WRITE];
+	enum protect_repo v = PROTECT_REPO_GUARDED;
 	char p[POLICY_PATH_MAX];
 	size_t i;
 
 	if (fold(p, dir) && (policy_glob_match_path("/**/.git", p) ||
 			     policy_glob_match_path(WT_ADMIN, p) ||
 			     policy_glob_covers_path("/**/.git/modules", p)))
-		return true;
-	for (i = 0; i < w->n; i++)
-		if (under(dir, w->v[i]) || under(w->v[i], dir))
-			return false;
-	return true;
+		return PROTECT_REPO_GUARDED;
+	for (i = 0; i < w->n; i++) {
+		if (under(w->v[i], dir))
+			return PROTECT_REPO_PARTS;
+		if (under(dir, w->v[i]))
+			v = PROTECT_REPO_WHOLE;
+	}
+	return v;
 }
 
 enum protect_verdict

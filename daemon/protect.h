@@ -92,13 +92,19 @@ bool protect_worktree_admin(const char *dir);
 int protect_rename_depth(const struct fsplan *fs, const char *from,
 			 const char *to);
 
-/* Whether a repository git reaches through a .git (dir: canonical; the
- * one a symlink or "gitdir:" file names, or a commondir) is guarded
- * without more: its name is one the git rules cover (a .git directory, a
- * linked worktree's or a submodule's directory in one), or no allowWrite
- * tree of fs reaches into it. Otherwise the template makes it read-only
- * as a whole. */
-bool protect_git_repo_guarded(const struct fsplan *fs, const char *dir);
+/* What a repository git reaches through a .git needs (dir: canonical;
+ * the one a symlink or "gitdir:" file names, or a commondir): nothing
+ * when its name is one the git rules cover (a .git directory, a linked
+ * worktree's or a submodule's directory in one) or no allowWrite tree of
+ * fs reaches into it; else to be read-only as a whole, or, when it holds
+ * an allowWrite tree (it is the workspace or above it), only its config,
+ * config.worktree, hooks and commondir. */
+enum protect_repo {
+	PROTECT_REPO_GUARDED,
+	PROTECT_REPO_WHOLE,
+	PROTECT_REPO_PARTS,
+};
+enum protect_repo protect_git_repo(const struct fsplan *fs, const char *dir);
 
 /* Whether the template should make a protected path that appeared after
  * its build read-only by a bind mount. Not for the git paths above (nor a

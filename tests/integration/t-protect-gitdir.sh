@@ -126,22 +126,40 @@ ln -s ../lrepo.git "$WS/ls/.git"
 printf 'gitdir: ../frepo.git\n' >"$WS/lf/.git"
 echo 'ref: refs/heads/main' >"$WS/cd/.git/HEAD"
 printf '../../crepo.git\n' >"$WS/cd/.git/commondir"
-for d in ls lf cd; do
+# A .git file padded past any small read (git drops trailing newlines).
+git init -q --bare "$WS/prepo.git"
+mkdir "$WS/lp"
+{ printf 'gitdir: ../prepo.git'; head -c 5000 /dev/zero | tr '\0' '\n'; } >"$WS/lp/.git"
+# .git links to a masked repository (from 20 directories, so that the
+# walk, in the directory's own order, meets one before the repository),
+# and one leading above the workspace's own repository (not one).
+git init -q --bare "$WS/secrets"
+echo secrets >"$WS/.sbxignore"
+for i in $(seq -w 20); do mkdir "$WS/h$i" && ln -s ../secrets "$WS/h$i/.git"; done
+mkdir "$WS/up"
+ln -s .. "$WS/up/.git"
+for d in ls lf cd lp; do
 	[ -n "$(git -C "$WS/$d" rev-parse --git-common-dir 2>/dev/null)" ] ||
 		fail "host git finds no repository in $d"
 done
-before=$(cat "$WS"/{lrepo,frepo,crepo}.git/config | sha256sum)
+before=$(cat "$WS"/{lrepo,frepo,crepo,prepo}.git/config | sha256sum)
 for p in lrepo.git/hooks/post-checkout ls/.git/hooks/post-checkout \
-	frepo.git/hooks/pre-commit crepo.git/hooks/pre-commit; do
+	frepo.git/hooks/pre-commit crepo.git/hooks/pre-commit \
+	prepo.git/hooks/pre-commit; do
 	expect_eq "create $p" "$(probe create "$p")" EROFS
 	absent "no $p on the host" "$p"
 done
-for p in lrepo.git/config ls/.git/config frepo.git/config crepo.git/config; do
+for p in lrepo.git/config ls/.git/config frepo.git/config crepo.git/config \
+	prepo.git/config; do
 	expect_eq "write $p" "$(probe open-write "$p")" EROFS
 done
 out=$(sbx run -q -- sh -c "printf '[core]\n\tfsmonitor = touch $MARK\n' >> ls/.git/config" 2>&1)
 check "fsmonitor planted through the .git symlink refused ($out)" grep -q "Read-only file system" <<<"$out"
-expect_eq "their configs unchanged" "$(cat "$WS"/{lrepo,frepo,crepo}.git/config | sha256sum)" "$before"
+expect_eq "their configs unchanged" "$(cat "$WS"/{lrepo,frepo,crepo,prepo}.git/config | sha256sum)" "$before"
+expect_eq "a masked repository a .git leads to stays masked" \
+	"$(sbx run -q -- sh -c 'cat secrets/config >/dev/null 2>&1 && echo read || echo denied')" denied
+expect_eq "a .git leading above the workspace changes nothing" \
+	"$(sbx run -q -- sh -c 'echo x > up/new && echo ok')" ok
 no_fsmonitor "host git -C ls: nothing planted runs" ls
 # The workspace's own repository stays writable.
 expect_eq "the workspace's own repository still takes commits" \

@@ -48,6 +48,16 @@ formats(void)
 	CHECK_INT(parse("", "gitdir: ", out), -EINVAL);
 	CHECK_INT(gitfile_path("gitdir: \0x", 10, "gitdir: ", "/d", out,
 			       sizeof(out)), -EINVAL);
+	{
+		/* Padded past any small read: still the path. */
+		static char padded[8 + 16 + 100000];
+		size_t n = (size_t)snprintf(padded, 32, "gitdir: ../r.git");
+
+		memset(padded + n, '\n', sizeof(padded) - n);
+		CHECK_INT(gitfile_path(padded, sizeof(padded), "gitdir: ",
+				       "/d", out, sizeof(out)), 0);
+		CHECK_STR(out, "/d/../r.git");
+	}
 	CHECK_INT(parse("../..\n", "", out), 0);
 	CHECK_STR(out, "/w/sub/../..");
 	CHECK_INT(parse("\n", "", out), -EINVAL);
@@ -101,8 +111,9 @@ versus_git(void)
 		"gitdir: ../repo.git\r\n", "gitdir: ../repo.git\n\n\n",
 		"gitdir: REPO\n", "gitdir:../repo.git\n", "gitdir:  ../repo.git\n",
 		"gitdir: ../repo.git/\n", "gitdir: ../other\n", "../repo.git\n",
-		"gitdir: ../repo.git \n",
+		"gitdir: ../repo.git \n", "PADDED",
 	};
+	static char padded[20000];
 	char top[] = "/tmp/sbx-gitfile.XXXXXX", path[PATH_MAX], sub[PATH_MAX];
 	char want[PATH_MAX], got[PATH_MAX + 16], real[PATH_MAX];
 	char cmd[PATH_MAX + 64];
@@ -124,6 +135,12 @@ versus_git(void)
 		if (!strcmp(t, "gitdir: REPO\n")) {
 			snprintf(path, sizeof(path), "gitdir: %s/repo.git\n", top);
 			t = path;
+		} else if (!strcmp(t, "PADDED")) {
+			size_t n = (size_t)snprintf(padded, 32,
+						    "gitdir: ../repo.git");
+
+			memset(padded + n, '\n', sizeof(padded) - n - 1);
+			t = padded;
 		}
 		snprintf(got, sizeof(got), "%s/.git", sub);
 		fd = open(got, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -288,27 +288,29 @@ test_creatable(const struct fsplan *fs)
 }
 
 /* A repository a .git leads git to: guarded by its name (git's rules) or
- * out of the command's reach; else the template binds it read-only. */
+ * out of the command's reach; else read-only, only its config and hooks
+ * when it holds writable trees. */
 static void
 test_git_repo(const struct fsplan *fs)
 {
-	CHECK(protect_git_repo_guarded(fs, WS "/.git"));
-	CHECK(protect_git_repo_guarded(fs, WS "/a/b/.git"));
-	CHECK(protect_git_repo_guarded(fs, WS "/a/.GIT"));
-	CHECK(protect_git_repo_guarded(fs, WS "/.git/worktrees/w"));
-	CHECK(protect_git_repo_guarded(fs, WS "/.git/modules/m"));
-	CHECK(protect_git_repo_guarded(fs, WS "/.git/modules/m/modules/n"));
-	CHECK(!protect_git_repo_guarded(fs, WS "/repo.git"));
-	CHECK(!protect_git_repo_guarded(fs, WS "/a/.git/x"));
-	CHECK(!protect_git_repo_guarded(fs, WS "/.git/worktrees"));
-	CHECK(!protect_git_repo_guarded(fs, WS "/.gitx"));
-	/* Holding the workspace (a .git naming "..") or inside it. */
-	CHECK(!protect_git_repo_guarded(fs, WS));
-	CHECK(!protect_git_repo_guarded(fs, "/"));
-	/* Out of reach: read-only already. */
-	CHECK(protect_git_repo_guarded(fs, "/srv/repo.git"));
-	CHECK(protect_git_repo_guarded(fs, WS "x/repo.git"));
-	CHECK(protect_git_repo_guarded(fs, HOME "/src/repo.git"));
+	static const char *const guarded[] = {
+		WS "/.git", WS "/a/b/.git", WS "/a/.GIT", WS "/.git/worktrees/w",
+		WS "/.git/modules/m", WS "/.git/modules/m/modules/n",
+		/* Out of reach: read-only already. */
+		"/srv/repo.git", WS "x/repo.git", HOME "/src/repo.git",
+	};
+	static const char *const whole[] = {
+		WS "/repo.git", WS "/a/.git/x", WS "/.git/worktrees", WS "/.gitx",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(guarded) / sizeof(guarded[0]); i++)
+		CHECK_INT(protect_git_repo(fs, guarded[i]), PROTECT_REPO_GUARDED);
+	for (i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
+		CHECK_INT(protect_git_repo(fs, whole[i]), PROTECT_REPO_WHOLE);
+	/* The workspace itself, or above it (a .git naming ".."). */
+	CHECK_INT(protect_git_repo(fs, WS), PROTECT_REPO_PARTS);
+	CHECK_INT(protect_git_repo(fs, "/"), PROTECT_REPO_PARTS);
 }
 
 int
