@@ -433,22 +433,38 @@ mount_writable(const struct sandbox_plan *p, const struct trees *t)
 	return 0;
 }
 
+/* path bound onto itself, with what is mounted below it (masks) and the
+ * attributes attrs: resolved once, so what is cloned is what the bind
+ * covers, whatever a running sandbox renames meanwhile. 0 when path is
+ * gone. */
+static int
+bind_self(const char *path, uint64_t attrs)
+{
+	int t = open(path, O_PATH | O_CLOEXEC), fd, r = 0;
+
+	if (t < 0)
+		return errno == ENOENT ? 0 : -errno;
+	fd = open_tree(t, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+			      AT_EMPTY_PATH | AT_RECURSIVE);
+	if (fd < 0)
+		r = -errno;
+	if (r == 0 && attrs)
+		r = set_attr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, attrs, 0);
+	if (r == 0 && move_mount(fd, "", t, "", MOVE_MOUNT_F_EMPTY_PATH |
+				 MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	close(t);
+	return r;
+}
+
 /* A path goes read-only by a read-only bind of itself. */
 int
 linux_mount_read_only(const char *path)
 {
-	int fd = clone_tree(path, AT_RECURSIVE), r;
-
-	if (fd == -ENOENT)
-		return 0;
-	if (fd < 0)
-		return fd;
-	r = set_attr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
-		     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
-	if (r == 0)
-		r = attach(fd, path);
-	close(fd);
-	return r;
+	return bind_self(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				       MOUNT_ATTR_NODEV);
 }
 
 /* A mask of each kind, once mounted (its fd refers to that mount): the
@@ -560,7 +576,6 @@ pin_parent(const char *path)
 	static const char *const pinned[] = { "/.git/config", "/.git/hooks" };
 	char dir[4096];
 	size_t i, n = strlen(path);
-	int fd, r;
 
 	for (i = 0; i < 2; i++) {
 		size_t k = strlen(pinned[i]);
@@ -574,12 +589,7 @@ pin_parent(const char *path)
 	*strrchr(dir, '/') = '\0';
 	/* With what is mounted below it (masks): a bind of the directory
 	 * alone would uncover what they hide. */
-	fd = clone_tree(dir, AT_RECURSIVE);
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	r = attach(fd, dir);
-	close(fd);
-	return r;
+	return bind_self(dir, 0);
 }
 
 /* Read-only paths first, then masks: a mask inside a protected tree must
