@@ -413,33 +413,16 @@ static int
 emu_link(struct sup *s, struct sreq *r, int odfd, uint64_t oaddr, int ndfd,
 	 uint64_t naddr, int flags)
 {
-	char old[PATH_MAX], self[64];
-	struct rpath src = { .parent = -1, .obj = -1 }, dst;
+	char self[64];
+	struct rpath src, dst;
 	const char *rule = NULL;
-	int e, base;
+	int e;
 
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((e = res_read_string(r, oaddr, old, sizeof(old))) < 0)
+	if ((e = res_object(s, r, odfd, oaddr, flags & AT_EMPTY_PATH,
+			    flags & AT_SYMLINK_FOLLOW, &src)) < 0)
 		return e;
-	if (!old[0] && !(flags & AT_EMPTY_PATH))
-		return -ENOENT;
-	if ((base = res_base(s, r, odfd, old)) < 0)
-		return base;
-	if (!old[0]) {
-		src.obj = base; /* AT_EMPTY_PATH: the fd itself */
-		if (fstat(src.obj, &src.st) < 0) {
-			e = -errno;
-			res_close(&src);
-			return e;
-		}
-	} else {
-		e = res_walk(s, r, base, old, flags & AT_SYMLINK_FOLLOW, &src);
-		if (e < 0 || src.obj < 0) {
-			res_close(&src);
-			return e < 0 ? e : -ENOENT;
-		}
-	}
 	if (!ro_mount(src.obj) &&
 	    (e = check_object(s, r, PROTECT_LINK, src.obj)) < 0) {
 		res_close(&src);

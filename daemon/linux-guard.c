@@ -131,26 +131,15 @@ static int
 guard_chmod(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	    mode_t mode, int flags)
 {
-	char path[PATH_MAX];
 	struct rpath p;
-	int base, e;
+	int e;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((e = res_read_string(r, addr, path, sizeof(path))) < 0)
+	if ((e = res_object(s, r, dirfd, addr, flags & AT_EMPTY_PATH,
+			    !(flags & AT_SYMLINK_NOFOLLOW), &p)) < 0)
 		return e;
-	if (!path[0] && !(flags & AT_EMPTY_PATH))
-		return -ENOENT;
-	if ((base = res_base(s, r, dirfd, path)) < 0)
-		return base;
-	if (!path[0]) { /* AT_EMPTY_PATH: dirfd itself */
-		e = chmod_obj(s, r, base, mode);
-		close(base);
-		return e;
-	}
-	if ((e = res_walk(s, r, base, path, !(flags & AT_SYMLINK_NOFOLLOW),
-			  &p)) == 0)
-		e = p.obj < 0 ? -ENOENT : chmod_obj(s, r, p.obj, mode);
+	e = chmod_obj(s, r, p.obj, mode);
 	res_close(&p);
 	return e;
 }

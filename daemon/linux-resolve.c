@@ -388,3 +388,28 @@ res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 		res_close(out);
 	return e;
 }
+
+int
+res_object(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+	   bool empty_path, bool follow, struct rpath *out)
+{
+	char path[PATH_MAX];
+	int base, e;
+
+	out->parent = out->obj = -1;
+	if ((e = res_read_string(r, addr, path, sizeof(path))) < 0)
+		return e;
+	if (!path[0] && !empty_path)
+		return -ENOENT;
+	if ((base = res_base(s, r, dirfd, path)) < 0)
+		return base;
+	if (!path[0]) {
+		out->obj = base;
+		e = fstat(base, &out->st) < 0 ? -errno : 0;
+	} else if ((e = res_walk(s, r, base, path, follow, out)) == 0 &&
+		   out->obj < 0)
+		e = -ENOENT;
+	if (e < 0)
+		res_close(out);
+	return e;
+}

@@ -113,6 +113,12 @@ int res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 /* Both steps, for a path argument at addr. */
 int res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	     bool follow, struct rpath *out);
+/* The existing object a call acting on one names (linkat's source,
+ * fchmodat): the path at addr from dirfd, or with empty_path
+ * (AT_EMPTY_PATH) and an empty path dirfd itself; into out->obj and
+ * out->st. 0 or -errno (ENOENT: nothing there). */
+int res_object(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+	       bool empty_path, bool follow, struct rpath *out);
 void res_close(struct rpath *p);
 /* The absolute path of fd (without " (deleted)"). */
 int res_fd_path(int fd, char *buf, size_t len);
