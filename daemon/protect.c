@@ -78,8 +78,8 @@ protect_creatable(const struct fsplan *fs, const char *path)
 	       (home && under(path, home));
 }
 
-static bool
-is_git_rule(const char *glob)
+bool
+protect_git_rule(const char *glob)
 {
 	size_t i;
 
@@ -140,7 +140,7 @@ covering(const struct fsplan *fs, const char *path, bool with_git)
 		if (fold(rule, plain->v[i]) && under(p, rule))
 			return plain->v[i];
 	for (i = 0; i < globs->n; i++)
-		if ((with_git || !is_git_rule(globs->v[i])) &&
+		if ((with_git || !protect_git_rule(globs->v[i])) &&
 		    may_cover(globs->v[i], p) && fold(rule, globs->v[i]) &&
 		    policy_glob_covers_path(rule, p))
 			return globs->v[i];
@@ -170,21 +170,36 @@ has_dot_git(const char *p, bool inner)
 	return false;
 }
 
+/* Whether folded path's last component is .git. */
+static bool
+ends_dot_git(const char *p)
+{
+	size_t n = strlen(p);
+
+	return n >= 5 && !strcmp(p + n - 5, "/.git");
+}
+
+/* Whether folded path is a linked worktree's directory in a .git, or in
+ * a submodule's: repositories whose names git's rules cover. */
+static bool
+in_git_admin(const char *p)
+{
+	return policy_glob_match_path(WT_ADMIN, p) ||
+	       policy_glob_covers_path("/**/.git/modules", p);
+}
+
 const char *
 protect_git_type(const char *path, mode_t type)
 {
 	char p[POLICY_PATH_MAX];
-	size_t n;
 
 	if (!fold(p, path))
 		return "(path too long to check)";
-	n = strlen(p);
-	if (!S_ISDIR(type) && n >= 5 && !strcmp(p + n - 5, "/.git"))
+	if (!S_ISDIR(type) && ends_dot_git(p))
 		return git_file_rule;
 	/* Not anywhere in .git: git init tests symlinks with one there. */
 	if (S_ISLNK(type) && (policy_glob_match_path("/**/.git/worktrees", p) ||
-			      policy_glob_match_path(WT_ADMIN, p) ||
-			      policy_glob_covers_path("/**/.git/modules", p)))
+			      in_git_admin(p)))
 		return git_symlink_rule;
 	return NULL;
 }
@@ -205,9 +220,7 @@ protect_git_repo(const struct fsplan *fs, const char *dir)
 	char p[POLICY_PATH_MAX];
 	size_t i;
 
-	if (fold(p, dir) && (policy_glob_match_path("/**/.git", p) ||
-			     policy_glob_match_path(WT_ADMIN, p) ||
-			     policy_glob_covers_path("/**/.git/modules", p)))
+	if (fold(p, dir) && (ends_dot_git(p) || in_git_admin(p)))
 		return PROTECT_REPO_GUARDED;
 	for (i = 0; i < w->n; i++) {
 		if (under(w->v[i], dir))
@@ -371,12 +384,11 @@ bool
 protect_late_bind(const char *path)
 {
 	char p[POLICY_PATH_MAX];
-	size_t i, n;
+	size_t i;
 
 	if (!fold(p, path))
 		return true;
-	n = strlen(p);
-	if (n >= 5 && !strcmp(p + n - 5, "/.git"))
+	if (ends_dot_git(p))
 		return false;
 	for (i = 0; i < NEXCEPTIONS; i++)
 		if (policy_glob_covers_path(exceptions[i].rule, p))
@@ -384,8 +396,3 @@ protect_late_bind(const char *path)
 	return true;
 }
 
-bool
-protect_git_rule(const char *rule)
-{
-	return is_git_rule(rule);
-}
