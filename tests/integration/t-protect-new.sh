@@ -168,16 +168,10 @@ read -t 20 -r _ <&9 || fail "the FIFO session did not start"
 exec 9<&-
 ffid=$("$PY" -c 'import json,sys; s=[x for x in json.loads(sys.argv[1]) if "3>" in " ".join(x["argv"])]; print(s[0]["id"], s[0]["pid"])' "$(sbx --json ps)")
 sup=$(awk '/^PPid/ {print $2}' "/proc/${ffid#* }/status")
-# Ready when the supervisor has forked the worker for the open.
-"$PY" -c '
-import sys, time
-end = time.time() + 10
-while time.time() < end:
-    with open("/proc/%s/task/%s/children" % (sys.argv[1], sys.argv[1])) as f:
-        if len(f.read().split()) > 1:  # the init and the worker
-            sys.exit(0)
-    time.sleep(0.001)
-sys.exit(1)' "$sup" || fail "no FIFO worker appeared under supervisor $sup"
+# Ready when the supervisor has forked the worker for the open (its
+# children: the init and the worker).
+worker_forked() { [ "$(wc -w <"/proc/$sup/task/$sup/children")" -gt 1 ]; }
+wait_for "a FIFO worker under supervisor $sup" worker_forked
 sbx kill "${ffid% *}" KILL
 wait "$ffc"
 check "the supervisor exits with its session (FIFO worker pending)" wait_exit "$sup" 10
