@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/fsuid.h>
 #include <sys/stat.h>
 
 #include "daemon/daemon.h"
+#include "daemon/usercred.h"
 #include "daemon/explain-ignore.h"
 #include "daemon/fsplan.h"
 #include "daemon/ignore.h"
@@ -75,15 +75,9 @@ is_dir(const char *path)
 	struct stat st;
 	bool dir;
 
-	if (sbxd.privileged) {
-		setfsgid(sbxd.gid);
-		setfsuid(sbxd.uid);
-	}
+	usercred_enter();
 	dir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
-	if (sbxd.privileged) {
-		setfsuid(0);
-		setfsgid(0);
-	}
+	usercred_leave();
 	return dir;
 }
 

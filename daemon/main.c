@@ -27,6 +27,7 @@
 #include "daemon/server.h"
 #include "daemon/session.h"
 #include "daemon/svc.h"
+#include "daemon/usercred.h"
 #include "proto/rundir.h"
 
 /* Grace between SIGTERM and SIGKILL for sandboxes at shutdown. */
@@ -324,6 +325,10 @@ set_identity(const char *user)
 	sbxd.uid = pw->pw_uid;
 	sbxd.gid = pw->pw_gid;
 	sbxd.privileged = pw->pw_uid != 0;
+	if (usercred_init(sbxd.uid, sbxd.gid, sbxd.privileged) < 0) {
+		fprintf(stderr, "sbxd: cannot read the groups of %s\n", user);
+		return -EPERM;
+	}
 	return 0;
 }
 

@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "daemon/usercred.h"
 #include "daemon/events.h"
 #include "daemon/log.h"
 #include "daemon/policy-merge.h"
@@ -143,17 +143,11 @@ open_as_user(const char *path, struct stat *st)
 {
 	int fd, r = 0;
 
-	if (sbxd.privileged) {
-		setfsgid(sbxd.gid);
-		setfsuid(sbxd.uid);
-	}
+	usercred_enter();
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		r = -errno;
-	if (sbxd.privileged) {
-		setfsuid(0);
-		setfsgid(0);
-	}
+	usercred_leave();
 	if (r < 0)
 		return r;
 	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/crypto.h"
 #include "daemon/daemon.h"
+#include "daemon/usercred.h"
 #include "daemon/workspace.h"
 #include "daemon/ws-cache.h"
 
@@ -25,18 +25,12 @@ workspace_resolve(const char *in, char *out, size_t len)
 
 	/* A root daemon must not let a user name a directory only root can
 	 * reach: resolve with the user's file permissions. */
-	if (sbxd.privileged) {
-		setfsgid(sbxd.gid);
-		setfsuid(sbxd.uid);
-	}
+	usercred_enter();
 	if (!realpath(in, buf) || stat(buf, &st) < 0)
 		r = -errno;
 	else if (!S_ISDIR(st.st_mode))
 		r = -ENOTDIR;
-	if (sbxd.privileged) {
-		setfsuid(0);
-		setfsgid(0);
-	}
+	usercred_leave();
 	if (r < 0)
 		return r;
 	if (strlen(buf) >= len)

@@ -1,0 +1,20 @@
+/* File-system access with the served user's rights. In privileged mode the
+ * daemon is root and every path a client names is the user's input: it is
+ * looked up with the user's fsuid, fsgid and supplementary groups (none of
+ * root's), so root's rights never reach a file the user could not. In user
+ * mode the daemon is the user and these do nothing. */
+#ifndef SBX_USERCRED_H
+#define SBX_USERCRED_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Loads the served user's groups (privileged mode); called once at start,
+ * before any usercred_enter(). -errno when they cannot be read. */
+int usercred_init(uid_t uid, gid_t gid, bool privileged);
+/* Switch the file-system credentials to the user's, and back. Calls do not
+ * nest; every enter is followed by one leave on the same path. */
+void usercred_enter(void);
+void usercred_leave(void);
+
+#endif
