@@ -30,6 +30,7 @@ struct relay {
 	struct event *sigs[10];
 	struct ask *ask;
 	bool stdin_pollable, stdin_open, stdin_paused, stdin_held;
+	bool finished; /* exit_code is final */
 	int exit_code;
 };
 
@@ -83,9 +84,15 @@ send_signal(struct relay *r, int sig)
 	queue(r, &env);
 }
 
+/* The first end is the one: an Error or a lost connection that comes after
+ * the command's exit status (say the daemon's answer to a StdinClose sent
+ * as the command exited, read in the same chunk) does not replace it. */
 static void
 finish(struct relay *r, int code)
 {
+	if (r->finished)
+		return;
+	r->finished = true;
 	r->exit_code = code;
 	event_base_loopbreak(r->base);
 }
@@ -179,7 +186,7 @@ sock_read_cb(evutil_socket_t fd, short what, void *arg)
 		finish(r, EXIT_SBX);
 		return;
 	}
-	for (;;) {
+	while (!r->finished) {
 		size_t avail = evbuffer_get_length(r->in), flen;
 		uint8_t *p = evbuffer_pullup(r->in, avail < WIRE_HEADER ?
 						 (ssize_t)avail : WIRE_HEADER);

@@ -26,6 +26,7 @@ struct conn {
 	int fds[FDPASS_MAX];       /* received, not yet claimed */
 	int nfds;
 	struct session *session;   /* the run this connection started */
+	bool session_over;         /* it has ended: late input is dropped */
 	struct conn *next;
 };
 

@@ -64,9 +64,11 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 	const char *bad;
 	int fds[FDPASS_MAX], r, nfds;
 
-	if (c->session) {
+	/* One run per connection: stdin, signals and resizes name no
+	 * session, so late ones of an ended run must not reach a new one. */
+	if (c->session || c->session_over) {
 		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_ORDER,
-			  "this connection already runs a session");
+			  "this connection already ran a session");
 		return;
 	}
 	if ((bad = check_request(&req))) {

@@ -54,6 +54,10 @@ rpc_dispatch(struct conn *c, const Sbx__Envelope *env)
 			  "%s needs root", wire_msg_name(env->msg_case));
 		return;
 	}
+	/* Input the client sent as its command ended (a StdinClose crossing
+	 * the exit status) is dropped as a closed pipe drops it. */
+	if ((e->flags & RPC_SESSION) && !c->session && c->session_over)
+		return;
 	if ((e->flags & RPC_SESSION) && !c->session) {
 		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_ORDER,
 			  "%s without a running session",

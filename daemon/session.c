@@ -133,8 +133,10 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	sandbox_audit_cancel(s);
 	violation_log_free(s->vlog);
 	session_io_close(s);
-	if (s->conn)
+	if (s->conn) {
 		s->conn->session = NULL;
+		s->conn->session_over = true;
+	}
 	if (s->pid_ev)
 		event_free(s->pid_ev);
 	if (s->deny_ev)
