@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client/autostart.h"
@@ -26,18 +27,86 @@ client_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Blocking calls on fd wait at most what is left of c's deadline (all of
+ * them: connect, send, read), or forever once it is cleared. */
+static void
+arm_deadline(const struct client *c, int fd)
+{
+	struct timeval tv = { 0, 0 };
+	uint64_t now = now_ms(), left;
+
+	if (c->deadline_ms) {
+		/* Spent: the shortest wait, which then fails at once. */
+		left = c->deadline_ms > now ? c->deadline_ms - now : 1;
+		tv.tv_sec = (time_t)(left / 1000);
+		tv.tv_usec = (suseconds_t)(left % 1000) * 1000;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+static void
+start_deadline(struct client *c)
+{
+	c->deadline_ms = c->timeout_ms ? now_ms() + c->timeout_ms : 0;
+}
+
+/* The Hello is answered: from here on a request takes as long as it does
+ * (a run lasts as long as its command). */
+static void
+end_deadline(struct client *c)
+{
+	c->deadline_ms = 0;
+	if (c->fd >= 0)
+		arm_deadline(c, c->fd);
+}
+
+bool
+client_timed_out(const struct client *c, int r)
+{
+	struct ucred cred = { 0 };
+	socklen_t len = sizeof(cred);
+	char pid[32] = "pid unknown";
+
+	if (!c->deadline_ms || (r != -EAGAIN && r != -EWOULDBLOCK))
+		return false;
+	/* A connection the daemon has not accepted yet has its listener's
+	 * credentials: the pid of whoever listens (systemd, when the socket
+	 * is activated). */
+	if (c->fd >= 0 &&
+	    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
+	    cred.pid > 0)
+		snprintf(pid, sizeof(pid), "pid %d", (int)cred.pid);
+	client_err("sbxd at %s (%s) did not answer within %u.%03u s: is it "
+		   "stopped? (--connect-timeout or SBX_CONNECT_TIMEOUT sets "
+		   "the wait)", c->socket, pid, c->timeout_ms / 1000,
+		   c->timeout_ms % 1000);
+	return true;
+}
+
 static int
-try_connect(const char *path)
+try_connect(const struct client *c)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd, r;
 
-	if (strlen(path) >= sizeof(sa.sun_path))
+	if (strlen(c->socket) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, path);
+	strcpy(sa.sun_path, c->socket);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
+	/* A full backlog (a stopped daemon) blocks connect() too. */
+	arm_deadline(c, fd);
 	do
 		r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
 	while (r < 0 && errno == EINTR);
@@ -63,9 +132,13 @@ hello(struct client *c)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__Hello h = SBX__HELLO__INIT;
+	int r;
 
 	hello_env(&env, &h);
-	return client_call(c, &env, SBX__ENVELOPE__MSG_HELLO_REPLY, &c->hello);
+	r = client_call(c, &env, SBX__ENVELOPE__MSG_HELLO_REPLY, &c->hello);
+	if (r == 0)
+		end_deadline(c);
+	return r;
 }
 
 static int
@@ -78,6 +151,8 @@ connect_daemon(const struct cmd_ctx *ctx, struct client *c, char *err,
 	c->fd = -1;
 	c->hello = NULL;
 	c->hello_queued = false;
+	c->timeout_ms = ctx->connect_timeout_ms;
+	start_deadline(c);
 	if (ctx->socket)
 		snprintf(c->socket, sizeof(c->socket), "%s", ctx->socket);
 	else if (env && *env)
@@ -86,13 +161,19 @@ connect_daemon(const struct cmd_ctx *ctx, struct client *c, char *err,
 		snprintf(err, errlen, "the socket path is too long");
 		return -ENAMETOOLONG;
 	}
-	fd = try_connect(c->socket);
+	fd = try_connect(c);
 	if (fd < 0 && (fd == -ENOENT || fd == -ECONNREFUSED) &&
 	    !ctx->no_autostart) {
 		r = autostart_daemon(c->socket, err, errlen);
 		if (r < 0)
 			return r;
-		fd = try_connect(c->socket);
+		/* The deadline is for a daemon that runs, not its start. */
+		start_deadline(c);
+		fd = try_connect(c);
+	}
+	if (fd < 0 && client_timed_out(c, fd)) {
+		err[0] = '\0';
+		return fd;
 	}
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot connect to sbxd at %s: %s",
@@ -137,7 +218,8 @@ client_open_pipelined(const struct cmd_ctx *ctx, struct client *c)
 	int r;
 
 	if ((r = connect_daemon(ctx, c, err, sizeof(err))) < 0) {
-		client_err("%s", err);
+		if (err[0])
+			client_err("%s", err);
 		return r;
 	}
 	/* It goes in one write with the request: the daemon wakes once for
@@ -153,8 +235,9 @@ client_hello_reply(struct client *c)
 	int r;
 
 	if ((r = client_recv(c, &rep)) < 0 || !rep) {
-		client_err("sbxd closed the connection%s%s", r < 0 ? ": " : "",
-			   r < 0 ? strerror(-r) : "");
+		if (!client_timed_out(c, r))
+			client_err("sbxd closed the connection%s%s",
+				   r < 0 ? ": " : "", r < 0 ? strerror(-r) : "");
 		return r < 0 ? r : -EPIPE;
 	}
 	if (rep->msg_case == SBX__ENVELOPE__MSG_ERROR)
@@ -164,6 +247,7 @@ client_hello_reply(struct client *c)
 			   wire_msg_name(rep->msg_case));
 	else {
 		c->hello = rep;
+		end_deadline(c);
 		return 0;
 	}
 	wire_envelope_free(rep);
@@ -294,12 +378,14 @@ client_call(struct client *c, const Sbx__Envelope *env,
 	 * written; the daemon's Error is still there to read. */
 	if ((r = client_send(c, env, NULL, 0)) < 0 && r != -EPIPE &&
 	    r != -ECONNRESET) {
-		client_err("sending to sbxd: %s", strerror(-r));
+		if (!client_timed_out(c, r))
+			client_err("sending to sbxd: %s", strerror(-r));
 		return r;
 	}
 	if ((r = client_recv(c, &rep)) < 0 || !rep) {
-		client_err("sbxd closed the connection%s%s", r < 0 ? ": " : "",
-			   r < 0 ? strerror(-r) : "");
+		if (!client_timed_out(c, r))
+			client_err("sbxd closed the connection%s%s",
+				   r < 0 ? ": " : "", r < 0 ? strerror(-r) : "");
 		return r < 0 ? r : -EPIPE;
 	}
 	if (rep->msg_case == SBX__ENVELOPE__MSG_ERROR) {

@@ -4,16 +4,23 @@
 #define SBX_CLIENT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "proto/wire.h"
 
 /* Exit status for errors of sbx itself (not of the command). */
 #define EXIT_SBX 125
+/* How long connecting and the Hello may take unless told otherwise
+ * (--connect-timeout, SBX_CONNECT_TIMEOUT): a stopped or wedged daemon is
+ * reported, not waited on forever. */
+#define CLIENT_CONNECT_TIMEOUT_MS 5000
 
 struct client {
 	int fd;
 	Sbx__Envelope *hello; /* the HelloReply envelope */
 	bool hello_queued;    /* the Hello goes with the next frame sent */
+	unsigned timeout_ms;  /* the connect deadline's length; 0: none */
+	uint64_t deadline_ms; /* CLOCK_MONOTONIC; 0 once the Hello is done */
 	char socket[4096];
 };
 
@@ -22,6 +29,7 @@ struct cmd_ctx {
 	const char *socket;  /* NULL: default for this uid */
 	bool json;
 	bool no_autostart;
+	unsigned connect_timeout_ms; /* 0: wait for the daemon forever */
 };
 
 int client_open(const struct cmd_ctx *ctx, struct client *c);
@@ -45,6 +53,11 @@ int client_recv(struct client *c, Sbx__Envelope **out);
  * and returns -EPROTO). */
 int client_call(struct client *c, const Sbx__Envelope *env,
 		Sbx__Envelope__MsgCase want, Sbx__Envelope **out);
+
+/* r is what a send or receive returned: when it is the connect deadline
+ * running out, prints so (naming the socket and the daemon's pid) and
+ * returns true. */
+bool client_timed_out(const struct client *c, int r);
 
 /* Prints "sbxctl: msg" to stderr. */
 void client_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

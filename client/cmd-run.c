@@ -348,7 +348,7 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	if (slave >= 0)
 		close(slave);
 	/* A daemon that refused us has said why: client_hello_reply(). */
-	if (r < 0 && r != -EPIPE && r != -ECONNRESET)
+	if (r < 0 && r != -EPIPE && r != -ECONNRESET && !client_timed_out(c, r))
 		client_err("sending the request: %s", strerror(-r));
 	return r;
 }
@@ -368,8 +368,9 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 	if (client_open_pipelined(ctx, &c) < 0)
 		return EXIT_SBX;
 	r = send_request(&c, &o, argv + first, argc - first, &ro.master);
-	if (c.hello_queued) {
-		/* Refused before anything was sent (it said why). */
+	if (c.hello_queued || r == -EAGAIN) {
+		/* Refused before anything was sent (it said why), or the
+		 * daemon took nothing before the deadline. */
 		client_close(&c);
 		return EXIT_SBX;
 	}

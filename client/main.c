@@ -1,6 +1,7 @@
 /* sbxctl: the thin client of sbxd. Global options, then one verb. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "client/cmd.h"
@@ -17,9 +18,27 @@ usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: sbxctl [--socket PATH] [--json] COMMAND ...\n");
+	fprintf(f, "usage: sbxctl [--socket PATH] [--json] "
+		"[--connect-timeout SEC] COMMAND ...\n");
 	for (i = 0; i < NCMDS; i++)
 		fprintf(f, "  sbxctl %s\n", cmd_table[i]->usage);
+}
+
+/* Seconds (fractions allowed) to milliseconds; 0 is "no deadline". */
+static int
+parse_timeout(const char *what, const char *s, unsigned *ms)
+{
+	char *end;
+	double secs = strtod(s, &end);
+
+	if (end == s || *end || !(secs >= 0) || secs > 86400) {
+		client_err("bad %s: %s (seconds, 0 for none)", what, s);
+		return -1;
+	}
+	*ms = (unsigned)(secs * 1000);
+	if (secs > 0 && *ms == 0)
+		*ms = 1;
+	return 0;
 }
 
 int
@@ -29,13 +48,20 @@ main(int argc, char **argv)
 		{ "socket", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "no-autostart", no_argument, NULL, 'n' },
+		{ "connect-timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cmd_ctx ctx = { 0 };
+	struct cmd_ctx ctx = { .connect_timeout_ms =
+				       CLIENT_CONNECT_TIMEOUT_MS };
+	const char *env = getenv("SBX_CONNECT_TIMEOUT");
 	size_t i;
 	int c;
+
+	if (env && *env && parse_timeout("SBX_CONNECT_TIMEOUT", env,
+					 &ctx.connect_timeout_ms) < 0)
+		return EXIT_SBX;
 
 	/* "+": stop at the verb; its options are its own. */
 	while ((c = getopt_long(argc, argv, "+s:jh", opts, NULL)) != -1) {
@@ -48,6 +74,11 @@ main(int argc, char **argv)
 			break;
 		case 'n':
 			ctx.no_autostart = true;
+			break;
+		case 't':
+			if (parse_timeout("--connect-timeout", optarg,
+					  &ctx.connect_timeout_ms) < 0)
+				return EXIT_SBX;
 			break;
 		case 'h':
 			usage(stdout);

@@ -1,6 +1,7 @@
 /* RunRequest: validate everything a client sent, then start a session. */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +53,18 @@ check_request(const Sbx__RunRequest *r)
 	} else
 		return "unknown I/O mode";
 	return NULL;
+}
+
+/* The client hung up with its request still unread (the daemon was
+ * stopped, or busy, while it gave up or was killed): nobody wants this
+ * run, and a command nobody waits for must not start. A half-close
+ * (shutdown of the client's writing side only) still reads the result. */
+static bool
+client_gone(const struct conn *c)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
 }
 
 static void
@@ -110,6 +123,14 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 	}
 	req.cwd = cwd;
 	req.workspace = ws;
+	if (client_gone(c)) {
+		policy_free(pol);
+		for (nfds--; nfds >= 0; nfds--)
+			close(fds[nfds]);
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_ORDER,
+			  "the client left before its run started");
+		return;
+	}
 	r = session_start(c, &req, pol, fds, nfds, &code, err, sizeof(err));
 	policy_free(pol);
 	if (r < 0)
