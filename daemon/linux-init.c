@@ -386,6 +386,10 @@ command_main(struct command *c)
 		_exit(125); /* dropped unused: nobody to tell */
 	if (e < 0)
 		fail(sfd, STEP_JOB, -e);
+	/* The daemon hangs up the channel of a run whose client left while
+	 * the job waited (a template still building): nobody wants it. */
+	if (poll(&(struct pollfd){ .fd = sfd }, 1, 0) == 1)
+		_exit(125);
 	close(c->go);
 	run_job(c->p, &j, sfd, INIT_UMASK, &d);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -417,6 +418,11 @@ session_client_gone(struct session *s)
 	s->conn = NULL;
 	if (s->proxy)
 		proxy_client_gone(s->proxy);
+	/* Not started yet (its job waits for a template's build): hanging
+	 * up the status channel kills the sandbox as it is made, before its
+	 * command, which a SIGKILL held back until it has started races. */
+	if (!s->exited && s->proc.pidfd < 0 && s->proc.status_fd >= 0)
+		shutdown(s->proc.status_fd, SHUT_RDWR);
 	if (!s->exited)
 		session_signal(s, SIGKILL);
 }

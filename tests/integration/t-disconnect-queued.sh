@@ -1,0 +1,47 @@
+#!/bin/bash
+# A client that leaves while its run's job waits for the template (no
+# warm sandbox, the template busy) never has its command started, even
+# when the daemon cannot act at the moment the sandbox is made.
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" -eq 0 ] || skip "counting warm sandboxes needs root"
+start_daemon
+cd "$WS"
+sbx run -- true # the workspace's template
+tpl=$(daemon_procs sbx-template)
+[ -n "$tpl" ] || skip "no template in this mode"
+sessions() { # sessions N: ps lists N
+	[ "$(sbx --json ps | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)))')" = "$1" ]
+}
+wait_for "two warm sandboxes" warm_ready 2
+# The template stops: the two warm sandboxes go to two runs that wait,
+# and the next run's job waits for the template.
+kill -STOP "$tpl"
+mkfifo "$T/hold" "$T/bout"
+sbx run -- sh -c "read x <$T/hold" &
+h1=$!
+sbx run -- sh -c "read x <$T/hold" &
+h2=$!
+wait_for "the warm sandboxes taken" sessions 2
+# Its stdout is a fifo only this test reads: EOF there once nothing of
+# its sandbox (nor its job) is left.
+sbx run -- sh -c 'touch marker' >"$T/bout" &
+client=$!
+exec 6<"$T/bout"
+wait_for "the queued run's session" sessions 3
+{ kill -KILL "$client"; wait "$client"; } 2>/dev/null
+sbx status >/dev/null # the daemon has seen the client go
+# The daemon cannot act while the template makes the sandbox.
+kill -STOP "$DPID"
+kill -CONT "$tpl"
+cat <&6 >/dev/null
+exec 6<&-
+check "the queued run's command never ran" [ ! -e "$WS/marker" ]
+kill -CONT "$DPID"
+exec 7>"$T/hold"
+exec 7>&-
+wait "$h1" "$h2"
+expect_eq "a run afterwards works" "$(sbx run -- echo back)" back
+wait_for "no session left" sessions 0
+check "still no marker" [ ! -e "$WS/marker" ]
+stop_daemon
+done_test
