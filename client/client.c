@@ -70,26 +70,41 @@ end_deadline(struct client *c)
 		arm_deadline(c, c->fd);
 }
 
-bool
-client_timed_out(const struct client *c, int r)
+static bool
+is_timeout(const struct client *c, int r)
+{
+	return c->deadline_ms && (r == -EAGAIN || r == -EWOULDBLOCK);
+}
+
+static void
+timeout_msg(const struct client *c, char *msg, size_t len)
 {
 	struct ucred cred = { 0 };
-	socklen_t len = sizeof(cred);
+	socklen_t clen = sizeof(cred);
 	char pid[32] = "pid unknown";
 
-	if (!c->deadline_ms || (r != -EAGAIN && r != -EWOULDBLOCK))
-		return false;
 	/* A connection the daemon has not accepted yet has its listener's
 	 * credentials: the pid of whoever listens (systemd, when the socket
 	 * is activated). */
 	if (c->fd >= 0 &&
-	    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
+	    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0 &&
 	    cred.pid > 0)
 		snprintf(pid, sizeof(pid), "pid %d", (int)cred.pid);
-	client_err("sbxd at %s (%s) did not answer within %u.%03u s: is it "
-		   "stopped? (--connect-timeout or SBX_CONNECT_TIMEOUT sets "
-		   "the wait)", c->socket, pid, c->timeout_ms / 1000,
-		   c->timeout_ms % 1000);
+	snprintf(msg, len, "sbxd at %s (%s) did not answer within %u.%03u s: "
+		 "is it stopped? (--connect-timeout or SBX_CONNECT_TIMEOUT "
+		 "sets the wait)", c->socket, pid, c->timeout_ms / 1000,
+		 c->timeout_ms % 1000);
+}
+
+bool
+client_timed_out(const struct client *c, int r)
+{
+	char msg[4400];
+
+	if (!is_timeout(c, r))
+		return false;
+	timeout_msg(c, msg, sizeof(msg));
+	client_err("%s", msg);
 	return true;
 }
 
@@ -171,8 +186,8 @@ connect_daemon(const struct cmd_ctx *ctx, struct client *c, char *err,
 		start_deadline(c);
 		fd = try_connect(c);
 	}
-	if (fd < 0 && client_timed_out(c, fd)) {
-		err[0] = '\0';
+	if (fd < 0 && is_timeout(c, fd)) {
+		timeout_msg(c, err, errlen);
 		return fd;
 	}
 	if (fd < 0) {
@@ -218,8 +233,7 @@ client_open_pipelined(const struct cmd_ctx *ctx, struct client *c)
 	int r;
 
 	if ((r = connect_daemon(ctx, c, err, sizeof(err))) < 0) {
-		if (err[0])
-			client_err("%s", err);
+		client_err("%s", err);
 		return r;
 	}
 	/* It goes in one write with the request: the daemon wakes once for
