@@ -95,6 +95,9 @@ say_losses(struct sandbox_caps *caps, const struct probe_fail *why)
 	     "TMPDIR is a private dir; no home overlay: writes to ~ fail");
 	lost(caps, "no network: IPv4/IPv6 sockets refused (EPERM), no "
 	     "proxy; host processes are visible in /proc");
+	lost(caps, "no IPC namespace: SysV IPC and POSIX message queues "
+	     "refused (EPERM); /dev/shm closed: POSIX shared memory and "
+	     "named semaphores fail (EACCES)");
 	if (ll.abi < 6)
 		lost(caps, "Landlock ABI %d < 6: signals to the user's other "
 		     "processes and abstract Unix sockets are NOT scoped",
