@@ -163,6 +163,7 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 	for (;;) {
 		r = seccomp_compile(&(struct seccomp_opts){
 					    .notify = notify,
+					    .host_ipc = lb.caps.landlock_only,
 					    .net = lb.caps.net,
 					    .notify_connect = notify &&
 						connect_probe == 0,
@@ -195,6 +196,7 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 		r = seccomp_compile(&(struct seccomp_opts){
 					    .notify = true, .emulate = true,
 					    .guard = lb.caps.landlock_only,
+					    .host_ipc = lb.caps.landlock_only,
 					    .net = lb.caps.net,
 					    .notify_connect =
 						connect_probe == 0,

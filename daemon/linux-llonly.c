@@ -25,6 +25,7 @@
 #include "daemon/fsplan.h"
 #include "daemon/landlock-abi.h"
 #include "daemon/linux-landlock.h"
+#include "daemon/linux-lldev.h"
 #include "daemon/linux-llonly.h"
 #include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
@@ -94,6 +95,9 @@ say_losses(struct sandbox_caps *caps, const struct probe_fail *why)
 	     "TMPDIR is a private dir; no home overlay: writes to ~ fail");
 	lost(caps, "no network: IPv4/IPv6 sockets refused (EPERM), no "
 	     "proxy; host processes are visible in /proc");
+	lost(caps, "no IPC namespace: SysV IPC and POSIX message queues "
+	     "refused (EPERM); /dev/shm closed: POSIX shared memory and "
+	     "named semaphores fail (EACCES)");
 	if (ll.abi < 6)
 		lost(caps, "Landlock ABI %d < 6: signals to the user's other "
 		     "processes and abstract Unix sockets are NOT scoped",
@@ -318,13 +322,15 @@ collect_masks(const struct sandbox_plan *p, struct ll_entry *e,
 
 /* Write rights: the writable trees (not their reads: those come from the
  * complement, so a masked file in the workspace stays unreadable), the
- * private temp dir (read and write), the terminal devices. */
+ * private temp dir (read and write), the terminal devices. (Of /dev/pts
+ * only the session's own terminals: the /dev layer, linux-lldev.c; no
+ * /dev/ptmx, as in a namespace sandbox.) */
 static int
 grant_writes(const struct sandbox_plan *p, int rs)
 {
 	static const char *const dev[] = { "/dev/null", "/dev/zero",
 					   "/dev/full", "/dev/tty",
-					   "/dev/ptmx", "/dev/pts" };
+					   "/dev/pts" };
 	const struct fsplan_list *rw = &p->fs->l[FSPLAN_WRITE];
 	uint64_t all = landlock_write_rights(ll.abi);
 	uint64_t devr = SBX_LL_FS_WRITE_FILE;
@@ -470,9 +476,18 @@ llonly_plan(struct sandbox_plan *p, const struct sandbox_request *req,
 	p->llonly = true;
 	p->userns = false;
 	/* (TMPDIR names p->tmpdir already: session.c.) */
-	if ((r = ruleset_get(p, &p->ll_ruleset)) < 0)
+	if ((r = ruleset_get(p, &p->ll_ruleset)) < 0) {
 		snprintf(err, errlen, "Landlock ruleset: %s", strerror(-r));
-	return r;
+		return r;
+	}
+	/* The session's terminals are known only now: a layer of their
+	 * own (the cached one cannot name them). */
+	if ((p->ll_dev = lldev_ruleset(p->stdio)) < 0) {
+		r = p->ll_dev;
+		snprintf(err, errlen, "Landlock ruleset for /dev: %s",
+			 strerror(-r));
+	}
+	return r < 0 ? r : 0;
 }
 
 /* Kills what is left of the sandbox once the command exited: its process
@@ -580,16 +595,29 @@ session_main(struct sandbox_plan *p, int sfd, const struct linux_session_fds *f)
 	static const int relayed[] = { SIGCHLD, SIGHUP, SIGINT, SIGQUIT,
 				       SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
 				       SIGCONT, SIGTSTP, SIGALRM };
-	int keep[7] = { sfd, p->stdio[0], p->stdio[1], p->stdio[2],
-			f->ruleset, f->sup, f->report };
+	int keep[8] = { sfd, p->stdio[0], p->stdio[1], p->stdio[2],
+			f->ruleset, f->sup, f->report, p->ll_dev };
 	struct sandbox_status fail = { .kind = SANDBOX_STATUS_SETUP_FAILED };
 	sigset_t set;
-	int sigfd;
+	int sigfd, r;
 	size_t i;
 	pid_t cmd;
 
-	linux_close_fds_except(keep, 7);
+	linux_close_fds_except(keep, 8);
 	prctl(PR_SET_NAME, "sbx-init");
+	/* The /dev layer, unless the supervisor's start process took it
+	 * (start_supervised). */
+	fail.step = STEP_LANDLOCK;
+	if (p->ll_dev >= 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		goto fail;
+	if (p->ll_dev >= 0 &&
+	    (r = lldev_enforce(p->ll_dev, p->landlock_abi,
+			       p->landlock_log)) < 0) {
+		errno = -r;
+		goto fail;
+	}
+	if (p->ll_dev >= 0)
+		close(p->ll_dev);
 	fail.step = STEP_PDEATHSIG;
 	/* The daemon's child dies with it; a supervisor's watches the
 	 * status channel instead (supervise). */
@@ -661,8 +689,8 @@ start_supervised(struct sandbox_plan *p, int sfd)
 {
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED };
 	struct linux_session_fds f = { p->ll_ruleset, -1, -1 };
-	int keep[6] = { sfd, p->stdio[0], p->stdio[1], p->stdio[2],
-			p->ll_ruleset, p->lock_fd };
+	int keep[7] = { sfd, p->stdio[0], p->stdio[1], p->stdio[2],
+			p->ll_ruleset, p->lock_fd, p->ll_dev };
 	int own[2], r;
 	pid_t pid = fork();
 
@@ -670,10 +698,20 @@ start_supervised(struct sandbox_plan *p, int sfd)
 		_exit(0);
 	s.step = pid < 0 ? STEP_FORK : STEP_NO_NEW_PRIVS;
 	s.value = errno;
-	linux_close_fds_except(keep, 6);
+	linux_close_fds_except(keep, 7);
 	if (pid == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		s.value = errno;
-	else if (pid == 0) {
+	else if (pid == 0 && p->ll_dev >= 0 &&
+		 (r = lldev_enforce(p->ll_dev, p->landlock_abi,
+				    p->landlock_log)) < 0) {
+		/* The supervisor opens files for the command: it is
+		 * confined by the /dev layer too. */
+		s.step = STEP_LANDLOCK;
+		s.value = -r;
+	} else if (pid == 0) {
+		if (p->ll_dev >= 0)
+			close(p->ll_dev);
+		p->ll_dev = -1;
 		s.step = STEP_SUPERVISOR;
 		s.value = 0;
 		if ((r = linux_supervisor_prepare(p, &f, own)) == 0) {

@@ -1,9 +1,11 @@
 /* Landlock-only mode of the Linux backend: for a daemon that is not root
  * and cannot make user namespaces (or runs with --landlock-only). No
  * namespaces and no mounts: each command runs under no_new_privs, a new
- * session, the seccomp deny set plus a no-network filter, and a cached
+ * session, the seccomp deny set plus a no-network filter, a cached
  * Landlock ruleset that grants reads by complement of the masked paths and
- * writes only to the writable trees and a private TMPDIR. */
+ * writes only to the writable trees and a private TMPDIR, and a layer of
+ * the session's own that closes /dev but for its terminals and a few
+ * device nodes (linux-lldev.c). */
 #ifndef SBX_LINUX_LLONLY_H
 #define SBX_LINUX_LLONLY_H
 
@@ -21,7 +23,8 @@ struct sandbox_plan;
 int llonly_init(struct sandbox_caps *caps, const struct probe_fail *why,
 		char *err, size_t errlen);
 /* Completes a plan for this mode: TMPDIR, the ruleset (borrowed from the
- * cache until the next llonly_plan), the extra filter. */
+ * cache until the next llonly_plan), the /dev layer (the plan's), the
+ * extra filter. */
 int llonly_plan(struct sandbox_plan *p, const struct sandbox_request *req,
 		char *err, size_t errlen);
 /* What sandbox_signal sends the session init for SIGKILL: with no pid

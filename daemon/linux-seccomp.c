@@ -210,9 +210,12 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 	 * the native ABI lacks (umount, iopl on aarch64) resolves to
 	 * libseccomp's pseudo number, which still reaches the compat ABIs that
 	 * have it (umount on i386, uselib on AArch32); only a name libseccomp
-	 * does not know at all is skipped. */
+	 * does not know at all is skipped. A group for sandboxes without an
+	 * IPC namespace applies only to them (host_ipc). */
 	for (i = 0; i < syscall_deny_ngroups; i++)
-		for (name = syscall_deny_groups[i].names; name && *name;
+		for (name = syscall_deny_groups[i].names;
+		     name && *name &&
+		     (o->host_ipc || !syscall_deny_groups[i].host_ipc);
 		     name++) {
 			int nr = seccomp_syscall_resolve_name(*name);
 

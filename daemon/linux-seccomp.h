@@ -11,6 +11,8 @@
 
 struct seccomp_opts {
 	bool allow_unix;        /* permit socket(AF_UNIX) */
+	bool host_ipc;          /* no IPC namespace: SysV IPC and POSIX
+				   message queues refused (seccomp.ipc) */
 	bool notify;            /* denials as user notifications, answered
 				   (EPERM) and reported by the daemon */
 	enum sandbox_net net;   /* how sandboxes reach the network

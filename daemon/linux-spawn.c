@@ -117,6 +117,8 @@ sandbox_plan_free(struct sandbox_plan *p)
 	free(p->tmpdir);
 	free(p->home_layers);
 	free(p->tty_path);
+	if (p->llonly && p->ll_dev >= 0)
+		close(p->ll_dev);
 	free(p);
 }
 
@@ -203,6 +205,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->lock_fd = lb->lock_fd;
 	p->landlock_log = lb->caps.landlock_audit;
 	p->ll_ruleset = -1;
+	p->ll_dev = -1;
 	if (lb->caps.landlock_only &&
 	    (r = llonly_plan(p, req, err, errlen)) < 0) {
 		sandbox_plan_free(p);

@@ -100,9 +100,11 @@ struct sandbox_plan {
 	int lock_fd;               /* serialises the supervisors, or -1 */
 	bool landlock_log;         /* audit the command's Landlock denials */
 	/* Landlock-only mode (linux-llonly.c): no namespaces, the command
-	 * runs under ll_ruleset (cached, borrowed) and a second filter. */
+	 * runs under ll_ruleset (cached, borrowed) and a second filter;
+	 * ll_dev, its /dev layer, is the session's (owned; linux-lldev.c). */
 	bool llonly;
 	int ll_ruleset;
+	int ll_dev;
 };
 
 /* What a session init is handed (-1: none): the Landlock ruleset, and the

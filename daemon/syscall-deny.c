@@ -7,6 +7,9 @@
 #include "daemon/policy.h"
 #include "daemon/syscall-deny.h"
 
+/* The groups for every sandbox leave host_ipc out (false). */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 #define LINUX_AF_UNIX 1
 #define LINUX_AF_INET 2
 #define LINUX_AF_INET6 10
@@ -47,6 +50,16 @@ static const char *const userfaultfd_names[] = { "userfaultfd", NULL };
 static const char *const handle_names[] = {
 	"open_by_handle_at", "name_to_handle_at", NULL,
 };
+/* SysV IPC and POSIX message queues: an IPC namespace's. (i386 reaches
+ * SysV IPC through the ipc() multiplexer too; semtimedop_time64 and the
+ * mq_*_time64 calls are the 32-bit ABIs'.) */
+static const char *const ipc_names[] = {
+	"shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
+	"semget", "semop", "semtimedop", "semtimedop_time64", "semctl", "ipc",
+	"mq_open", "mq_unlink", "mq_timedsend", "mq_timedsend_time64",
+	"mq_timedreceive", "mq_timedreceive_time64", "mq_notify",
+	"mq_getsetattr", NULL,
+};
 static const char *const admin_names[] = {
 	"kexec_load", "kexec_file_load", "init_module", "finit_module",
 	"delete_module", "reboot", "swapon", "swapoff", "acct", "quotactl",
@@ -84,6 +97,12 @@ const struct syscall_deny_group syscall_deny_groups[] = {
 	{ "seccomp.admin", VIOLATION_SYSCALL,
 	  "system administration (modules, clocks, reboot, swap, ...) is "
 	  "not for sandboxed commands", admin_names },
+	/* Only without an IPC namespace: the objects are the host's. */
+	{ "seccomp.ipc", VIOLATION_IPC,
+	  "SysV IPC and POSIX message queues are refused: this host gives "
+	  "sandboxes no IPC namespace, so they would be those of your other "
+	  "processes; use pipes, socketpairs or files in TMPDIR",
+	  ipc_names, true },
 	{ "seccomp.userns", VIOLATION_SYSCALL,
 	  "new user namespaces are refused in the sandbox (they would hand "
 	  "back capabilities)", NULL },

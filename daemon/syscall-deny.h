@@ -22,6 +22,9 @@ struct syscall_deny_group {
 	 * with conditions on arguments (socket families, ioctl requests,
 	 * namespace flags) list none: linux-seccomp.c writes those rules. */
 	const char *const *names;
+	/* Refused only where the sandbox has no IPC namespace of its own
+	 * (Landlock-only mode): what the namespace makes private. */
+	bool host_ipc;
 };
 
 extern const struct syscall_deny_group syscall_deny_groups[];

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <mqueue.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -20,6 +21,10 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -415,6 +420,59 @@ attempt_priv(const char *op, const char *a, const char *b)
 	return -2;
 }
 
+/* SysV IPC on a host process's objects (ARG: the key of a *get, else the
+ * id, as /proc/sysvipc lists them) and POSIX message queues (ARG: the
+ * name). Each that succeeds changes what the host sees. */
+static int
+attempt_ipc(const char *op, const char *a)
+{
+	struct {
+		long type;
+		char text[8];
+	} msg = { 1, "sandbox" };
+	struct sembuf up = { 0, 1, IPC_NOWAIT };
+	struct timespec now = { 0, 0 };
+	int id = atoi(a);
+	void *m;
+	mqd_t q;
+
+	if (!strcmp(op, "shmget"))
+		return shmget((key_t)id, 0, 0);
+	if (!strcmp(op, "msgget"))
+		return msgget((key_t)id, 0);
+	if (!strcmp(op, "semget"))
+		return semget((key_t)id, 0, 0);
+	if (!strcmp(op, "shm-write")) { /* shmat, then write into it */
+		if ((m = shmat(id, NULL, 0)) == (void *)-1)
+			return -1;
+		memcpy(m, "sandbox", 8);
+		return shmdt(m);
+	}
+	if (!strcmp(op, "shm-rmid"))
+		return shmctl(id, IPC_RMID, NULL);
+	if (!strcmp(op, "msgsnd"))
+		return msgsnd(id, &msg, sizeof(msg.text), IPC_NOWAIT);
+	if (!strcmp(op, "msgrcv"))
+		return (int)msgrcv(id, &msg, sizeof(msg.text), 0, IPC_NOWAIT);
+	if (!strcmp(op, "msg-rmid"))
+		return msgctl(id, IPC_RMID, NULL);
+	if (!strcmp(op, "semop"))
+		return semop(id, &up, 1);
+	if (!strcmp(op, "semtimedop"))
+		return semtimedop(id, &up, 1, &now);
+	if (!strcmp(op, "semctl-setval"))
+		return semctl(id, 0, SETVAL, 0);
+	if (!strcmp(op, "mq-unlink")) /* the syscall: libc says EACCES */
+		return (int)syscall(SYS_mq_unlink, a[0] == '/' ? a + 1 : a);
+	if (!strcmp(op, "mq-send")) {
+		if ((q = mq_open(a, O_WRONLY | O_NONBLOCK)) == (mqd_t)-1)
+			return -1;
+		return mq_send(q, "sandbox", 7, 0);
+	}
+	errno = EINVAL;
+	return -2;
+}
+
 /* One try of OP; the syscall's result, errno set on failure. */
 static int
 attempt(int argc, char **argv)
@@ -433,6 +491,8 @@ attempt(int argc, char **argv)
 		return r;
 	if ((r = attempt_priv(op, a, argc > 3 ? argv[3] : "")) != -2 ||
 	    errno != EINVAL)
+		return r;
+	if ((r = attempt_ipc(op, a)) != -2 || errno != EINVAL)
 		return r;
 
 	if (!strcmp(op, "write"))

@@ -76,6 +76,28 @@ static const struct {
 	{ "mkdirat", { 258, 296, 258, 34, 323 } },
 	{ "mknodat", { 259, 297, 259, 33, 324 } },
 	{ "iopl", { 172, 110, 172, -1, -1 } },
+	{ "shmget", { 29, 395, 29, 194, 307 } },
+	{ "shmat", { 30, 397, 30, 196, 305 } },
+	{ "shmctl", { 31, 396, 31, 195, 308 } },
+	{ "shmdt", { 67, 398, 67, 197, 306 } },
+	{ "msgget", { 68, 399, 68, 186, 303 } },
+	{ "msgsnd", { 69, 400, 69, 189, 301 } },
+	{ "msgrcv", { 70, 401, 70, 188, 302 } },
+	{ "msgctl", { 71, 402, 71, 187, 304 } },
+	{ "semget", { 64, 393, 64, 190, 299 } },
+	{ "semop", { 65, -1, 65, 193, 298 } },
+	{ "semtimedop", { 220, -1, 220, 192, 312 } },
+	{ "semtimedop_time64", { -1, 420, -1, -1, 420 } },
+	{ "semctl", { 66, 394, 66, 191, 300 } },
+	{ "ipc", { -1, 117, -1, -1, -1 } },
+	{ "mq_open", { 240, 277, 240, 180, 274 } },
+	{ "mq_unlink", { 241, 278, 241, 181, 275 } },
+	{ "mq_timedsend", { 242, 279, 242, 182, 276 } },
+	{ "mq_timedsend_time64", { -1, 418, -1, -1, 418 } },
+	{ "mq_timedreceive", { 243, 280, 243, 183, 277 } },
+	{ "mq_timedreceive_time64", { -1, 419, -1, -1, 419 } },
+	{ "mq_notify", { 244, 281, 527, 184, 278 } },
+	{ "mq_getsetattr", { 245, 282, 245, 185, 279 } },
 };
 #define NSYS (sizeof(sys) / sizeof(sys[0]))
 
@@ -106,6 +128,7 @@ enum {
 
 static const struct sock_fprog *prog;
 static uint32_t deny;		/* the action of a refusal in prog */
+static bool host_ipc;		/* prog was made with host_ipc */
 static int abi;			/* the ABI of the calls below */
 
 static int
@@ -171,10 +194,11 @@ check_numbers(void)
 
 		got = seccomp_syscall_resolve_name_arch(abis[abi].scmp,
 							sys[i].name);
-		/* libseccomp names i386's socket calls by a pseudo number
-		 * (-100 - the socketcall call), which its rules turn into
-		 * both the direct syscall and socketcall. */
-		if (abi == I386 && got < -100 && got > -200)
+		/* libseccomp names i386's socket and SysV IPC calls by a
+		 * pseudo number (-100 - the socketcall call, -200 - the
+		 * ipc call), which its rules turn into both the direct
+		 * syscall and the multiplexer's call. */
+		if (abi == I386 && got < -100 && got > -300)
 			continue;
 		if (want >= 0)
 			want = (int)((uint32_t)want | abis[abi].nr_bit);
@@ -193,7 +217,9 @@ check_deny_set(void)
 	int nr;
 
 	for (g = 0; g < syscall_deny_ngroups; g++)
-		for (n = syscall_deny_groups[g].names; n && *n; n++) {
+		for (n = syscall_deny_groups[g].names;
+		     n && *n && (host_ipc || !syscall_deny_groups[g].host_ipc);
+		     n++) {
 			nr = seccomp_syscall_resolve_name_arch(abis[abi].scmp,
 							       *n);
 			if (nr < 0)
@@ -347,6 +373,41 @@ check_args(void)
 	}
 }
 
+/* Without an IPC namespace (host_ipc: Landlock-only mode) SysV IPC and
+ * POSIX message queues are refused on every ABI, i386's ipc() multiplexer
+ * whole; with one, they pass. shmdt passes either way: it detaches only
+ * the caller's own. */
+static void
+check_ipc(void)
+{
+	static const char *const calls[] = {
+		"shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv",
+		"msgctl", "semget", "semop", "semtimedop", "semtimedop_time64",
+		"semctl", "mq_open", "mq_unlink", "mq_timedsend",
+		"mq_timedsend_time64", "mq_timedreceive",
+		"mq_timedreceive_time64", "mq_notify", "mq_getsetattr",
+	};
+	/* ipc()'s calls: SEMOP..SEMTIMEDOP, MSGSND..MSGCTL, SHMAT..SHMCTL,
+	 * and one with a version in the high half. */
+	static const uint64_t muxed[] = { 1, 2, 3, 4, 11, 12, 13, 14, 21, 22,
+					  23, 24, 0x10000 | 21 };
+	uint32_t want = host_ipc ? deny : ALLOW;
+	char what[48];
+	size_t i;
+
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (nr_of(calls[i]) >= 0)
+			EXPECT(call(calls[i], 3, 0, 0), want, calls[i]);
+	EXPECT(call("shmdt", 0x1000, 0, 0), ALLOW, "shmdt");
+	if (nr_of("ipc") < 0)
+		return;
+	for (i = 0; i < sizeof(muxed) / sizeof(muxed[0]); i++) {
+		snprintf(what, sizeof(what), "ipc(%#llx)",
+			 (unsigned long long)muxed[i]);
+		EXPECT(call("ipc", muxed[i], 3, 0), want, what);
+	}
+}
+
 /* No network namespace, Landlock's TCP rules (SANDBOX_NET_HOST_PORTS): IP
  * sockets are TCP only; listen() and TCP Fast Open are refused; connect()
  * goes to the daemon when it makes them (notify_connect, with notify). */
@@ -447,13 +508,19 @@ check_net_modes(int native, const int *compat, size_t ncompat)
 {
 	static const struct {
 		enum sandbox_net net;
-		bool notify, notify_connect;
+		bool notify, notify_connect, host_ipc, emulate;
 	} modes[] = {
-		{ SANDBOX_NET_HOST_PORTS, true, true },
-		{ SANDBOX_NET_HOST_PORTS, true, false },
-		{ SANDBOX_NET_HOST_PORTS, false, true }, /* needs notify */
-		{ SANDBOX_NET_NONE, true, false },
-		{ SANDBOX_NET_NONE, false, false },
+		{ SANDBOX_NET_HOST_PORTS, true, true, false, false },
+		{ SANDBOX_NET_HOST_PORTS, true, false, false, false },
+		/* notify_connect needs notify */
+		{ SANDBOX_NET_HOST_PORTS, false, true, false, false },
+		{ SANDBOX_NET_NONE, true, false, false, false },
+		{ SANDBOX_NET_NONE, false, false, false, false },
+		/* Landlock-only mode's, with and without a supervisor, and
+		 * without user notification. */
+		{ SANDBOX_NET_NONE, true, false, true, true },
+		{ SANDBOX_NET_NONE, true, false, true, false },
+		{ SANDBOX_NET_NONE, false, false, true, false },
 	};
 	size_t m, i;
 
@@ -461,6 +528,9 @@ check_net_modes(int native, const int *compat, size_t ncompat)
 		struct seccomp_opts o = {
 			.notify = modes[m].notify, .net = modes[m].net,
 			.notify_connect = modes[m].notify_connect,
+			.host_ipc = modes[m].host_ipc,
+			.emulate = modes[m].emulate,
+			.guard = modes[m].emulate,
 		};
 		struct sock_fprog p;
 		int r = seccomp_compile_arch(abis[native].scmp, &o, &p);
@@ -471,9 +541,11 @@ check_net_modes(int native, const int *compat, size_t ncompat)
 		prog = &p;
 		deny = o.notify ? SECCOMP_RET_USER_NOTIF :
 				  SECCOMP_RET_ERRNO | EPERM;
+		host_ipc = o.host_ipc;
 		for (i = 0; i <= ncompat; i++) {
 			abi = i ? compat[i - 1] : native;
 			check_deny_set();
+			check_ipc();
 			check_args();
 			if (o.net == SANDBOX_NET_NONE)
 				check_no_ip();
@@ -512,10 +584,12 @@ check_program(int native, const int *compat, size_t ncompat,
 			prog = &p;
 			deny = notify ? SECCOMP_RET_USER_NOTIF :
 					SECCOMP_RET_ERRNO | EPERM;
+			host_ipc = false;
 			for (i = 0; i <= ncompat; i++) {
 				abi = i ? compat[i - 1] : native;
 				check_numbers();
 				check_deny_set();
+				check_ipc();
 				check_plain();
 				check_sockets(allow_unix);
 				check_args();

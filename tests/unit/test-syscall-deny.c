@@ -92,6 +92,20 @@ test_describe(void)
 	CHECK_STR(v.rule_id, "seccomp.ptrace");
 	v = describe("finit_module", 1, 2, 3, t, sizeof(t));
 	CHECK_STR(v.rule_id, "seccomp.admin");
+	/* SysV IPC and POSIX message queues (refused where the sandbox has
+	 * no IPC namespace): kind ipc, i386's multiplexer too. */
+	v = describe("shmat", 3, 0, 0, t, sizeof(t));
+	CHECK_INT(v.kind, VIOLATION_IPC);
+	CHECK_STR(v.target, "shmat");
+	CHECK_STR(v.rule_id, "seccomp.ipc");
+	CHECK(v.reason && strstr(v.reason, "no IPC namespace"));
+	v = describe("ipc", 21, 3, 0, t, sizeof(t));
+	CHECK_INT(v.kind, VIOLATION_IPC);
+	CHECK_STR(v.rule_id, "seccomp.ipc");
+	v = describe("mq_unlink", 0x1000, 0, 0, t, sizeof(t));
+	CHECK_STR(v.rule_id, "seccomp.ipc");
+	v = describe("semtimedop_time64", 3, 0x1000, 1, t, sizeof(t));
+	CHECK_STR(v.rule_id, "seccomp.ipc");
 	/* Not in the table (a newer filter, an odd arch): still described. */
 	v = describe("frobnicate", 0, 0, 0, t, sizeof(t));
 	CHECK_STR(v.rule_id, "seccomp");
@@ -109,6 +123,9 @@ test_table(void)
 
 	for (i = 0; i < syscall_deny_ngroups; i++) {
 		CHECK(!strncmp(syscall_deny_groups[i].id, "seccomp.", 8));
+		/* Only the IPC namespace's calls depend on the mode. */
+		CHECK(!syscall_deny_groups[i].host_ipc ||
+		      !strcmp(syscall_deny_groups[i].id, "seccomp.ipc"));
 		CHECK(strlen(syscall_deny_groups[i].reason) > 20);
 		for (a = syscall_deny_groups[i].names; a && *a; a++, n++)
 			for (j = i; j < syscall_deny_ngroups; j++)
