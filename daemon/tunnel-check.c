@@ -10,7 +10,9 @@
  *   because a server takes the second request of a stream as readily as
  *   the first. An Upgrade request ends that: what follows it is another
  *   protocol if the server agrees and more requests if not, which only
- *   the response would tell, so it is refused.
+ *   the response would tell, so it is refused. So is a body on GET or
+ *   HEAD: servers that answer those without reading a body (static file
+ *   handlers) take it for the next request, one nobody checked.
  * - Empty lines (CRLF) before a request line are skipped, as RFC 9112
  *   2.2 asks and every server does (one that skips fewer answers 400).
  *   A bare LF, a space or a tab there is refused: some servers skip them
@@ -111,6 +113,13 @@ ssh_banner(const uint8_t *buf, size_t len)
 	return -1;
 }
 
+static bool
+method_is(const struct http_req *r, const char *m)
+{
+	return r->method.len == strlen(m) &&
+	    memcmp(r->head + r->method.off, m, r->method.len) == 0;
+}
+
 /* A complete head: its host must be the tunnel's. */
 static int
 check_head(struct tunnel_check *t)
@@ -123,6 +132,11 @@ check_head(struct tunnel_check *t)
 
 	if (http_parse_host_agrees(r, &why) < 0)
 		return refuse(t, why);
+	if ((r->body == HTTP_BODY_CHUNKED || (r->body == HTTP_BODY_LENGTH &&
+	    r->content_length > 0)) && (method_is(r, "GET") ||
+	    method_is(r, "HEAD")))
+		return refuse(t, "a GET or HEAD request with a body (a server "
+		    "that ignores it reads it as the next request)");
 	for (i = 0; i < r->nfields; i++)
 		if (http_parse_token_is(r->head + r->field[i].name.off,
 		    r->field[i].name.len, "upgrade"))

@@ -4,7 +4,8 @@
 # tunnel's host; first bytes that are neither a ClientHello with a server
 # name, an HTTP request head nor an SSH banner close the tunnel (a leading
 # LF or space, garbage, a TLS record before the ClientHello, a ClientHello
-# without SNI), as do fields some servers take for framing. Two virtual
+# without SNI), as do fields some servers take for framing, an Upgrade
+# request and a body on GET (which a server may read as a request). Two virtual
 # hosts (web.test, other.test) on one address; the server logs every byte
 # it receives, and a refused request must not be among them.
 . "$(dirname "$0")/lib.sh"
@@ -28,6 +29,7 @@ t " GET /no-space HTTP/1.1\r\nHost: other.test\r\n\r\n"
 t "\r\n\nGET /no-crlf-lf HTTP/1.1\r\nHost: other.test\r\n\r\n"
 t "POST /any2 $G\r\nContent-Length: 5\r\n\r\nhelloGET /no-after-length HTTP/1.1\r\nHost: other.test\r\n\r\n"
 t "POST /any3 $G\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\nGET /no-after-chunked HTTP/1.1\r\nHost: other.test\r\n\r\n"
+t "GET /any4 $G\r\nContent-Length: 47\r\n\r\nGET /no-get-body HTTP/1.1\r\nHost: other.test\r\n\r\n"
 t "\x01\x02garbage /no-garbage"
 t "GET /no-underscore-length $G\r\nContent_Length: 5\r\n\r\nhello"
 t "POST /no-underscore-te $G\r\nTransfer_Encoding: chunked\r\n\r\n0\r\n\r\n"
@@ -52,7 +54,7 @@ for m in ok-d ok-e ok-f ok-g ok-h ok-i ok-j ok-k ok-l; do
 	check "$m reached the server" grep -q "$m" "$T/dump.log"
 done
 for m in no-pipelined no-lf no-space no-crlf-lf \
-	no-after-length no-after-chunked no-garbage no-underscore-length \
+	no-after-length no-after-chunked no-get-body no-garbage no-underscore-length \
 	no-underscore-te no-upgrade no-upgrade2 no-alert no-ccs no-nosni \
 	no-split; do
 	check "$m did not reach the server" bash -c "! grep -q '$m' '$T/dump.log'"

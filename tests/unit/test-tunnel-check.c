@@ -161,6 +161,13 @@ test_http_streams(void)
 	REFUSED("a.com", "GET / HTTP/1.1\r\nHost: a.com\r\nConnection: upgrade"
 	    "\r\nUpgrade: websocket\r\n\r\nGET / HTTP/1.1\r\nHost: b.com\r\n"
 	    "\r\n", "upgrade");
+	REFUSED("a.com", "GET / HTTP/1.1\r\nHost: a.com\r\nContent-Length: 33"
+	    "\r\n\r\nGET / HTTP/1.1\r\nHost: b.com\r\n\r\n", "with a body");
+	REFUSED("a.com", "HEAD / HTTP/1.1\r\nHost: a.com\r\nTransfer-Encoding:"
+	    " chunked\r\n\r\n0\r\n\r\n", "with a body");
+	PASSES("a.com", "GET / HTTP/1.1\r\nHost: a.com\r\nContent-Length: 0"
+	    "\r\n\r\nDELETE /x HTTP/1.1\r\nHost: a.com\r\nContent-Length: 2"
+	    "\r\n\r\n{}");
 	REFUSED("a.com", "CONNECT b.com:443 HTTP/1.1\r\nHost: b.com\r\n\r\n",
 	    "CONNECT inside a tunnel");
 	REFUSED("a.com", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "version");
