@@ -3,9 +3,11 @@
 /*
  * Every leniency here has been a request-smuggling or filter-bypass bug
  * in some proxy, so the parser is strict: CRLF only (a bare CR or LF is
- * an error, not a line end), no obs-fold, one Host, one Content-Length
- * of plain digits, "chunked" as the only transfer coding and never next
- * to Content-Length, no userinfo or fragment in the URI. It scans only
+ * an error, not a line end), no obs-fold, no whitespace before a
+ * field's colon, one Host, one Content-Length of plain digits,
+ * "chunked" as the only transfer coding and never next to
+ * Content-Length, no names servers fold into those (Content_Length), no
+ * userinfo or fragment in the URI. It scans only
  * the new bytes on each call, so a client dripping one byte at a time
  * costs linear work, and refuses a non-HTTP first byte at once.
  */
@@ -313,6 +315,39 @@ content_length(struct http_req *r, const char *v, size_t len)
 	return 0;
 }
 
+/*
+ * A name that is not one the proxy acts on but that CGI, WSGI, PHP and
+ * other servers read as one, '_' and '-' being the same to them
+ * (Content_Length): forwarded as an ordinary field, it would be framing
+ * or a hop-by-hop field the proxy did not see.
+ */
+static bool
+lookalike(const struct http_req *r, size_t i)
+{
+	static const char *const names[] = {
+		"content-length", "transfer-encoding", "keep-alive",
+		"proxy-connection", "proxy-authorization", "proxy-authenticate",
+	};
+	const char *n = at(r, r->field[i].name);
+	size_t len = r->field[i].name.len, k, j;
+	char c;
+
+	if (memchr(n, '_', len) == NULL)
+		return false;
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		if (strlen(names[k]) != len)
+			continue;
+		for (j = 0; j < len; j++) {
+			c = n[j] == '_' ? '-' : n[j];
+			if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != names[k][j])
+				break;
+		}
+		if (j == len)
+			return true;
+	}
+	return false;
+}
+
 /* Fields whose meaning the proxy must know: framing and Host. */
 static int
 known_field(struct http_req *r, size_t i)
@@ -320,6 +355,10 @@ known_field(struct http_req *r, size_t i)
 	const char *v = at(r, r->field[i].value), *why;
 	size_t len = r->field[i].value.len;
 
+	if (lookalike(r, i))
+		return fail(r, -EBADMSG, 400,
+		    "field name with '_' that servers read as a framing or "
+		    "hop-by-hop field");
 	if (name_is(r, i, "host")) {
 		if (r->host_field >= 0)
 			return fail(r, -EBADMSG, 400, "duplicate Host");

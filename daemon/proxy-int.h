@@ -15,6 +15,7 @@ struct evdns_base;
 struct evdns_getaddrinfo_request;
 struct ask;
 struct http_state;
+struct tunnel_check;
 
 /* Stop reading one side while this much waits to be written to the other. */
 #define PROXY_HIGH (1u << 20)
@@ -87,9 +88,11 @@ struct pconn {
 
 	/* Tunnels: first bytes checked; each side's end seen. Splice pipes
 	 * per direction (0: client to upstream; 1 also carries HTTP
-	 * response bodies), opened when first needed. */
+	 * response bodies), opened when first needed. tc: the check of the
+	 * client's bytes while it lasts (all of a plain HTTP stream). */
 	bool sniffed, c_eof, u_eof;
 	struct pio_pipe pipe[2];
+	struct tunnel_check *tc;
 
 	struct http_state *http;
 	struct pconn *next, **pprev;

@@ -1,13 +1,14 @@
 /* Tunnels (HTTP CONNECT, SOCKS5): the first bytes must name the host asked for, then bytes flow both ways. */
 
 /*
- * Without decrypting anything, a TLS ClientHello's server name or a plain
- * HTTP request's Host is compared with the destination the tunnel was
- * opened for: a tunnel to an allowed host that asks the far end for
- * another (domain fronting, a shared CDN edge) is closed and reported.
- * Until the client's first bytes have passed, nothing of them goes
- * upstream; the server's bytes flow at once, for protocols where the
- * server speaks first. Other protocols (SSH, ...) name no host and pass.
+ * Without decrypting anything, a TLS ClientHello's server name or the Host
+ * of every plain HTTP request is compared with the destination the tunnel
+ * was opened for (tunnel-check.c): a tunnel to an allowed host that asks
+ * the far end for another (domain fronting, a shared CDN edge, another
+ * virtual host) is closed and reported, and so is one whose first bytes
+ * are none of those nor an SSH banner. Nothing unchecked of the client's
+ * goes upstream; the server's bytes flow at once (SSH servers speak
+ * first).
  *
  * Once a direction has carried bytes and has nothing buffered it moves by
  * splice(2) through a pipe of its own: socket to socket inside the
@@ -18,13 +19,12 @@
 #include <errno.h>
 #include <event2/buffer.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "daemon/proxy-int.h"
 #include "daemon/proxy-io.h"
-#include "daemon/sni.h"
+#include "daemon/tunnel-check.h"
 
-/* A whole ClientHello in its largest form: every record header too. */
-#define SNIFF_MAX (SNI_HELLO_MAX + 5 * (SNI_RECORDS_MAX + 1))
 /* Splices per wake-up before giving other connections a turn. */
 #define SPLICE_ROUNDS 4
 
@@ -65,59 +65,43 @@ mismatch(struct pconn *pc, const char *why, const struct host *named,
 	pconn_close(pc);
 }
 
-/* 1: passed, 0: need more, -1: closed. */
+/*
+ * Runs the client's buffered bytes through the check; what passed goes to
+ * the upstream's buffer (all of them once the check is over, by relay).
+ * 0, or -1: refused and closed.
+ */
 static int
-sniff(struct pconn *pc)
+check(struct pconn *pc)
 {
+	struct tunnel_check *tc = pc->tc;
 	struct evbuffer *in = pio_in(pc->c);
-	size_t len = evbuffer_get_length(in), need = 0;
-	const uint8_t *buf;
-	struct sni_hello hello;
-	struct host h;
-	const char *why = NULL;
-	uint16_t port = 0;
+	size_t len, ok;
 	int r;
 
-	if (len > SNIFF_MAX)
-		len = SNIFF_MAX;
-	buf = evbuffer_pullup(in, (ev_ssize_t)len);
-	r = sni_parse(buf, len, &hello, &need, &why);
-	if (r == SNI_NEED_MORE && len == SNIFF_MAX) {
-		mismatch(pc, "first bytes too long to check", NULL, 0);
-		return -1;
+	while ((len = evbuffer_get_length(in)) > 0) {
+		if (len > TUNNEL_CHECK_WINDOW)
+			len = TUNNEL_CHECK_WINDOW;
+		r = tunnel_check_feed(tc, evbuffer_pullup(in, (ev_ssize_t)len),
+		    len, &ok);
+		if (r == TUNNEL_CHECK_REFUSED) {
+			mismatch(pc, tc->why, tc->has_named ? &tc->named :
+			    NULL, tc->named_port);
+			return -1;
+		}
+		if (r == TUNNEL_CHECK_ALL || ok > 0) {
+			pc->sniffed = true;
+			pconn_deadline(pc, 0);
+		}
+		if (r == TUNNEL_CHECK_ALL) {
+			free(pc->tc);
+			pc->tc = NULL;
+			return 0;
+		}
+		if (ok == 0)
+			break;
+		evbuffer_remove_buffer(in, pio_out(pc->u), ok);
 	}
-	if (r == SNI_NEED_MORE)
-		return 0;
-	if (r == SNI_FOUND) {
-		if (host_equal(&hello.host, &pc->host))
-			return 1;
-		mismatch(pc, "the TLS server name is another host",
-		    &hello.host, 0);
-		return -1;
-	}
-	if (r == SNI_MALFORMED) {
-		mismatch(pc, why ? why : "malformed TLS handshake", NULL, 0);
-		return -1;
-	}
-	if (r != SNI_NOT_TLS)
-		return 1;	/* TLS without a server name */
-	r = sni_http_host(buf, len, &h, &port, &why);
-	switch (r) {
-	case SNI_NEED_MORE:
-		return 0;
-	case SNI_FOUND:
-		if (host_equal(&h, &pc->host) && (port == 0 ||
-		    port == pc->port))
-			return 1;
-		mismatch(pc, "the HTTP request inside is for another host",
-		    &h, port);
-		return -1;
-	case SNI_MALFORMED:
-		mismatch(pc, why ? why : "malformed HTTP request", NULL, 0);
-		return -1;
-	default:
-		return 1;	/* no host named, or not HTTP */
-	}
+	return 0;
 }
 
 /* Both ends passed on and written: the tunnel is done. */
@@ -145,7 +129,7 @@ pass_end(struct pconn *pc, int d)
 static void
 try_splice(struct pconn *pc, int d)
 {
-	if (*eof_of(pc, d) || (d == 0 && !pc->sniffed) ||
+	if (*eof_of(pc, d) || (d == 0 && pc->tc != NULL) ||
 	    evbuffer_get_length(pio_in(src(pc, d))) > 0 ||
 	    pio_pending(dst(pc, d)) > 0 || pio_pipe_open(&pc->pipe[d]) < 0)
 		return;
@@ -186,11 +170,13 @@ splice_in(struct pconn *pc, int d)
 	}
 }
 
-/* Buffered path: move what was read, hold the source while it piles. */
+/* Buffered path: move what was read (check() moved what passed; the
+ * rest waits), hold the source while it piles. */
 static void
 relay(struct pconn *pc, int d)
 {
-	evbuffer_add_buffer(pio_out(dst(pc, d)), pio_in(src(pc, d)));
+	if (d == 1 || pc->tc == NULL)
+		evbuffer_add_buffer(pio_out(dst(pc, d)), pio_in(src(pc, d)));
 	pio_flush(dst(pc, d));
 	if (pio_pending(dst(pc, d)) > PROXY_HIGH)
 		pio_read(src(pc, d), false);
@@ -201,19 +187,13 @@ relay(struct pconn *pc, int d)
 static void
 on_read(struct pconn *pc, int d)
 {
-	int r;
-
 	if (pc->pipe[d].held == 0 && pc->pipe[d].fd[0] >= 0 &&
 	    evbuffer_get_length(pio_in(src(pc, d))) == 0) {
 		splice_in(pc, d);
 		return;
 	}
-	if (d == 0 && !pc->sniffed) {
-		if ((r = sniff(pc)) <= 0)
-			return;
-		pc->sniffed = true;
-		pconn_deadline(pc, 0);
-	}
+	if (d == 0 && pc->tc != NULL && check(pc) < 0)
+		return;
 	relay(pc, d);
 }
 
@@ -244,10 +224,14 @@ on_event(struct pconn *pc, int d, int what)
 		return;
 	}
 	/* The client ended before its first bytes decided: nothing
-	 * unchecked goes upstream. */
-	if (d == 0 && !pc->sniffed && evbuffer_get_length(pio_in(pc->c)) > 0) {
-		pconn_close(pc);
-		return;
+	 * unchecked goes upstream. A request cut short after checked ones
+	 * is dropped: the server sees the end where the last one ended. */
+	if (d == 0 && pc->tc != NULL && evbuffer_get_length(pio_in(pc->c)) > 0) {
+		if (!pc->sniffed) {
+			pconn_close(pc);
+			return;
+		}
+		evbuffer_drain(pio_in(pc->c), evbuffer_get_length(pio_in(pc->c)));
 	}
 	if (d == 0)
 		pc->sniffed = true;
@@ -300,6 +284,11 @@ static const struct pio_ops ops[2] = {
 void
 tunnel_start(struct pconn *pc)
 {
+	if ((pc->tc = malloc(sizeof(*pc->tc))) == NULL) {
+		pconn_close(pc);
+		return;
+	}
+	tunnel_check_init(pc->tc, &pc->host, pc->port);
 	pconn_deadline(pc, proxy_config()->head_timeout_ms);
 	pio_set_ops(pc->c, &ops[0]);
 	pio_set_ops(pc->u, &ops[1]);

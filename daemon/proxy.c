@@ -106,6 +106,7 @@ reap_cb(evutil_socket_t fd, short what, void *arg)
 	while ((pc = px->dead) != NULL) {
 		px->dead = pc->next;
 		http_free(pc);
+		free(pc->tc);
 		event_free(pc->timer);
 		free(pc);
 	}

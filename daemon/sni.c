@@ -12,7 +12,6 @@
  */
 #include <string.h>
 
-#include "http-parse.h"
 #include "sni.h"
 
 #define REC_HANDSHAKE	0x16
@@ -235,33 +234,4 @@ sni_parse(const uint8_t *buf, size_t len, struct sni_hello *out,
 	if ((r = gather(&s, buf, len, &hello_len, need, why)) != SNI_FOUND)
 		return r;
 	return client_hello(&s, hello_len, out, why);
-}
-
-int
-sni_http_host(const uint8_t *buf, size_t len, struct host *host,
-    uint16_t *port, const char **why)
-{
-	struct http_req r;
-	int n;
-
-	http_parse_init(&r, HTTP_MODE_ORIGIN);
-	n = http_parse_request(&r, (const char *)buf, len);
-	if (n == 0)
-		return SNI_NEED_MORE;
-	if (n == -EPROTO)
-		return SNI_NOT_HTTP;
-	if (n < 0 || http_parse_host_agrees(&r, why) < 0) {
-		if (n < 0)
-			*why = r.why;
-		return SNI_MALFORMED;
-	}
-	if (r.form == HTTP_FORM_ABSOLUTE) {
-		*host = r.host;
-		*port = r.port;
-	} else if (r.host_field >= 0) {
-		*host = r.host_hdr;
-		*port = r.host_hdr_port;
-	} else
-		return SNI_NO_SNI;
-	return SNI_FOUND;
 }

@@ -8,6 +8,22 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A name that, '_' read as '-', is Content-Length or Transfer-Encoding
+ * without being it: the parser must have refused it. */
+static bool
+folds_to_framing(const char *n, size_t len)
+{
+	char folded[32];
+	size_t j;
+
+	if (memchr(n, '_', len) == NULL || len > sizeof(folded))
+		return false;
+	for (j = 0; j < len; j++)
+		folded[j] = n[j] == '_' ? '-' : n[j];
+	return http_parse_token_is(folded, len, "content-length") ||
+	    http_parse_token_is(folded, len, "transfer-encoding");
+}
+
 static void
 check_result(const struct http_req *r, const char *buf, size_t n)
 {
@@ -24,6 +40,9 @@ check_result(const struct http_req *r, const char *buf, size_t n)
 		    r->field[i].name.len == 0)
 			abort();
 		(void)http_parse_hop_by_hop(r, i);
+		if (folds_to_framing(buf + r->field[i].name.off,
+		    r->field[i].name.len))
+			abort();
 	}
 	if (r->minor == 1 && r->form != HTTP_FORM_AUTHORITY &&
 	    r->host_field < 0)

@@ -41,32 +41,9 @@ check_tls(const uint8_t *data, size_t size)
 		abort();
 }
 
-static void
-check_http(const uint8_t *data, size_t size)
-{
-	struct host a, b;
-	const char *why = NULL;
-	uint16_t pa = 0, pb = 0;
-	int r, p;
-
-	r = sni_http_host(data, size, &a, &pa, &why);
-	if (r == SNI_MALFORMED && why == NULL)
-		abort();
-	if (r == SNI_FOUND)
-		check_host(&a);
-	if (size == 0)
-		return;
-	p = sni_http_host(data, size - 1, &b, &pb, &why);
-	if (p != SNI_NEED_MORE && p != r)
-		abort();
-	if (p == SNI_FOUND && (!host_equal(&a, &b) || pa != pb))
-		abort();
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	check_tls(data, size);
-	check_http(data, size);
 	return 0;
 }

@@ -9,6 +9,9 @@ usage: netserver.py MODE LOG [--bind ADDR] [--port N] [ARGS...]
                    (Content-Length or chunked); HTTP/1.1 keep-alive
   tls CERT KEY     TLS; answers one HTTP request with "tls ok SNI"
   raw              reads until EOF and logs how many bytes came
+  dump             reads until EOF and logs them ("data " and the bytes
+                   with \\r, \\n and non-ASCII escaped), so a test can
+                   tell which requests of a stream reached it
   reset            reads the request head, then resets the connection
   git ROOT         git's smart HTTP: git http-backend as CGI over ROOT
   pypi DIR         a PEP 503 simple index: /simple/NAME/ lists DIR/*.whl
@@ -165,13 +168,13 @@ def read_head(sock):
     return data
 
 
-def serve_raw(listener, logpath):
+def serve_raw(listener, logpath, dump=False):
     while True:
         conn, peer = listener.accept()
         log(logpath, "conn %s" % (peer[0],))
 
         def run(c):
-            n = 0
+            data, n = b"", 0
             while True:
                 try:
                     b = c.recv(65536)
@@ -180,7 +183,13 @@ def serve_raw(listener, logpath):
                 if not b:
                     break
                 n += len(b)
-            log(logpath, "bytes %d" % n)
+                if dump:
+                    data += b
+            if dump:
+                log(logpath, "data " + data.decode("latin1").encode(
+                    "unicode_escape").decode("ascii"))
+            else:
+                log(logpath, "bytes %d" % n)
             c.close()
         threading.Thread(target=run, args=(conn,), daemon=True).start()
 
@@ -234,15 +243,15 @@ def main():
             port = int(rest[1])
         rest = rest[2:]
     open(logpath, "a").close()
-    if mode in ("raw", "tls", "reset"):
+    if mode in ("raw", "dump", "tls", "reset"):
         fam = socket.AF_INET6 if ":" in bind else socket.AF_INET
         listener = socket.socket(fam, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((bind, port))
         listener.listen(1024)
         print("listening %d" % listener.getsockname()[1], flush=True)
-        if mode == "raw":
-            serve_raw(listener, logpath)
+        if mode in ("raw", "dump"):
+            serve_raw(listener, logpath, mode == "dump")
         elif mode == "reset":
             serve_reset(listener, logpath)
         else:

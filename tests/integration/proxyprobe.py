@@ -9,6 +9,12 @@ Prints one result line.
                                prints "ok", or "closed" if the proxy ended it
   tunnel HOST PORT DATA        CONNECT, send DATA (escapes), end our side,
                                read to the end; prints "done N" (N bytes back)
+  tunnel-tls HOST PORT HOW SNI MARK
+                               CONNECT, then a real ClientHello naming SNI
+                               ("-": none) sent HOW (plain, alert or ccs:
+                               that record first, split: over two
+                               records), then MARK in an application data
+                               record; prints "done N" as tunnel does
   socks CMD ATYP HOST PORT     SOCKS5 request (CMD 1/2/3; ATYP 1/3/4);
                                prints "rep N"
   parallel N URL               N connections send GET URL before any answer
@@ -79,13 +85,41 @@ def connect_tls(host, port, sni):
 
 
 def tunnel(host, port, data):
+    send_tunnel(host, port,
+                data.encode().decode("unicode_escape").encode("latin1"))
+
+
+def tls_record(ctype, payload):
+    return struct.pack(">BHH", ctype, 0x0303, len(payload)) + payload
+
+
+def tunnel_tls(host, port, how, sni, mark):
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    i, o = ssl.MemoryBIO(), ssl.MemoryBIO()
+    t = ctx.wrap_bio(i, o, server_hostname=None if sni == "-" else sni)
+    try:
+        t.do_handshake()
+    except ssl.SSLWantReadError:
+        pass
+    rec = o.read()
+    hs = rec[5:]
+    data = {"plain": rec,
+            "alert": tls_record(21, b"\x01\x00") + rec,
+            "ccs": tls_record(20, b"\x01") + rec,
+            "split": tls_record(22, hs[:40]) + tls_record(22, hs[40:])}[how]
+    send_tunnel(host, port, data + tls_record(23, mark.encode()))
+
+
+def send_tunnel(host, port, data):
     s = socket.create_connection(PROXY)
     s.sendall(("CONNECT %s:%s HTTP/1.1\r\n\r\n" % (host, port)).encode())
     head = recv_head(s)
     if not head.startswith(b"HTTP/1.1 200"):
         print("refused", head.split(b"\r\n")[0].decode())
         return
-    s.sendall(data.encode().decode("unicode_escape").encode("latin1"))
+    s.sendall(data)
     s.shutdown(socket.SHUT_WR)
     n = 0
     try:
@@ -178,6 +212,8 @@ def main():
         connect_tls(a[1], a[2], a[3])
     elif a[0] == "tunnel":
         tunnel(a[1], a[2], a[3])
+    elif a[0] == "tunnel-tls":
+        tunnel_tls(a[1], a[2], a[3], a[4], a[5])
     elif a[0] == "socks":
         socks(int(a[1]), int(a[2]), a[3], int(a[4]))
     elif a[0] == "parallel":

@@ -85,6 +85,21 @@ out=$(sbx run -- "$PY" "$HERE/proxyprobe.py" http \
 check "Host mismatch: 403 ($out)" grep -q '^HTTP/1.1 403 .*Host field names another host' <<<"$out"
 expect_eq "Host mismatch reached nobody" "$(conns web)" "$n"
 
+# Names some servers fold to framing fields ('_' read as '-') are
+# refused, not forwarded as ordinary fields beside the real framing.
+# So are the framing irregularities servers resolve differently.
+for f in "Content_Length: 5=field name" "Transfer_Encoding: chunked=field name" \
+	"content_length: 5=field name" \
+	"Content-Length: 5\r\nContent_Length: 0=field name" \
+	"Content-Length : 5=before ':'" "X: a\r\n Content-Length: 5=folding" \
+	"Content-Length: 5\r\nContent-Length: 6=duplicate Content-Length" \
+	"Content-Length: 5\r\nTransfer-Encoding: chunked=both"; do
+	out=$(sbx run -- "$PY" "$HERE/proxyprobe.py" http \
+		"POST http://127.0.0.1:$WEB/echo HTTP/1.1\r\nHost: 127.0.0.1:$WEB\r\n${f%=*}\r\n\r\nhello" 2>/dev/null)
+	check "${f%=*}: 400 ($out)" grep -q "^HTTP/1.1 400 .*${f#*=}" <<<"$out"
+done
+expect_eq "framing look-alikes reached nobody" "$(conns web)" "$n"
+
 # IPv4 shorthand is the same address as the rule that denies it.
 for h in 2130706433 0x7f.1 127.1 0177.0.0.1; do
 	out=$(sbx run -- "$PY" "$HERE/proxyprobe.py" http \

@@ -238,6 +238,40 @@ test_framing(void)
 	    "bad Content-Length");
 }
 
+/* Names CGI-style servers fold into framing or hop-by-hop fields. */
+static void
+test_lookalikes(void)
+{
+	static const char *const bad[] = {
+		"Content_Length: 5", "content_length: 5", "CONTENT_LENGTH: 5",
+		"Content_length: 0", "Transfer_Encoding: chunked",
+		"transfer_encoding: chunked", "Keep_Alive: 1",
+		"Proxy_Connection: close", "Proxy_Authorization: Basic eA==",
+		"Proxy_Authenticate: x",
+	};
+	static const char *const fine[] = {
+		"Content-Length: 5", "X_Content_Length: 5", "Content_Length_: 5",
+		"Content__Length: 5", "Content_Type: text/plain",
+		"Transfer_Encodings: x", "_: x",
+	};
+	char req[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(req, sizeof(req), "POST http://a.com/ HTTP/1.1\r\n"
+		    "Host: a.com\r\n%s\r\n\r\n", bad[i]);
+		BAD(req, -EBADMSG, 400, "field name with '_'");
+		snprintf(req, sizeof(req), "POST / HTTP/1.1\r\nHost: a.com\r\n"
+		    "Content-Length: 5\r\n%s\r\n\r\n", bad[i]);
+		CHECK_INT(parse_mode(req, HTTP_MODE_ORIGIN), -EBADMSG);
+	}
+	for (i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		snprintf(req, sizeof(req), "POST http://a.com/ HTTP/1.1\r\n"
+		    "Host: a.com\r\n%s\r\n\r\n", fine[i]);
+		CHECK(parse(req) > 0);
+	}
+}
+
 static void
 test_syntax(void)
 {
@@ -430,6 +464,7 @@ main(void)
 	test_host_agrees();
 	test_incremental();
 	test_framing();
+	test_lookalikes();
 	test_syntax();
 	test_nul();
 	test_limits();

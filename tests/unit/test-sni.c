@@ -1,4 +1,4 @@
-/* Unit tests for sni.c: real OpenSSL ClientHellos, fragmented and hostile ones, tunnel HTTP. */
+/* Unit tests for sni.c: real OpenSSL ClientHellos, fragmented and hostile ones. */
 #include <errno.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -335,41 +335,6 @@ test_malformed(void)
 	CHECK_STR(why, "server name too long");
 }
 
-static void
-test_http(void)
-{
-	struct host h;
-	uint16_t port = 42;
-
-#define HTTP(s) sni_http_host((const uint8_t *)(s), strlen(s), &h, &port, &why)
-	CHECK_INT(HTTP("GET / HTTP/1.1\r\nHost: A.com:8443\r\n\r\n"), SNI_FOUND);
-	CHECK_STR(h.text, "a.com");
-	CHECK_INT(port, 8443);
-	CHECK_INT(HTTP("GET / HTTP/1.1\r\nHost: a.com\r\n\r\nbody"), SNI_FOUND);
-	CHECK_INT(port, 0);
-	CHECK_INT(HTTP("GET http://b.com/ HTTP/1.1\r\nHost: b.com\r\n\r\n"),
-	    SNI_FOUND);
-	CHECK_STR(h.text, "b.com");
-	CHECK_INT(port, 80);
-	port = 42;
-	CHECK_INT(HTTP("GET http://b.com/ HTTP/1.1\r\nHost: c.com\r\n\r\n"),
-	    SNI_MALFORMED);
-	CHECK(why != NULL && strstr(why, "another host") != NULL);
-	CHECK_INT(HTTP("GET / HTTP/1.0\r\n\r\n"), SNI_NO_SNI);
-	CHECK_INT(HTTP("GET / HT"), SNI_NEED_MORE);
-	CHECK_INT(HTTP(""), SNI_NEED_MORE);
-	CHECK_INT(HTTP("\x16\x03\x01"), SNI_NOT_HTTP);
-	CHECK_INT(HTTP("SSH-2.0-OpenSSH_9.6\r\n"), SNI_NOT_HTTP);
-	CHECK_INT(HTTP("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"),
-	    SNI_MALFORMED);
-	CHECK_STR(why, "duplicate Host");
-	CHECK_INT(HTTP("CONNECT a.com:443 HTTP/1.1\r\nHost: a.com\r\n\r\n"),
-	    SNI_MALFORMED);
-	CHECK_INT(HTTP("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), SNI_MALFORMED);
-	CHECK_INT(port, 42);
-#undef HTTP
-}
-
 int
 main(void)
 {
@@ -378,6 +343,5 @@ main(void)
 	test_no_sni();
 	test_not_tls();
 	test_malformed();
-	test_http();
 	UNIT_DONE();
 }
