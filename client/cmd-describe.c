@@ -7,13 +7,14 @@
 
 #include "client/cmd.h"
 
+static const struct option opts[] = {
+	{ "workspace", required_argument, NULL, 'w' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
 cmd_describe(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "workspace", required_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 },
-	};
 	Sbx__Envelope env = SBX__ENVELOPE__INIT, *rep = NULL;
 	Sbx__DescribeRequest req = SBX__DESCRIBE_REQUEST__INIT;
 	char ws[PATH_MAX];
@@ -21,12 +22,17 @@ cmd_describe(const struct cmd_ctx *ctx, int argc, char **argv)
 	struct client c;
 	int o;
 
-	while ((o = getopt_long(argc, argv, "+w:", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, cmd_describe_entry.shortopts, opts,
+				 NULL)) != -1) {
 		if (o != 'w') {
-			client_err("usage: sbxctl describe [--workspace DIR]");
+			client_err("usage: sbxctl %s", cmd_describe_entry.usage);
 			return EXIT_SBX;
 		}
 		dir = optarg;
+	}
+	if (optind < argc) {
+		client_err("usage: sbxctl %s", cmd_describe_entry.usage);
+		return EXIT_SBX;
 	}
 	if (!realpath(dir, ws)) {
 		client_err("%s: cannot resolve", dir);
@@ -51,5 +57,11 @@ cmd_describe(const struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_describe_entry = {
-	"describe", "describe [--workspace DIR]", cmd_describe,
+	.name = "describe",
+	.usage = "describe [--workspace DIR] [--json]",
+	.summary = "Print the sandbox's constraints for a workspace, worded for "
+		   "an agent's tool description.",
+	.fn = cmd_describe,
+	.opts = opts,
+	.shortopts = "+w:",
 };

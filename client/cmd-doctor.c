@@ -143,33 +143,31 @@ remove_one(const char *path, const struct stat *st, int type,
 	return 0;
 }
 
+static const struct option opts[] = {
+	{ "scratch", required_argument, NULL, 's' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
 cmd_doctor(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "scratch", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *base = NULL;
 	struct doctor_daemon dd = { 0 };
 	struct client c = { .fd = -1 };
-	bool json = ctx->json;
 	char dir[PATH_MAX];
 	struct doctor *d;
 	json_t *o;
 	int opt, r;
 
-	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (opt == 'j')
-			json = true;
-		else if (opt == 's')
+	while ((opt = getopt_long(argc, argv, cmd_doctor_entry.shortopts, opts,
+				   NULL)) != -1) {
+		if (opt == 's')
 			base = optarg;
 		else
 			break;
 	}
 	if (opt != -1 || optind != argc) {
-		client_err("usage: sbxctl doctor [--json] [--scratch DIR]");
+		client_err("usage: sbxctl %s", cmd_doctor_entry.usage);
 		return EXIT_SBX;
 	}
 	if ((r = scratch_dir(base, dir)) < 0) {
@@ -191,7 +189,7 @@ cmd_doctor(const struct cmd_ctx *ctx, int argc, char **argv)
 				      "no sbxd"), "see the daemon line");
 	client_close(&c);
 	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	if (json) {
+	if (ctx->json) {
 		o = doctor_json(d);
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 		putchar('\n');
@@ -204,5 +202,11 @@ cmd_doctor(const struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_doctor_entry = {
-	"doctor", "doctor [--json] [--scratch DIR]", cmd_doctor,
+	.name = "doctor",
+	.usage = "doctor [--json] [--scratch DIR]",
+	.summary = "Check what this host can enforce, trying each kernel "
+		   "feature and a throwaway sandbox.",
+	.fn = cmd_doctor,
+	.opts = opts,
+	.shortopts = "+",
 };

@@ -64,15 +64,15 @@ parse_number(const char *s, unsigned long long *out)
 	return *s && !*end && *out ? 0 : -1;
 }
 
+static const struct option opts[] = {
+	{ "session", required_argument, NULL, 's' },
+	{ "count", required_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
 cmd_events(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "session", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "count", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
-	};
 	Sbx__Envelope env = SBX__ENVELOPE__INIT, *rep = NULL;
 	Sbx__Subscribe req = SBX__SUBSCRIBE__INIT;
 	unsigned long long id = 0, count = 0, seen = 0;
@@ -80,7 +80,8 @@ cmd_events(const struct cmd_ctx *ctx, int argc, char **argv)
 	struct client c;
 	int o, r;
 
-	while ((o = getopt_long(argc, argv, "+s:jn:", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, cmd_events_entry.shortopts, opts,
+				 NULL)) != -1) {
 		if ((o == 's' && parse_number(optarg, &id) < 0) ||
 		    (o == 'n' && parse_number(optarg, &count) < 0) ||
 		    (o != 's' && o != 'j' && o != 'n')) {
@@ -132,5 +133,11 @@ cmd_events(const struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_events_entry = {
-	"events", "events [--session ID] [--json] [--count N]", cmd_events,
+	.name = "events",
+	.usage = "events [--session ID] [--json] [--count N]",
+	.summary = "Print violation events as they happen (all sessions, or "
+		   "one), one per line.",
+	.fn = cmd_events,
+	.opts = opts,
+	.shortopts = "+s:jn:",
 };

@@ -15,7 +15,7 @@ cmd_kill(const struct cmd_ctx *ctx, int argc, char **argv)
 	int r;
 
 	if (argc < 2 || argc > 3) {
-		client_err("usage: sbxctl kill ID [SIGNAL]");
+		client_err("usage: sbxctl %s", cmd_kill_entry.usage);
 		return EXIT_SBX;
 	}
 	req.session_id = strtoull(argv[1], &end, 10);
@@ -39,5 +39,9 @@ cmd_kill(const struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_kill_entry = {
-	"kill", "kill ID [SIGNAL]", cmd_kill,
+	.name = "kill",
+	.usage = "kill ID [SIGNAL]",
+	.summary = "Send SIGNAL (default TERM) to session ID's command "
+		   "(see sbxctl ps).",
+	.fn = cmd_kill,
 };

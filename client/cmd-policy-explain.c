@@ -12,7 +12,7 @@
 #include "client/cmd-policy.h"
 #include "daemon/policy.h"
 
-enum { OPT_WRITE = 0x100, OPT_JSON };
+enum { OPT_WRITE = 0x100 };
 
 static json_t *
 origin_json(const Sbx__PolicyOrigin *o)
@@ -73,20 +73,19 @@ classify(const char *t, Sbx__PolicyExplain *q, char **own)
 	return 0;
 }
 
+static const struct option opts[] = {
+	{ "workspace", required_argument, NULL, 'w' },
+	{ "write", no_argument, NULL, OPT_WRITE },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
 cmd_policy_explain(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "workspace", required_argument, NULL, 'w' },
-		{ "write", no_argument, NULL, OPT_WRITE },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ NULL, 0, NULL, 0 },
-	};
 	Sbx__Envelope env = SBX__ENVELOPE__INIT, *rep = NULL;
 	Sbx__PolicyExplain req = SBX__POLICY_EXPLAIN__INIT;
 	const char *wsdir = NULL;
 	char ws[PATH_MAX], *own = NULL;
-	bool json = ctx->json;
 	struct client c;
 	int ch, code = EXIT_SBX;
 
@@ -95,8 +94,6 @@ cmd_policy_explain(const struct cmd_ctx *ctx, int argc, char **argv)
 			wsdir = optarg;
 		else if (ch == OPT_WRITE)
 			req.write = true;
-		else if (ch == OPT_JSON)
-			json = true;
 		else
 			return EXIT_SBX;
 	}
@@ -114,7 +111,7 @@ cmd_policy_explain(const struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_policy_call(ctx, &c, &env,
 			    SBX__ENVELOPE__MSG_POLICY_EXPLAIN_REPLY, &rep) < 0)
 		goto out;
-	if (json)
+	if (ctx->json)
 		print_json(rep->policy_explain_reply);
 	else
 		printf("%s\n", rep->policy_explain_reply->text);
@@ -127,8 +124,12 @@ out:
 }
 
 const struct cmd_entry cmd_policy_explain_entry = {
-	"explain",
-	"explain PATH|HOST[:PORT]|env:NAME [--workspace DIR] [--write] "
-	"[--json]",
-	cmd_policy_explain,
+	.name = "explain",
+	.usage = "explain PATH|HOST[:PORT]|env:NAME [--workspace DIR] [--write] "
+		 "[--json]",
+	.summary = "Say whether the policy allows, denies or asks, and which "
+		   "rule decided.",
+	.fn = cmd_policy_explain,
+	.opts = opts,
+	.shortopts = "",
 };

@@ -9,13 +9,14 @@
 #include "client/file.h"
 #include "daemon/crypto.h"
 
+static const struct option opts[] = {
+	{ "out", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
 cmd_policy_keygen(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char *priv = NULL, *pub = NULL, kpath[4096], ppath[4096];
 	char id[CRYPTO_KEY_ID_LEN + 1];
 	const char *prefix = NULL;
@@ -56,6 +57,10 @@ out:
 }
 
 const struct cmd_entry cmd_policy_keygen_entry = {
-	"keygen", "keygen --out PREFIX   (writes PREFIX.key, PREFIX.pub)",
-	cmd_policy_keygen,
+	.name = "keygen",
+	.usage = "keygen --out PREFIX",
+	.summary = "Make an Ed25519 key pair: PREFIX.key (0600) and PREFIX.pub.",
+	.fn = cmd_policy_keygen,
+	.opts = opts,
+	.shortopts = "",
 };

@@ -4,7 +4,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,25 @@ struct lint {
 	enum policy_layer layer;
 	char ws[PATH_MAX];
 	size_t errors;
+	json_t *diags; /* --json: the lines, printed as one object at the end */
+	bool daemon;   /* the daemon checked it against the layers above */
 };
+
+/* One diagnostic line, printed now or kept for the JSON output. */
+static void __attribute__((format(printf, 2, 3)))
+say(struct lint *l, const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (l->diags)
+		json_array_append_new(l->diags, json_string(line));
+	else
+		printf("%s\n", line);
+}
 
 static int
 parse_layer(const char *s, enum policy_layer *out)
@@ -64,7 +84,7 @@ defaults(struct lint *l, const char *wsdir, bool layer_set)
 
 /* A grant for a path that does not exist is most often a typo. */
 static void
-note_missing(const struct policy *p)
+note_missing(struct lint *l, const struct policy *p)
 {
 	static const enum policy_list grants[] = { POLICY_ALLOW_WRITE,
 						   POLICY_ALLOW_READ,
@@ -79,10 +99,10 @@ note_missing(const struct policy *p)
 			if ((r->flags & POLICY_RULE_GLOB) ||
 			    lstat(r->value, &st) == 0 || errno != ENOENT)
 				continue;
-			printf("%s:%d:%d: note: %s \"%s\": no such file or "
-			       "directory\n", r->origin.file, r->origin.line,
-			       r->origin.col, policy_list_info(grants[g])->name,
-			       r->value);
+			say(l, "%s:%d:%d: note: %s \"%s\": no such file or "
+			    "directory", r->origin.file, r->origin.line,
+			    r->origin.col, policy_list_info(grants[g])->name,
+			    r->value);
 		}
 }
 
@@ -100,11 +120,11 @@ lint_local(struct lint *l)
 	ctx.home = home && home[0] == '/' ? home : pw ? pw->pw_dir : "/";
 	r = policy_parse(l->buf, l->len, &ctx, &p, &d);
 	for (i = 0; i < d.n; i++)
-		printf("%s\n", d.v[i].msg);
+		say(l, "%s", d.v[i].msg);
 	if (d.errors > d.n)
-		printf("%s: error: %zu more errors\n", l->file, d.errors - d.n);
+		say(l, "%s: error: %zu more errors", l->file, d.errors - d.n);
 	if (r == 0)
-		note_missing(p);
+		note_missing(l, p);
 	l->errors += d.errors ? d.errors : r < 0;
 	policy_diag_free(&d);
 	policy_free(p);
@@ -130,27 +150,46 @@ lint_daemon(const struct cmd_ctx *ctx, struct lint *l)
 	env.policy_lint = &req;
 	if (cmd_policy_call(ctx, &c, &env, SBX__ENVELOPE__MSG_POLICY_LINT_REPLY,
 			    &rep) < 0) {
-		fprintf(stderr, "%s: note: not checked against the layers "
-			"above (no answer from sbxd)\n", l->file);
+		if (!l->diags)
+			fprintf(stderr, "%s: note: not checked against the "
+				"layers above (no answer from sbxd)\n",
+				l->file);
 		return;
 	}
 	lr = rep->policy_lint_reply;
 	for (i = 0; i < lr->n_diagnostics; i++)
-		printf("%s\n", lr->diagnostics[i]);
+		say(l, "%s", lr->diagnostics[i]);
 	l->errors += lr->errors;
+	l->daemon = true;
 	wire_envelope_free(rep);
 	client_close(&c);
+}
+
+static const struct option opts[] = {
+	{ "layer", required_argument, NULL, OPT_LAYER },
+	{ "workspace", required_argument, NULL, 'w' },
+	{ "local", no_argument, NULL, OPT_LOCAL },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void
+print_json(const struct lint *l)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:b, s:O}", "file", l->file,
+			      "layer", policy_layer_name(l->layer),
+			      "workspace", l->ws, "errors",
+			      (json_int_t)l->errors, "checked_by_daemon",
+			      l->daemon, "diagnostics", l->diags);
+
+	if (o)
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+	putchar('\n');
+	json_decref(o);
 }
 
 static int
 cmd_policy_lint(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "layer", required_argument, NULL, OPT_LAYER },
-		{ "workspace", required_argument, NULL, 'w' },
-		{ "local", no_argument, NULL, OPT_LOCAL },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lint l = { .layer = POLICY_LAYER_USER };
 	const char *wsdir = NULL;
 	bool local = false, layer_set = false;
@@ -178,20 +217,38 @@ cmd_policy_lint(const struct cmd_ctx *ctx, int argc, char **argv)
 		free(l.buf);
 		return EXIT_SBX;
 	}
+	if (ctx->json && !(l.diags = json_array())) {
+		free(l.buf);
+		return EXIT_SBX;
+	}
 	if (lint_local(&l) == 0 && !local)
 		lint_daemon(ctx, &l);
+	if (l.diags)
+		print_json(&l);
+	json_decref(l.diags);
 	free(l.buf);
 	return l.errors ? 1 : 0;
 }
 
+#define LINT_USAGE "FILE [--layer org|user|workspace|request] " \
+	"[--workspace DIR] [--local] [--json]"
+
 const struct cmd_entry cmd_policy_lint_entry = {
-	"lint",
-	"lint FILE [--layer org|user|workspace|request] [--workspace DIR] "
-	"[--local]",
-	cmd_policy_lint,
+	.name = "lint",
+	.usage = "lint " LINT_USAGE,
+	.summary = "The same as check.",
+	.fn = cmd_policy_lint,
+	.opts = opts,
+	.shortopts = "",
 };
 
 /* The man page's name for it. */
 const struct cmd_entry cmd_policy_check_entry = {
-	"check", "check FILE ...   (the same as lint)", cmd_policy_lint,
+	.name = "check",
+	.usage = "check " LINT_USAGE,
+	.summary = "Validate a policy file, then ask sbxd what a merge below "
+		   "its higher layers would cut; exit 1 on errors.",
+	.fn = cmd_policy_lint,
+	.opts = opts,
+	.shortopts = "",
 };

@@ -32,13 +32,14 @@ print(const struct cmd_ctx *ctx, const Sbx__PolicyPushReply *r)
 	json_decref(o);
 }
 
+static const struct option opts[] = {
+	{ "sig", required_argument, NULL, 's' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
 cmd_policy_push(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "sig", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
 	Sbx__Envelope env = SBX__ENVELOPE__INIT, *rep = NULL;
 	Sbx__PolicyPush req = SBX__POLICY_PUSH__INIT;
 	const char *sig_path = NULL;
@@ -79,5 +80,11 @@ out:
 }
 
 const struct cmd_entry cmd_policy_push_entry = {
-	"push", "push FILE [--sig SIGFILE]", cmd_policy_push,
+	.name = "push",
+	.usage = "push FILE [--sig SIGFILE] [--json]",
+	.summary = "Push an organisation policy to the daemon (from root, or "
+		   "signed by a trusted key).",
+	.fn = cmd_policy_push,
+	.opts = opts,
+	.shortopts = "",
 };

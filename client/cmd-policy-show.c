@@ -7,8 +7,6 @@
 
 #include "client/cmd-policy.h"
 
-enum { OPT_JSON = 0x100 };
-
 /* One rule: its value (whatever its item key), then where it came from. */
 static void
 print_rule(json_t *r)
@@ -66,18 +64,17 @@ print_text(const char *text)
 	json_decref(root);
 }
 
+static const struct option opts[] = {
+	{ "workspace", required_argument, NULL, 'w' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
 cmd_policy_show(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "workspace", required_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ NULL, 0, NULL, 0 },
-	};
 	Sbx__Envelope env = SBX__ENVELOPE__INIT, *rep = NULL;
 	Sbx__PolicyShow req = SBX__POLICY_SHOW__INIT;
 	const char *wsdir = NULL;
-	bool json = ctx->json;
 	char ws[PATH_MAX];
 	struct client c;
 	int ch;
@@ -85,8 +82,6 @@ cmd_policy_show(const struct cmd_ctx *ctx, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (ch == 'w')
 			wsdir = optarg;
-		else if (ch == OPT_JSON)
-			json = true;
 		else
 			return EXIT_SBX;
 	}
@@ -102,7 +97,7 @@ cmd_policy_show(const struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_policy_call(ctx, &c, &env, SBX__ENVELOPE__MSG_POLICY_SHOW_REPLY,
 			    &rep) < 0)
 		return EXIT_SBX;
-	if (json)
+	if (ctx->json)
 		printf("%s\n", rep->policy_show_reply->json);
 	else
 		print_text(rep->policy_show_reply->json);
@@ -112,5 +107,11 @@ cmd_policy_show(const struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_policy_show_entry = {
-	"show", "show [--workspace DIR] [--json]", cmd_policy_show,
+	.name = "show",
+	.usage = "show [--workspace DIR] [--json]",
+	.summary = "Print the effective policy of a workspace, each rule with "
+		   "its layer and file:line:col.",
+	.fn = cmd_policy_show,
+	.opts = opts,
+	.shortopts = "",
 };

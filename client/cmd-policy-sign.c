@@ -34,14 +34,15 @@ check(const char *path, const char *buf, size_t len)
 	return r;
 }
 
+static const struct option opts[] = {
+	{ "key", required_argument, NULL, 'k' },
+	{ "out", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
 cmd_policy_sign(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "key", required_argument, NULL, 'k' },
-		{ "out", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char *policy = NULL, *key = NULL, out[4096];
 	char text[CRYPTO_SIG_B64_LEN + 2];
 	uint8_t sig[CRYPTO_SIG_LEN];
@@ -85,6 +86,11 @@ out:
 }
 
 const struct cmd_entry cmd_policy_sign_entry = {
-	"sign", "sign FILE --key KEY [--out SIGFILE]   (default FILE.sig)",
-	cmd_policy_sign,
+	.name = "sign",
+	.usage = "sign FILE --key KEY [--out SIGFILE]",
+	.summary = "Sign an organisation policy (base64 Ed25519; default "
+		   "FILE.sig).",
+	.fn = cmd_policy_sign,
+	.opts = opts,
+	.shortopts = "",
 };

@@ -1,7 +1,5 @@
 /* sbxctl policy: the policy verbs, one cmd-policy-*.c each. */
 #include <errno.h>
-#include <getopt.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,9 +9,8 @@ static const struct cmd_entry *const policy_table[] = {
 	&cmd_policy_show_entry,   &cmd_policy_explain_entry,
 	&cmd_policy_lint_entry,   &cmd_policy_check_entry,
 	&cmd_policy_push_entry,   &cmd_policy_keygen_entry,
-	&cmd_policy_sign_entry,
+	&cmd_policy_sign_entry,   NULL,
 };
-#define NPOLICY (sizeof(policy_table) / sizeof(policy_table[0]))
 
 int
 cmd_policy_workspace(const char *dir, char out[PATH_MAX])
@@ -40,37 +37,23 @@ cmd_policy_call(const struct cmd_ctx *ctx, struct client *c,
 	return r;
 }
 
-static void
-usage(FILE *f)
-{
-	size_t i;
-
-	for (i = 0; i < NPOLICY; i++)
-		fprintf(f, "usage: sbxctl policy %s\n", policy_table[i]->usage);
-}
-
 static int
 cmd_policy(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	size_t i;
+	struct cmd_ctx sub = *ctx;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_SBX : 0;
+	if (argc < 2) {
+		cmd_print_help(stderr, &cmd_policy_entry, "");
+		return EXIT_SBX;
 	}
-	for (i = 0; i < NPOLICY; i++)
-		if (!strcmp(argv[1], policy_table[i]->name)) {
-			optind = 0; /* the sub-verb runs getopt on its argv */
-			return policy_table[i]->fn(ctx, argc - 1, argv + 1);
-		}
-	client_err("unknown policy command: %s", argv[1]);
-	usage(stderr);
-	return EXIT_SBX;
+	return cmd_dispatch(policy_table, "policy ", &sub, argc - 1, argv + 1);
 }
 
 const struct cmd_entry cmd_policy_entry = {
-	"policy",
-	"policy show|explain|check|lint|push|keygen|sign ... "
-	"(sbxctl policy --help)",
-	cmd_policy,
+	.name = "policy",
+	.usage = "policy show|explain|check|lint|push|keygen|sign ...",
+	.summary = "Show, explain, check, sign and push policies:",
+	.fn = cmd_policy,
+	.shortopts = "+", /* its first operand is the sub-verb */
+	.subs = policy_table,
 };

@@ -63,7 +63,7 @@ cmd_ps(const struct cmd_ctx *ctx, int argc, char **argv)
 	struct client c;
 
 	if (argc != 1) {
-		client_err("usage: sbxctl ps");
+		client_err("usage: sbxctl %s", cmd_ps_entry.usage);
 		return EXIT_SBX;
 	}
 	if (client_open(ctx, &c) < 0)
@@ -84,5 +84,9 @@ cmd_ps(const struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_ps_entry = {
-	"ps", "ps", cmd_ps,
+	.name = "ps",
+	.usage = "ps [--json]",
+	.summary = "List the running sessions: id, pid, age, terminal, workspace, "
+		   "command.",
+	.fn = cmd_ps,
 };

@@ -33,13 +33,14 @@ workspace_path(const char *dir, char *out)
 	return 0;
 }
 
+static const struct option opts[] = {
+	{ "workspace", required_argument, NULL, 'w' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
 cmd_reset(const struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "workspace", required_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 },
-	};
 	Sbx__Envelope env = SBX__ENVELOPE__INIT, *rep = NULL;
 	Sbx__ResetRequest req = SBX__RESET_REQUEST__INIT;
 	char ws[PATH_MAX];
@@ -47,7 +48,8 @@ cmd_reset(const struct cmd_ctx *ctx, int argc, char **argv)
 	struct client c;
 	int o, r;
 
-	while ((o = getopt_long(argc, argv, "+w:", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, cmd_reset_entry.shortopts, opts,
+				 NULL)) != -1) {
 		if (o != 'w' || dir) {
 			client_err(USAGE);
 			return EXIT_SBX;
@@ -90,5 +92,11 @@ cmd_reset(const struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_reset_entry = {
-	"reset", "reset [--workspace DIR | DIR]", cmd_reset,
+	.name = "reset",
+	.usage = "reset [--workspace DIR | DIR] [--json]",
+	.summary = "Discard what sandboxes of the workspace wrote to the home "
+		   "(its home overlay layer).",
+	.fn = cmd_reset,
+	.opts = opts,
+	.shortopts = "+w:",
 };

@@ -37,7 +37,7 @@ struct run_opts {
 	unsigned timeout_ms;
 	struct run_policy policy;
 	enum ask_mode on_ask;
-	bool quiet, json;
+	bool quiet;
 };
 
 enum {
@@ -87,30 +87,31 @@ parse_policy_flag(int c, const char *arg, struct run_policy *p)
 	return 1;
 }
 
+/* --json is a global option: ctx->json asks for the summary as JSON. */
+static const struct option opts[] = {
+	{ "tty", no_argument, NULL, 't' },
+	{ "stream", no_argument, NULL, 'S' },
+	{ "env", required_argument, NULL, 'e' },
+	{ "cwd", required_argument, NULL, 'C' },
+	{ "workspace", required_argument, NULL, 'w' },
+	{ "timeout", required_argument, NULL, 'T' },
+	{ "allow-domain", required_argument, NULL, OPT_ALLOW_DOMAIN },
+	{ "deny-read", required_argument, NULL, OPT_DENY_READ },
+	{ "allow-write", required_argument, NULL, OPT_ALLOW_WRITE },
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "on-ask", required_argument, NULL, OPT_ON_ASK },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
 parse(int argc, char **argv, struct run_opts *o)
 {
-	static const struct option opts[] = {
-		{ "tty", no_argument, NULL, 't' },
-		{ "stream", no_argument, NULL, 'S' },
-		{ "env", required_argument, NULL, 'e' },
-		{ "cwd", required_argument, NULL, 'C' },
-		{ "workspace", required_argument, NULL, 'w' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "allow-domain", required_argument, NULL, OPT_ALLOW_DOMAIN },
-		{ "deny-read", required_argument, NULL, OPT_DENY_READ },
-		{ "allow-write", required_argument, NULL, OPT_ALLOW_WRITE },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "on-ask", required_argument, NULL, OPT_ON_ASK },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char *end;
 	double secs;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "+te:C:q", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_run_entry.shortopts, opts, NULL)) != -1) {
 		if ((r = parse_policy_flag(c, optarg, &o->policy)) != 0) {
 			if (r < 0)
 				return r;
@@ -119,9 +120,6 @@ parse(int argc, char **argv, struct run_opts *o)
 		switch (c) {
 		case 'q':
 			o->quiet = true;
-			break;
-		case 'j':
-			o->json = true;
 			break;
 		case 't':
 			o->tty = true;
@@ -384,7 +382,7 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 	ro.stream = o.stream;
 	ro.on_ask = o.on_ask;
 	ro.quiet = o.quiet;
-	ro.json = o.json || ctx->json;
+	ro.json = ctx->json;
 	code = relay_run(&c, &ro);
 	if (ro.master >= 0)
 		close(ro.master);
@@ -393,12 +391,16 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_run_entry = {
-	"run",
-	"run [-t|--tty] [--stream] [-e K=V] [-C DIR] [--workspace DIR] "
+	.name = "run",
+	.usage = "run [-t|--tty] [--stream] [-e K=V] [-C DIR] [--workspace DIR] "
 	"[--timeout SEC]\n"
 	"             [--allow-domain HOST] [--deny-read PATH] "
 	"[--allow-write PATH]\n"
 	"             [--policy FILE] [--on-ask=prompt|deny] "
 	"[-q|--quiet] [--json] -- CMD...",
-	cmd_run,
+	.summary = "Run CMD in a sandbox whose writable root is the workspace; "
+		   "exit with its status.",
+	.fn = cmd_run,
+	.opts = opts,
+	.shortopts = "+te:C:q",
 };

@@ -101,7 +101,7 @@ cmd_status(const struct cmd_ctx *ctx, int argc, char **argv)
 	struct client c;
 
 	if (argc != 1) {
-		client_err("usage: sbxctl status");
+		client_err("usage: sbxctl %s", cmd_status_entry.usage);
 		return EXIT_SBX;
 	}
 	if (client_open(ctx, &c) < 0)
@@ -122,5 +122,9 @@ cmd_status(const struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_status_entry = {
-	"status", "status", cmd_status,
+	.name = "status",
+	.usage = "status [--json]",
+	.summary = "Show the daemon: version, pid, run mode, kernel features in use, "
+		   "what is degraded, policy files that fail.",
+	.fn = cmd_status,
 };

@@ -11,7 +11,7 @@ static const struct rpc_entry *const rpc_table[] = {
 	&rpc_policy_push_entry, &rpc_policy_explain_entry,
 	&rpc_policy_lint_entry, &rpc_policy_show_entry,
 	&rpc_describe_entry, &rpc_approval_entry, &rpc_subscribe_entry,
-	&rpc_reset_entry,
+	&rpc_reset_entry, &rpc_shutdown_entry,
 };
 
 static const struct rpc_entry *

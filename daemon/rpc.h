@@ -37,5 +37,6 @@ extern const struct rpc_entry rpc_describe_entry;
 extern const struct rpc_entry rpc_reset_entry;
 extern const struct rpc_entry rpc_approval_entry;
 extern const struct rpc_entry rpc_subscribe_entry;
+extern const struct rpc_entry rpc_shutdown_entry;
 
 #endif
