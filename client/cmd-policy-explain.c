@@ -95,7 +95,8 @@ cmd_policy_explain(const struct cmd_ctx *ctx, int argc, char **argv)
 		else if (ch == OPT_WRITE)
 			req.write = true;
 		else
-			return EXIT_SBX;
+			return cmd_bad_usage(&cmd_policy_explain_entry,
+					     "policy ");
 	}
 	if (optind != argc - 1 || !argv[optind][0]) {
 		client_err("usage: sbxctl policy %s",

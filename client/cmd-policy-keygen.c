@@ -24,7 +24,8 @@ cmd_policy_keygen(const struct cmd_ctx *ctx, int argc, char **argv)
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (ch != 'o')
-			return EXIT_SBX;
+			return cmd_bad_usage(&cmd_policy_keygen_entry,
+					     "policy ");
 		prefix = optarg;
 	}
 	if (!prefix || optind != argc) {

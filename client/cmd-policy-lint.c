@@ -205,7 +205,7 @@ cmd_policy_lint(const struct cmd_ctx *ctx, int argc, char **argv)
 		else if (ch == OPT_LOCAL)
 			local = true;
 		else
-			return EXIT_SBX;
+			return cmd_bad_usage(&cmd_policy_lint_entry, "policy ");
 	}
 	if (optind != argc - 1) {
 		client_err("usage: sbxctl policy %s", cmd_policy_lint_entry.usage);

@@ -50,7 +50,7 @@ cmd_policy_push(const struct cmd_ctx *ctx, int argc, char **argv)
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (ch != 's')
-			return EXIT_SBX;
+			return cmd_bad_usage(&cmd_policy_push_entry, "policy ");
 		sig_path = optarg;
 	}
 	if (optind != argc - 1) {

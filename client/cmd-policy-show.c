@@ -83,7 +83,7 @@ cmd_policy_show(const struct cmd_ctx *ctx, int argc, char **argv)
 		if (ch == 'w')
 			wsdir = optarg;
 		else
-			return EXIT_SBX;
+			return cmd_bad_usage(&cmd_policy_show_entry, "policy ");
 	}
 	if (optind != argc) {
 		client_err("usage: sbxctl policy %s", cmd_policy_show_entry.usage);

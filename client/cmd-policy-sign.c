@@ -56,7 +56,7 @@ cmd_policy_sign(const struct cmd_ctx *ctx, int argc, char **argv)
 		else if (ch == 'o')
 			opath = optarg;
 		else
-			return EXIT_SBX;
+			return cmd_bad_usage(&cmd_policy_sign_entry, "policy ");
 	}
 	if (!kpath || optind != argc - 1) {
 		client_err("usage: sbxctl policy %s", cmd_policy_sign_entry.usage);

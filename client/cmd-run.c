@@ -111,7 +111,8 @@ parse(int argc, char **argv, struct run_opts *o)
 	double secs;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, cmd_run_entry.shortopts, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_run_entry.shortopts, opts,
+				NULL)) != -1) {
 		if ((r = parse_policy_flag(c, optarg, &o->policy)) != 0) {
 			if (r < 0)
 				return r;
@@ -160,6 +161,7 @@ parse(int argc, char **argv, struct run_opts *o)
 			o->timeout_ms = (unsigned)(secs * 1000);
 			break;
 		default:
+			cmd_bad_usage(&cmd_run_entry, "");
 			return -EINVAL;
 		}
 	}

@@ -26,10 +26,11 @@ cmd_find(const struct cmd_entry *const *table, const char *name)
 }
 
 void
-cmd_print_usage(FILE *f, const struct cmd_entry *const *table, const char *prefix)
+cmd_print_usage(FILE *f, const struct cmd_entry *const *table,
+		const char *prefix)
 {
-	if (!*prefix)
-		fprintf(f, "usage: sbxctl " GLOBALS " COMMAND ...\n");
+	fprintf(f, "usage: sbxctl %s%sCOMMAND ...\n", *prefix ? "" : GLOBALS " ",
+		prefix);
 	for (; *table; table++)
 		fprintf(f, "  sbxctl %s%s\n", prefix, (*table)->usage);
 	fprintf(f, "The options above go before or after the command "
@@ -47,6 +48,13 @@ cmd_print_help(FILE *f, const struct cmd_entry *e, const char *prefix)
 			(*s)->usage, (*s)->summary);
 	fprintf(f, "global options, before or after the command:\n"
 		"  " GLOBALS "\n");
+}
+
+int
+cmd_bad_usage(const struct cmd_entry *e, const char *prefix)
+{
+	client_err("usage: sbxctl %s%s", prefix, e->usage);
+	return EXIT_SBX;
 }
 
 int

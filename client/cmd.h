@@ -51,6 +51,9 @@ const struct cmd_entry *cmd_find(const struct cmd_entry *const *table,
 /* The usage lines of table's verbs. */
 void cmd_print_usage(FILE *f, const struct cmd_entry *const *table,
 	       const char *prefix);
+/* A verb's arguments are wrong: prints its usage to stderr, returns
+ * EXIT_SBX. */
+int cmd_bad_usage(const struct cmd_entry *e, const char *prefix);
 /* One verb's help: its usage, summary, sub-verbs and the globals. */
 void cmd_print_help(FILE *f, const struct cmd_entry *e, const char *prefix);
 
