@@ -4,8 +4,10 @@
 # bash-completion package. Session IDs are not completed: asking the daemon
 # would start one when none is running.
 
-_sbxctl_commands='run ps kill status events describe policy doctor reset'
+_sbxctl_commands='run ps kill status events describe policy doctor reset shutdown version help'
 _sbxctl_policy_commands='push show explain check lint keygen sign'
+# Accepted before the command and among its arguments alike.
+_sbxctl_globals='--json --socket --no-autostart --connect-timeout --help'
 
 # Signal names as `sbxctl kill ID SIG` takes them (no SIG prefix).
 _sbxctl_signals()
@@ -39,7 +41,7 @@ _sbxctl_run()
 		case ${COMP_WORDS[i]} in
 		--) break ;;
 		-e | -C | --workspace | --timeout | --allow-domain | --deny-read | \
-			--allow-write | --policy) ((i++)) ;;
+			--allow-write | --policy | --socket | --connect-timeout) ((i++)) ;;
 		-*) ;;
 		*) break ;;
 		esac
@@ -59,15 +61,15 @@ _sbxctl_run()
 	-C | --workspace)
 		_sbxctl_dirs
 		return ;;
-	--deny-read | --allow-write | --policy)
+	--deny-read | --allow-write | --policy | --socket)
 		_sbxctl_files
 		return ;;
-	-e | --timeout | --allow-domain)
+	-e | --timeout | --allow-domain | --connect-timeout)
 		return ;;
 	esac
-	COMPREPLY=($(compgen -W '-t --tty --stream -e -C --workspace --timeout
+	COMPREPLY=($(compgen -W "-t --tty --stream -e -C --workspace --timeout
 		--allow-domain --deny-read --allow-write --policy --on-ask -q
-		--quiet --json --' -- "$cur"))
+		--quiet $_sbxctl_globals --" -- "$cur"))
 }
 
 _sbxctl_policy()
@@ -85,18 +87,19 @@ _sbxctl_policy()
 	--layer) COMPREPLY=($(compgen -W 'org user workspace request' -- "$cur"))
 		return ;;
 	esac
+	local g=$_sbxctl_globals
 	case $sub in
-	push) [[ $cur == -* ]] && COMPREPLY=($(compgen -W '--sig' -- "$cur")) ||
+	push) [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--sig $g" -- "$cur")) ||
 		_sbxctl_files ;;
-	show) COMPREPLY=($(compgen -W '--workspace --json' -- "$cur")) ;;
+	show) COMPREPLY=($(compgen -W "--workspace $g" -- "$cur")) ;;
 	explain) [[ $cur == -* ]] &&
-		COMPREPLY=($(compgen -W '--write --workspace --json' -- "$cur")) ||
+		COMPREPLY=($(compgen -W "--write --workspace $g" -- "$cur")) ||
 		_sbxctl_files ;;
 	check | lint) [[ $cur == -* ]] &&
-		COMPREPLY=($(compgen -W '--layer --workspace --local' -- "$cur")) ||
+		COMPREPLY=($(compgen -W "--layer --workspace --local $g" -- "$cur")) ||
 		_sbxctl_files ;;
-	keygen) COMPREPLY=($(compgen -W '--out' -- "$cur")) ;;
-	sign) [[ $cur == -* ]] && COMPREPLY=($(compgen -W '--key --out' -- "$cur")) ||
+	keygen) COMPREPLY=($(compgen -W "--out $g" -- "$cur")) ;;
+	sign) [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--key --out $g" -- "$cur")) ||
 		_sbxctl_files ;;
 	esac
 }
@@ -109,7 +112,7 @@ _sbxctl()
 	# its argument.
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--socket) ((i++)) ;;
+		--socket | --connect-timeout) ((i++)) ;;
 		-*) ;;
 		*) cmd=${COMP_WORDS[i]}; break ;;
 		esac
@@ -118,13 +121,23 @@ _sbxctl()
 	if [[ -z $cmd ]]; then
 		if [[ $prev == --socket ]]; then
 			_sbxctl_files
+		elif [[ $prev == --connect-timeout ]]; then
+			return
 		elif [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W '--json --socket --help --version' -- "$cur"))
+			COMPREPLY=($(compgen -W "$_sbxctl_globals --version" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$_sbxctl_commands" -- "$cur"))
 		fi
 		return
 	fi
+	# A global option's value, after the command (not in run's command).
+	if [[ $cmd != run ]]; then
+		case $prev in
+		--socket) _sbxctl_files; return ;;
+		--connect-timeout) return ;;
+		esac
+	fi
+	local g=$_sbxctl_globals
 	case $cmd in
 	run) _sbxctl_run $((i + 1)) ;;
 	policy) _sbxctl_policy $((i + 1)) ;;
@@ -134,20 +147,33 @@ _sbxctl()
 			COMPREPLY=($(compgen -W "$(_sbxctl_signals)" -- "$cur")) ;;
 	events)
 		[[ $prev == --session || $prev == --count ]] ||
-			COMPREPLY=($(compgen -W '--session --json --count' -- "$cur")) ;;
+			COMPREPLY=($(compgen -W "--session --count $g" -- "$cur")) ;;
 	doctor)
-		COMPREPLY=($(compgen -W '--json' -- "$cur")) ;;
+		if [[ $prev == --scratch ]]; then
+			_sbxctl_dirs
+		else
+			COMPREPLY=($(compgen -W "--scratch $g" -- "$cur"))
+		fi ;;
 	describe)
 		if [[ $prev == --workspace ]]; then
 			_sbxctl_dirs
 		else
-			COMPREPLY=($(compgen -W '--workspace' -- "$cur"))
+			COMPREPLY=($(compgen -W "--workspace $g" -- "$cur"))
 		fi ;;
 	reset)
 		if [[ $prev == --workspace || $cur != -* ]]; then
 			_sbxctl_dirs
 		else
-			COMPREPLY=($(compgen -W '--workspace' -- "$cur"))
+			COMPREPLY=($(compgen -W "--workspace $g" -- "$cur"))
+		fi ;;
+	ps | status | shutdown | version)
+		COMPREPLY=($(compgen -W "$g" -- "$cur")) ;;
+	help)
+		# help COMMAND [SUBCOMMAND]
+		if ((COMP_CWORD == i + 1)); then
+			COMPREPLY=($(compgen -W "$_sbxctl_commands" -- "$cur"))
+		elif ((COMP_CWORD == i + 2)) && [[ ${COMP_WORDS[i + 1]} == policy ]]; then
+			COMPREPLY=($(compgen -W "$_sbxctl_policy_commands" -- "$cur"))
 		fi ;;
 	esac
 }

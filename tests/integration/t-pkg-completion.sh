@@ -4,6 +4,7 @@
 # command after `--`, signals and policy subcommands. zsh (when installed):
 # the function parses, compinit picks it up from $fpath, and the same lines
 # complete the same way in a real interactive zsh driven through zpty.
+# Global options complete after the command too.
 . tests/integration/pkg-lib.sh
 
 need bash
@@ -12,7 +13,16 @@ zshfile=packaging/completions/_sbxctl
 
 # Each case: the words on the line (the last one is being completed), then
 # after `=>` what must be among the completions.
-cases='sbxctl  => run ps kill status events describe policy doctor reset
+cases='sbxctl  => run ps kill status events describe policy doctor reset shutdown version help
+sbxctl sh => shutdown
+sbxctl --connect-timeout 2 v => version
+sbxctl help p => policy ps
+sbxctl help policy ch => check
+sbxctl status --j => --json
+sbxctl ps --no => --no-autostart
+sbxctl shutdown --j => --json
+sbxctl policy check --j => --json
+sbxctl run --conn => --connect-timeout
 sbxctl r => run
 sbxctl --socket /tmp/s st => status
 sbxctl run --w => --workspace
