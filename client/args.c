@@ -118,12 +118,11 @@ take_short(char **argv, int argc, int i, const char *shortopts,
 	   unsigned flags, struct cmd_ctx *ctx, int *span, bool *taken,
 	   const char **bad)
 {
-	const char *w = argv[i], *p;
-	bool mine = false, unknown = false;
-	int j, bits = 0, r;
+	const char *w = argv[i], *p, *sock = NULL;
+	bool mine = false, unknown = false, json = false;
+	int j, bits = 0;
 
 	*span = 1;
-	*taken = false;
 	for (j = 1; w[j]; j++) {
 		p = shortopts && w[j] != ':' && w[j] != '+' ?
 			    strchr(shortopts, w[j]) : NULL;
@@ -136,21 +135,27 @@ take_short(char **argv, int argc, int i, const char *shortopts,
 		} else if (w[j] == 'h') {
 			bits |= ARGS_HELP;
 		} else if ((flags & ARGS_SHORT) && w[j] == 'j') {
-			ctx->json = true;
+			json = true;
 		} else if ((flags & ARGS_SHORT) && w[j] == 's') {
 			*span = w[j + 1] ? 1 : 2;
-			*bad = w;
-			if (i + *span > argc)
-				return -EINVAL;
-			if ((r = apply(G_SOCKET, w[j + 1] ? w + j + 1 :
-					 argv[i + 1], ctx, bad)) < 0)
-				return r;
+			sock = w[j + 1] ? w + j + 1 : argv[i + 1];
 			break;
 		} else {
 			unknown = true;
 		}
 	}
+	/* A word with a letter not ours stays whole, for the verb (or for
+	 * main, which refuses an unknown option before the verb). */
 	*taken = !mine && !unknown;
+	if (!*taken)
+		return bits;
+	if (i + *span > argc) {
+		*bad = w;
+		return -EINVAL;
+	}
+	ctx->json |= json;
+	if (sock)
+		ctx->socket = sock;
 	return bits;
 }
 

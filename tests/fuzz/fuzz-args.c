@@ -1,7 +1,7 @@
 /* libFuzzer target for client/args.c: NUL-separated words as argv, split
- * with run's table and before a verb. What is left is the input in order
- * minus the words taken, "--" and everything after it untouched, and
- * argv stays NULL-terminated. */
+ * with tables shaped as run's and events', and before a verb. What is left
+ * is the input in order minus the words taken, a "--" left stands before
+ * the input's untouched tail, and argv stays NULL-terminated. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,10 +50,20 @@ one(char **words, int n, const struct cmd_entry *e, unsigned flags)
 		if (j == n)
 			abort(); /* not a subsequence of the input */
 	}
+	/* A "--" that is no option's value (the word before it is not an
+	 * option) ends the search: the input's tail from there is left
+	 * whole, and no earlier "--" was. */
 	for (j = 1; j < n && strcmp(words[j], "--"); j++)
 		;
-	if (j < n && (argc < n - j || argv[argc - (n - j)] != words[j]))
-		abort(); /* "--" and what follows were touched */
+	if (j == n || (j > 1 && words[j - 1][0] == '-'))
+		return;
+	for (i = 0; i < argc && argv[i] != words[j]; i++)
+		;
+	if (argc - i != n - j)
+		abort();
+	for (; i < argc; i++, j++)
+		if (argv[i] != words[j])
+			abort();
 }
 
 int

@@ -221,6 +221,12 @@ test_before_verb(void)
 
 	o = run(NULL, ARGS_SHORT, "sbxctl -x status");
 	CHECK_STR(o.left, "sbxctl -x status");
+	/* A cluster with an unknown letter stays whole and sets nothing
+	 * (found by fuzz-args). */
+	o = run(NULL, ARGS_SHORT, "sbxctl -xjs /y status");
+	CHECK_STR(o.left, "sbxctl -xjs /y status");
+	CHECK(!o.ctx.socket);
+	CHECK(!o.ctx.json);
 	o = run(NULL, ARGS_SHORT, "sbxctl -h");
 	CHECK_INT(o.r, ARGS_HELP);
 	CHECK_STR(o.left, "sbxctl");
