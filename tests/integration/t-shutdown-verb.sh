@@ -28,7 +28,11 @@ rc=$?
 expect_eq "sbxctl shutdown exits 0" "$rc" 0
 expect_eq "it says so" "$out" "sbxd at $SOCK stopped"
 # sbxctl waited for the daemon's end: the daemon is gone or exiting now.
-wait_exit "$DPID" 10
+if ! wait_exit "$DPID" 10; then
+	fail "sbxd still runs 10 s after sbxctl shutdown"
+	kill -KILL "$c1"
+	done_test
+fi
 check "daemon exited by the time shutdown returned" wait_exit "$DPID" 0
 wait "$DPID"; rc=$?
 DPID=
