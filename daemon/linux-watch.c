@@ -21,6 +21,7 @@
 #include "daemon/linux-template.h"
 #include "daemon/linux-walk.h"
 #include "daemon/linux.h"
+#include "daemon/usercred.h"
 #include "daemon/protect.h"
 #include "daemon/sandbox.h"
 #include "proto/fdpass.h"
@@ -122,8 +123,12 @@ apply(struct watch *w, const char *dir, const char *name)
 {
 	struct walk_result res;
 
+	/* The workspace is the user's: walked and masked with the user's
+	 * file-system rights, as at the build. */
+	usercred_enter();
 	if (linux_walk_rescan(w->st, dir, name, &res) == 0)
 		settle(w, &res);
+	usercred_leave();
 	linux_walk_result_free(&res);
 	if (chdir("/") < 0)
 		_exit(1); /* "/" is there: cannot happen */
