@@ -195,6 +195,55 @@ linux_walk_is_ignore_file(const struct walk_state *st, const char *name)
 	return false;
 }
 
+/* The last ignore file this process refused: "path: reason". */
+static char refused[600];
+
+const char *
+linux_walk_refused(void)
+{
+	return refused[0] ? refused : NULL;
+}
+
+static int
+refuse(const struct walk_state *w, const char *rel, const char *name,
+       const char *why, int r)
+{
+	snprintf(refused, sizeof(refused), "%.200s%s%.200s/%.60s: %.100s",
+		 w->root->path, rel[0] ? "/" : "", rel, name, why);
+	return r;
+}
+
+/* One ignore file of directory dfd: its fd, or -ENOENT when there is none.
+ * Opened without following a link and without blocking (a FIFO there must
+ * not stop the walk), and refused unless it is a regular file. */
+static int
+open_ignore_file(const struct walk_state *w, int dfd, const char *rel,
+		 const char *name, struct stat *st)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+			O_CLOEXEC), e = errno;
+	struct stat ls;
+
+	if (fd < 0 && (e == ENOENT || e == ENOTDIR))
+		return -ENOENT;
+	/* Not opened (a link, a socket, a device on a nodev mount): its
+	 * type says why better than the errno. */
+	if (fd < 0 && fstatat(dfd, name, &ls, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !S_ISREG(ls.st_mode))
+		return refuse(w, rel, name, S_ISLNK(ls.st_mode) ?
+			      "a symbolic link (not followed)" :
+			      "not a regular file", -EINVAL);
+	if (fd < 0)
+		return refuse(w, rel, name, strerror(e), -e);
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) ||
+	    st->st_size > IGNORE_FILE_MAX) {
+		close(fd);
+		return refuse(w, rel, name, S_ISREG(st->st_mode) ?
+			      "too large" : "not a regular file", -EINVAL);
+	}
+	return fd;
+}
+
 /* (Re)reads the ignore files of directory dfd (rel: its root-relative
  * path) into the set; present has bit i set when the i-th name was listed
  * (names past the 64th are always tried). A file that does not parse
@@ -215,21 +264,24 @@ add_ignore_files(struct walk_state *w, int dfd, const char *rel,
 		ignore_set_remove(w->root->ign, rel, names->v[i]);
 		if (i < 64 && !(present & (1ull << i)))
 			continue;
-		fd = openat(dfd, names->v[i], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
+		fd = open_ignore_file(w, dfd, rel, names->v[i], &st);
+		if (fd == -ENOENT)
 			continue;
-		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    st.st_size > IGNORE_FILE_MAX) {
-			close(fd);
-			return -EFBIG;
-		}
+		if (fd < 0)
+			return fd;
 		buf = malloc((size_t)st.st_size + 1);
 		r = buf && read(fd, buf, (size_t)st.st_size) == st.st_size ?
 			    0 : -EIO;
 		close(fd);
-		if (r == 0)
-			r = ignore_parse(rel, names->v[i], buf, (size_t)st.st_size,
-					 &f, &e);
+		if (r == 0 &&
+		    (r = ignore_parse(rel, names->v[i], buf,
+				      (size_t)st.st_size, &f, &e)) < 0) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "line %u: %s", e.line,
+				 e.reason ? e.reason : "invalid");
+			refuse(w, rel, names->v[i], why, r);
+		}
 		free(buf);
 		if (r == 0 && (r = ignore_set_add(w->root->ign, f)) < 0)
 			ignore_file_free(f);
@@ -518,6 +570,7 @@ linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 	size_t i;
 	int r = 0;
 
+	refused[0] = '\0';
 	memset(out, 0, sizeof(*out));
 	if (!w)
 		return -ENOMEM;
@@ -657,6 +710,7 @@ int
 linux_walk_rescan(struct walk_state *w, const char *abs, const char *name,
 		  struct walk_result *out)
 {
+	refused[0] = '\0';
 	/* A changed ignore file can mask anything below it: walk it all.
 	 * Otherwise only the new entry (and what is below it). */
 	if (!name || linux_walk_is_ignore_file(w, name))
