@@ -58,6 +58,25 @@ linux_userpath_policy(const char *path, int flags)
 }
 
 int
+linux_userpath_owned(int dfd, const char *name, int flags)
+{
+	struct stat st;
+	int fd, e;
+
+	usercred_leave();
+	fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC);
+	e = errno;
+	usercred_enter();
+	if (fd < 0)
+		return -e;
+	if (fstat(fd, &st) < 0 || !usercred_owns(&st)) {
+		close(fd);
+		return -EACCES;
+	}
+	return fd;
+}
+
+int
 linux_userpath_clone(const char *path, unsigned extra)
 {
 	int src = linux_userpath_open(path, O_PATH, 0), fd;

@@ -18,6 +18,8 @@
 
 #include "daemon/ignore.h"
 #include "daemon/linux-walk.h"
+#include "daemon/linux.h"
+#include "daemon/usercred.h"
 #include "daemon/policy-glob.h"
 #include "daemon/protect.h"
 
@@ -57,6 +59,8 @@ struct walk_state {
 	struct walk_result *res;
 	bool recurse_known;
 	bool building;             /* the template's first walk */
+	bool lifted;               /* below a directory of the user's that
+				      the user cannot read: walked as root */
 };
 
 static uint64_t
@@ -226,6 +230,11 @@ open_ignore_file(const struct walk_state *w, int dfd, const char *rel,
 
 	if (fd < 0 && (e == ENOENT || e == ENOTDIR))
 		return -ENOENT;
+	/* The user's own, mode 000: the user could read it after a chmod,
+	 * so its patterns hold (a deny list must not fail open). */
+	if (fd < 0 && e == EACCES && !w->lifted &&
+	    (fd = linux_userpath_owned(dfd, name, O_RDONLY | O_NONBLOCK)) < 0)
+		e = -fd;
 	/* Not opened (a link, a socket, a device on a nodev mount): its
 	 * type says why better than the errno. */
 	if (fd < 0 && fstatat(dfd, name, &ls, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -473,6 +482,7 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 {
 	struct entries e = { 0 };
 	uint64_t present = 0;
+	bool lifted = false;
 	size_t off;
 	DIR *d;
 	int fd, r;
@@ -489,16 +499,28 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 	if (fd < 0 && depth &&
 	    (errno == ENOENT || errno == ELOOP || errno == ENOTDIR))
 		return 0; /* vanished (or replaced) meanwhile: its event says */
+	/* A directory of the user's that the user cannot read now (mode
+	 * 000) can be opened by a chmod in the sandbox: what it holds is
+	 * walked (as root, which the user-mode walk's namespace allows it
+	 * for the user's own files). Another user's stays unread. */
+	if (fd < 0 && errno == EACCES && !w->lifted && depth) {
+		fd = linux_userpath_owned(pfd, strrchr(abs, '/') + 1,
+					  O_RDONLY | O_DIRECTORY);
+		if (fd < 0)
+			return 0; /* another's, or gone */
+		lifted = w->lifted = true;
+		usercred_leave();
+	}
 	if (fd < 0)
 		return errno == EACCES ? 0 : -errno; /* unreadable: no secrets */
-	if (w->watch.fn && (r = w->watch.fn(fd, abs, w->watch.arg)) < 0) {
-		close(fd);
-		return r;
-	}
-	d = fdopendir(fd);
+	r = 0;
+	if (w->watch.fn)
+		r = w->watch.fn(fd, abs, w->watch.arg);
+	d = r < 0 ? NULL : fdopendir(fd);
 	if (!d) {
+		r = r < 0 ? r : -errno;
 		close(fd);
-		return -errno;
+		goto out;
 	}
 	rel[rlen] = '\0';
 	r = read_entries(w, d, &e, &present);
@@ -512,6 +534,11 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 	}
 	free(e.buf);
 	closedir(d);
+out:
+	if (lifted) {
+		usercred_enter();
+		w->lifted = false;
+	}
 	return r;
 }
 

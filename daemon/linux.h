@@ -138,6 +138,11 @@ int linux_userpath_open(const char *path, int flags, uint64_t resolve);
  * masks and read-only paths): an O_PATH fd of path (flags: O_NOFOLLOW);
  * a path the user cannot reach is looked up by root, through no link. */
 int linux_userpath_policy(const char *path, int flags);
+/* Also for such a caller: name in dfd (no link followed), opened by root
+ * and kept only if it is the user's own, which the user could open after
+ * a chmod anyway (what the user-mode walk reads through its namespace's
+ * capabilities); -EACCES when it is another's. */
+int linux_userpath_owned(int dfd, const char *name, int flags);
 int linux_userpath_clone(const char *path, unsigned extra);
 int linux_userpath_target(const char *path, int src, bool make);
 int linux_userpath_attach(int src, const char *path, bool make);

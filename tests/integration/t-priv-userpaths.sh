@@ -120,6 +120,30 @@ expect_eq "a mask under a directory the command may open later holds" \
 	"$(run -- sh -c "chmod 700 '$H/locked' && '$P' read '$H/locked/secret'")" EACCES
 chmod 700 "$H/locked"
 
+# 6. The workspace walk reads as the user, except the user's own files and
+# directories the user cannot read now (a chmod in the sandbox opens
+# them): their ignore patterns and the files they hold are masked all the
+# same. Another user's unreadable directory is not read: no mount point
+# names what it holds.
+mkdir -p "$WS/locked" "$WS/sub" "$WS/rootonly"
+echo L >"$WS/locked/creds.pem"
+echo S >"$WS/sub/secret.txt"
+echo R >"$WS/rootonly/k.pem"
+echo '*.pem' >"$WS/.sbxignore"
+echo 'secret.txt' >"$WS/sub/.sbxignore"
+chown -R "$user": "$WS/locked" "$WS/sub" "$WS/.sbxignore"
+chmod 000 "$WS/locked" "$WS/sub/.sbxignore"
+chmod 700 "$WS/rootonly"
+policy "\"$T/u/extra\""
+expect_eq "a file in a directory of the user's, mode 000, stays masked" \
+	"$(run -- sh -c "chmod 755 locked && '$P' read locked/creds.pem")" EACCES
+expect_eq "an ignore file of the user's, mode 000, still applies" \
+	"$(run -- "$P" read sub/secret.txt)" EACCES
+out=$(run -- cat /proc/self/mountinfo)
+check "nothing mounted in another user's unreadable directory" \
+	test "${out#*"$WS/rootonly/"}" = "$out"
+chmod 755 "$WS/locked"
+
 out=$(as "$BIN/sbxctl" --no-autostart --socket "$SOCK" run -q -- echo alive)
 expect_eq "the daemon still answers" "$out" alive
 stop_daemon
