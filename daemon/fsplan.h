@@ -30,7 +30,8 @@ struct fsplan {
 	char key[65];       /* SHA-256 hex of the canonical plan */
 };
 
-/* Always honoured, whatever the policy says (DESIGN.md §4). */
+/* Always honoured, whatever the policy says (docs/architecture.md,
+ * "Policy"). */
 #define FSPLAN_DEFAULT_IGNORE_FILES { ".sbxignore", ".cursorignore" }
 
 /* home: the served user's home (canonical), or NULL when the sandbox

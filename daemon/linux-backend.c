@@ -213,7 +213,8 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 	return 0;
 }
 
-/* What guards protected paths (DESIGN.md §4), once seccomp is set up:
+/* What guards protected paths (docs/architecture.md, "Protected paths"),
+ * once seccomp is set up:
  * the supervisor (protect_new) or, in the namespace modes, read-only
  * binds alone; in Landlock-only mode, without a supervisor, nothing. */
 static void

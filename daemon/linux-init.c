@@ -36,6 +36,7 @@
 #include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
 #include "daemon/linux.h"
+#include "daemon/usercred.h"
 #include "daemon/sandbox.h"
 #include "proto/fdpass.h"
 
@@ -489,10 +490,16 @@ linux_landlock_ruleset(const struct sandbox_plan *p)
 	 * semaphores: Python's multiprocessing needs them) are writable, and
 	 * so is the home overlay; the real home is not reachable. */
 	const char *must[4] = { "/tmp", "/dev/shm", fsplan_home(p->fs), NULL };
+	int rs;
 
-	return landlock_build(p->landlock_abi,
-			      (const char *const *)p->fs->l[FSPLAN_WRITE].v,
-			      must, "/dev");
+	/* The writable paths are the user's: opened with the user's rights,
+	 * a link of the user's grants nothing the user could not reach. */
+	usercred_enter();
+	rs = landlock_build(p->landlock_abi,
+			    (const char *const *)p->fs->l[FSPLAN_WRITE].v,
+			    must, "/dev");
+	usercred_leave();
+	return rs;
 }
 
 void

@@ -118,7 +118,8 @@ landlock_build(int abi, const char *const *rw, const char *const *must,
 		return -errno;
 	for (; rw && *rw; rw++) {
 		r = landlock_add_path(rs, *rw, all);
-		if (r < 0 && r != -ENOENT) /* absent: nothing to grant */
+		/* absent, or out of the user's reach: nothing to grant */
+		if (r < 0 && r != -ENOENT && r != -EACCES)
 			goto fail;
 	}
 	for (; must && *must; must++)

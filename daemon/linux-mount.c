@@ -17,6 +17,7 @@
 #include "daemon/fsplan.h"
 #include "daemon/linux-walk.h"
 #include "daemon/linux.h"
+#include "daemon/usercred.h"
 
 static const char *const dev_nodes[] = {
 	"null", "zero", "full", "random", "urandom", "tty",
@@ -94,27 +95,6 @@ new_fs(const char *type, const char *mode, unsigned attrs)
 	mnt = mnt < 0 ? -errno : mnt;
 	close(fs);
 	return mnt;
-}
-
-/* Creates every missing directory of path (absolute) with mode 0755. */
-static int
-mkdir_p(const char *path)
-{
-	char buf[4096];
-	size_t i, n = strlen(path);
-
-	if (n >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, n + 1);
-	for (i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		buf[i] = i < n ? '/' : '\0';
-	}
-	return 0;
 }
 
 int
@@ -246,7 +226,7 @@ take_home(const struct sandbox_plan *p, struct trees *t)
 	/* The workspace is never shadowed by the overlay: what allowWrite
 	 * leaves out of it stays the real thing, read-only. */
 	if (under(p->workspace, home) &&
-	    (t->wsro = clone_tree(p->workspace, AT_RECURSIVE)) < 0)
+	    (t->wsro = linux_userpath_clone(p->workspace, AT_RECURSIVE)) < 0)
 		return t->wsro;
 	return take_home_mounts(home, &t->sub);
 }
@@ -262,9 +242,13 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 
 	if (w->n > MAX_WRITE)
 		return -E2BIG;
+	/* As the user: a tree the user cannot reach by its name (another
+	 * user's, behind the user's link) is left out like an absent one,
+	 * as the command could not reach it there either. */
 	for (k = 0; k < w->n; k++) {
-		t->ws[k] = clone_tree(w->v[k], AT_RECURSIVE);
-		if (t->ws[k] < 0 && t->ws[k] != -ENOENT)
+		t->ws[k] = linux_userpath_clone(w->v[k], AT_RECURSIVE);
+		if (t->ws[k] < 0 && t->ws[k] != -ENOENT &&
+		    t->ws[k] != -EACCES && t->ws[k] != -ENOTDIR)
 			return t->ws[k];
 	}
 	t->nws = (int)w->n;
@@ -370,16 +354,18 @@ build_masks(const struct sandbox_plan *p, const struct trees *t)
 	return 0;
 }
 
-/* A tree cloned before the root went read-only goes back, read-only. */
+/* A tree cloned before the root went read-only goes back, read-only
+ * (user: at a path of the user's, linux_userpath_attach). */
 static int
-attach_read_only(int fd, const char *path)
+attach_read_only(int fd, const char *path, bool user)
 {
 	int r = set_attr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
 			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 			 MOUNT_ATTR_NODEV, 0);
 
 	if (r == 0)
-		r = attach(fd, path);
+		r = user ? linux_userpath_attach(fd, path, false) :
+			   attach(fd, path);
 	/* Gone from the overlay's view (removed in an earlier run): then
 	 * there is nothing to see there. */
 	return r == -ENOENT ? 0 : r;
@@ -397,15 +383,18 @@ mount_home(const struct sandbox_plan *p, struct trees *t)
 	if ((r = attach(t->home, fsplan_home(p->fs))) < 0)
 		return r;
 	for (i = 0; i < t->sub.n; i++)
-		if ((r = attach_read_only(t->sub.fd[i], t->sub.path[i])) < 0)
+		if ((r = attach_read_only(t->sub.fd[i], t->sub.path[i],
+					  false)) < 0)
 			return r;
 	if (t->wsro >= 0)
-		return attach_read_only(t->wsro, p->workspace);
+		return attach_read_only(t->wsro, p->workspace, true);
 	return 0;
 }
 
-/* Each writable tree goes back over itself, writable (it was cloned
- * before the root went read-only). */
+/* Each writable tree goes back over its name, writable (it was cloned
+ * before the root went read-only), where the user's links cannot move
+ * it; a mount point the sandbox lacks (under its own /tmp) is made as the
+ * user, never as root. */
 static int
 mount_writable(const struct sandbox_plan *p, const struct trees *t)
 {
@@ -419,14 +408,7 @@ mount_writable(const struct sandbox_plan *p, const struct trees *t)
 			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
 		if (r < 0)
 			return r;
-		r = attach(t->ws[k], w->v[k]);
-		if (r == -ENOENT) {
-			/* Under a directory the sandbox replaced (usually
-			 * /tmp): give it a mount point there. */
-			r = mkdir_p(w->v[k]);
-			if (r == 0)
-				r = attach(t->ws[k], w->v[k]);
-		}
+		r = linux_userpath_attach(t->ws[k], w->v[k], true);
 		if (r < 0)
 			return r;
 	}
@@ -436,14 +418,18 @@ mount_writable(const struct sandbox_plan *p, const struct trees *t)
 /* path bound onto itself, with what is mounted below it (masks) and the
  * attributes attrs: resolved once, so what is cloned is what the bind
  * covers, whatever a running sandbox renames meanwhile. 0 when path is
- * gone. */
+ * gone. user: a path of the user's, the caller holding the user's
+ * credentials (linux_userpath_policy); else one of the daemon's. */
 static int
-bind_self(const char *path, uint64_t attrs)
+bind_self(const char *path, uint64_t attrs, bool user)
 {
-	int t = open(path, O_PATH | O_CLOEXEC), fd, r = 0;
+	int t = user ? linux_userpath_policy(path, 0) :
+		       open(path, O_PATH | O_CLOEXEC), fd, r = 0;
 
+	if (t < 0 && !user)
+		t = -errno;
 	if (t < 0)
-		return errno == ENOENT ? 0 : -errno;
+		return t == -ENOENT ? 0 : t;
 	fd = open_tree(t, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 			      AT_EMPTY_PATH | AT_RECURSIVE);
 	if (fd < 0)
@@ -464,7 +450,7 @@ int
 linux_mount_read_only(const char *path)
 {
 	return bind_self(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-				       MOUNT_ATTR_NODEV);
+				       MOUNT_ATTR_NODEV, true);
 }
 
 /* A mask of each kind, once mounted (its fd refers to that mount): the
@@ -525,16 +511,36 @@ attach_mask(const char *path, bool dir)
 	return r;
 }
 
+/* Looked at and mounted onto through one fd: the mask covers what was
+ * looked at. */
 int
 linux_mount_mask(const char *path)
 {
 	struct stat st;
+	bool first;
+	int to, fd, r;
 
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (S_ISLNK(st.st_mode))
-		return 0; /* the walk never follows links; its target is masked */
-	return attach_mask(path, S_ISDIR(st.st_mode));
+	to = linux_userpath_policy(path, O_NOFOLLOW);
+	if (to < 0)
+		return to == -ENOENT ? 0 : to;
+	if (fstat(to, &st) < 0 || S_ISLNK(st.st_mode)) {
+		/* the walk never follows links; its target is masked */
+		r = S_ISLNK(st.st_mode) ? 0 : -errno;
+		close(to);
+		return r;
+	}
+	if ((fd = new_mask(S_ISDIR(st.st_mode), &first)) < 0) {
+		close(to);
+		return fd;
+	}
+	r = move_mount(fd, "", to, "", MOVE_MOUNT_F_EMPTY_PATH |
+		       MOVE_MOUNT_T_EMPTY_PATH) < 0 ? -errno : 0;
+	if (r == 0 && first)
+		mask_made[S_ISDIR(st.st_mode)] = fd; /* now that mount */
+	else
+		close(fd);
+	close(to);
+	return r;
 }
 
 int
@@ -589,7 +595,7 @@ pin_parent(const char *path)
 	*strrchr(dir, '/') = '\0';
 	/* With what is mounted below it (masks): a bind of the directory
 	 * alone would uncover what they hide. */
-	return bind_self(dir, 0);
+	return bind_self(dir, 0, true);
 }
 
 /* Read-only paths first, then masks: a mask inside a protected tree must
@@ -663,7 +669,9 @@ proc_read_only(void)
 	int r;
 
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if ((r = linux_mount_read_only(paths[i])) < 0)
+		if ((r = bind_self(paths[i], MOUNT_ATTR_RDONLY |
+				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+				   false)) < 0)
 			return r;
 	return 0;
 }
@@ -717,7 +725,13 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 	}
 	if ((r = build_dev(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_DEV;
-	if ((r = apply_policy(p, watch, keep)) < 0)
+	/* The policy's paths and the workspace's walk (its ignore files,
+	 * the masks and read-only binds, and the masker it starts) with the
+	 * user's file-system rights. */
+	usercred_enter();
+	r = apply_policy(p, watch, keep);
+	usercred_leave();
+	if (r < 0)
 		return *err = -r, STEP_MOUNT_POLICY;
 	if ((r = build_masks(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_MASK;

@@ -609,6 +609,12 @@ sandbox_net_recycle(struct sandbox_proc *p, int listener)
 		ltemplate_netns_return(p->template, listener);
 }
 
+const char *
+sandbox_setup_problem(const struct sandbox_proc *p)
+{
+	return p->template ? ltemplate_problem(p->template) : NULL;
+}
+
 void
 sandbox_proc_release(struct sandbox_proc *p)
 {

@@ -119,6 +119,7 @@ template_destroy(struct ltemplate *t)
 		munmap(t->shared, sizeof(*t->shared));
 	free(t->key);
 	free(t->workspace);
+	free(t->problem);
 	free(t);
 }
 
@@ -205,8 +206,10 @@ ready_cb(evutil_socket_t fd, short what, void *arg)
 		event_active(t->fill_ev, EV_TIMEOUT, 0);
 		return;
 	}
+	(void)ltemplate_problem(t);
 	log_debug("template for %s failed at %s: %s", t->workspace,
-		  sandbox_step_name(st.step), strerror(st.err));
+		  sandbox_step_name(st.step),
+		  t->problem ? t->problem : strerror(st.err));
 	t->stale = true;
 	close(t->ctl_fd);
 	t->ctl_fd = -1;
@@ -311,7 +314,7 @@ static void __attribute__((noreturn))
 template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 	      int sync_fd, int ready_w, int ctl)
 {
-	struct ltemplate_state st = { 1, 0, 0 };
+	struct ltemplate_state st = { .done = 1 };
 	/* The supervisors' lock is handed down to the sessions' own. */
 	int keep[6] = { sync_fd, ready_w, t->state_fd, ctl, t->inotify_fd,
 			p->lock_fd };
@@ -338,6 +341,9 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 		st.step = STEP_CHDIR;
 		st.err = errno;
 	}
+	if (st.step == STEP_MOUNT_POLICY && linux_walk_refused())
+		snprintf(st.detail, sizeof(st.detail), "%s",
+			 linux_walk_refused());
 	if (pwrite(t->state_fd, &st, sizeof(st), 0) != sizeof(st))
 		_exit(1);
 	close(ready_w);
@@ -472,9 +478,15 @@ ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 
 	/* A template serves one workspace under one filesystem plan; a
 	 * failed one serves nothing new. */
-	for (t = templates; t; t = t->next)
-		if (t->ctl_fd >= 0 && same_sandbox(t, p))
+	for (t = templates; t; t = t->next) {
+		if (t->ctl_fd < 0 || !same_sandbox(t, p))
+			continue;
+		if (!__atomic_load_n(&t->shared->broken, __ATOMIC_SEQ_CST))
 			goto found;
+		/* A refused ignore file since: a new one walks again. */
+		t->stale = true;
+		warm_drop(t);
+	}
 	if (ntemplates >= TEMPLATE_MAX)
 		evict_one();
 	if (!(t = template_new(p)))
@@ -565,6 +577,27 @@ ltemplate_netns_return(struct ltemplate *t, int listener)
 	 * the same socket): the listener is closed by then. */
 	if (t->ctl_fd >= 0 && !t->dead && !t->stale)
 		fdpass_send(t->ctl_fd, "r", 1, &listener, 1);
+}
+
+const char *
+ltemplate_problem(struct ltemplate *t)
+{
+	struct ltemplate_state st;
+
+	/* Read once the build is done (the template wrote it before it
+	 * answered anything), and kept: the memfd goes with the process. */
+	if (!t->problem && t->shared &&
+	    __atomic_load_n(&t->shared->broken, __ATOMIC_SEQ_CST)) {
+		t->shared->detail[sizeof(t->shared->detail) - 1] = '\0';
+		t->problem = strdup(t->shared->detail);
+	}
+	if (!t->problem && t->state_fd >= 0 &&
+	    pread(t->state_fd, &st, sizeof(st), 0) == sizeof(st) && st.done &&
+	    st.detail[0]) {
+		st.detail[sizeof(st.detail) - 1] = '\0';
+		t->problem = strdup(st.detail);
+	}
+	return t->problem;
 }
 
 void

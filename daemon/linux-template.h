@@ -17,6 +17,7 @@ struct ltemplate_state {
 	int32_t done;   /* 1 once the template finished (either way) */
 	int32_t step;   /* 0 = built; else the failing linux_step */
 	int32_t err;
+	char detail[480]; /* what failed, "file: reason", or empty */
 };
 
 /* Shared with the template (a MAP_SHARED page it inherits): how far it
@@ -27,6 +28,10 @@ struct ltemplate_shared {
 	uint64_t started;
 	uint64_t done;
 	uint32_t watching;  /* the watches are in place */
+	/* A later walk refused an ignore file (a FIFO put there, say): the
+	 * template makes no new sandbox, and detail says why. */
+	uint32_t broken;
+	char detail[480];
 };
 
 /* Warm sandboxes kept per template, and in all. */
@@ -60,6 +65,7 @@ struct ltemplate {
 	unsigned nwarm;
 	uint64_t last_used_ms;
 	struct event *exit_ev, *ready_ev, *fill_ev;
+	char *problem;      /* the failed build's detail, or NULL */
 	struct ltemplate *next;
 };
 
@@ -69,6 +75,9 @@ struct ltemplate {
  * once, busy ones when their last session ends, so they do not pile up. */
 int ltemplate_get(const struct sandbox_plan *plan, struct ltemplate **out);
 void ltemplate_put(struct ltemplate *t);
+/* What made t's build fail, "file: reason" (a refused ignore file), or
+ * NULL when nothing more than its step and errno is known. */
+const char *ltemplate_problem(struct ltemplate *t);
 /* Gives t back the network namespace of one of its sessions that ended
  * cleanly, through its proxy listener (linux-netns.c). */
 void ltemplate_netns_return(struct ltemplate *t, int listener);

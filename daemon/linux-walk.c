@@ -18,6 +18,8 @@
 
 #include "daemon/ignore.h"
 #include "daemon/linux-walk.h"
+#include "daemon/linux.h"
+#include "daemon/usercred.h"
 #include "daemon/policy-glob.h"
 #include "daemon/protect.h"
 
@@ -57,6 +59,8 @@ struct walk_state {
 	struct walk_result *res;
 	bool recurse_known;
 	bool building;             /* the template's first walk */
+	bool lifted;               /* below a directory of the user's that
+				      the user cannot read: walked as root */
 };
 
 static uint64_t
@@ -195,6 +199,60 @@ linux_walk_is_ignore_file(const struct walk_state *st, const char *name)
 	return false;
 }
 
+/* The last ignore file this process refused: "path: reason". */
+static char refused[600];
+
+const char *
+linux_walk_refused(void)
+{
+	return refused[0] ? refused : NULL;
+}
+
+static int
+refuse(const struct walk_state *w, const char *rel, const char *name,
+       const char *why, int r)
+{
+	snprintf(refused, sizeof(refused), "%.200s%s%.200s/%.60s: %.100s",
+		 w->root->path, rel[0] ? "/" : "", rel, name, why);
+	return r;
+}
+
+/* One ignore file of directory dfd: its fd, or -ENOENT when there is none.
+ * Opened without following a link and without blocking (a FIFO there must
+ * not stop the walk), and refused unless it is a regular file. */
+static int
+open_ignore_file(const struct walk_state *w, int dfd, const char *rel,
+		 const char *name, struct stat *st)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+			O_CLOEXEC), e = errno;
+	struct stat ls;
+
+	if (fd < 0 && (e == ENOENT || e == ENOTDIR))
+		return -ENOENT;
+	/* The user's own, mode 000: the user could read it after a chmod,
+	 * so its patterns hold (a deny list must not fail open). */
+	if (fd < 0 && e == EACCES && !w->lifted &&
+	    (fd = linux_userpath_owned(dfd, name, O_RDONLY | O_NONBLOCK)) < 0)
+		e = -fd;
+	/* Not opened (a link, a socket, a device on a nodev mount): its
+	 * type says why better than the errno. */
+	if (fd < 0 && fstatat(dfd, name, &ls, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !S_ISREG(ls.st_mode))
+		return refuse(w, rel, name, S_ISLNK(ls.st_mode) ?
+			      "a symbolic link (not followed)" :
+			      "not a regular file", -EINVAL);
+	if (fd < 0)
+		return refuse(w, rel, name, strerror(e), -e);
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) ||
+	    st->st_size > IGNORE_FILE_MAX) {
+		close(fd);
+		return refuse(w, rel, name, S_ISREG(st->st_mode) ?
+			      "too large" : "not a regular file", -EINVAL);
+	}
+	return fd;
+}
+
 /* (Re)reads the ignore files of directory dfd (rel: its root-relative
  * path) into the set; present has bit i set when the i-th name was listed
  * (names past the 64th are always tried). A file that does not parse
@@ -215,21 +273,24 @@ add_ignore_files(struct walk_state *w, int dfd, const char *rel,
 		ignore_set_remove(w->root->ign, rel, names->v[i]);
 		if (i < 64 && !(present & (1ull << i)))
 			continue;
-		fd = openat(dfd, names->v[i], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
+		fd = open_ignore_file(w, dfd, rel, names->v[i], &st);
+		if (fd == -ENOENT)
 			continue;
-		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    st.st_size > IGNORE_FILE_MAX) {
-			close(fd);
-			return -EFBIG;
-		}
+		if (fd < 0)
+			return fd;
 		buf = malloc((size_t)st.st_size + 1);
 		r = buf && read(fd, buf, (size_t)st.st_size) == st.st_size ?
 			    0 : -EIO;
 		close(fd);
-		if (r == 0)
-			r = ignore_parse(rel, names->v[i], buf, (size_t)st.st_size,
-					 &f, &e);
+		if (r == 0 &&
+		    (r = ignore_parse(rel, names->v[i], buf,
+				      (size_t)st.st_size, &f, &e)) < 0) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "line %u: %s", e.line,
+				 e.reason ? e.reason : "invalid");
+			refuse(w, rel, names->v[i], why, r);
+		}
 		free(buf);
 		if (r == 0 && (r = ignore_set_add(w->root->ign, f)) < 0)
 			ignore_file_free(f);
@@ -421,6 +482,7 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 {
 	struct entries e = { 0 };
 	uint64_t present = 0;
+	bool lifted = false;
 	size_t off;
 	DIR *d;
 	int fd, r;
@@ -437,16 +499,28 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 	if (fd < 0 && depth &&
 	    (errno == ENOENT || errno == ELOOP || errno == ENOTDIR))
 		return 0; /* vanished (or replaced) meanwhile: its event says */
+	/* A directory of the user's that the user cannot read now (mode
+	 * 000) can be opened by a chmod in the sandbox: what it holds is
+	 * walked (as root, which the user-mode walk's namespace allows it
+	 * for the user's own files). Another user's stays unread. */
+	if (fd < 0 && errno == EACCES && !w->lifted && depth) {
+		fd = linux_userpath_owned(pfd, strrchr(abs, '/') + 1,
+					  O_RDONLY | O_DIRECTORY);
+		if (fd < 0)
+			return 0; /* another's, or gone */
+		lifted = w->lifted = true;
+		usercred_leave();
+	}
 	if (fd < 0)
 		return errno == EACCES ? 0 : -errno; /* unreadable: no secrets */
-	if (w->watch.fn && (r = w->watch.fn(fd, abs, w->watch.arg)) < 0) {
-		close(fd);
-		return r;
-	}
-	d = fdopendir(fd);
+	r = 0;
+	if (w->watch.fn)
+		r = w->watch.fn(fd, abs, w->watch.arg);
+	d = r < 0 ? NULL : fdopendir(fd);
 	if (!d) {
+		r = r < 0 ? r : -errno;
 		close(fd);
-		return -errno;
+		goto out;
 	}
 	rel[rlen] = '\0';
 	r = read_entries(w, d, &e, &present);
@@ -460,6 +534,11 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 	}
 	free(e.buf);
 	closedir(d);
+out:
+	if (lifted) {
+		usercred_enter();
+		w->lifted = false;
+	}
 	return r;
 }
 
@@ -518,6 +597,7 @@ linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 	size_t i;
 	int r = 0;
 
+	refused[0] = '\0';
 	memset(out, 0, sizeof(*out));
 	if (!w)
 		return -ENOMEM;
@@ -657,6 +737,7 @@ int
 linux_walk_rescan(struct walk_state *w, const char *abs, const char *name,
 		  struct walk_result *out)
 {
+	refused[0] = '\0';
 	/* A changed ignore file can mask anything below it: walk it all.
 	 * Otherwise only the new entry (and what is below it). */
 	if (!name || linux_walk_is_ignore_file(w, name))

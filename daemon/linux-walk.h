@@ -47,6 +47,9 @@ int linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 int linux_walk_rescan(struct walk_state *st, const char *abs,
 		      const char *name, struct walk_result *out);
 bool linux_walk_is_ignore_file(const struct walk_state *st, const char *name);
+/* The last ignore file a walk of this process refused (not a regular
+ * file, a link, too large), "path: reason", or NULL. */
+const char *linux_walk_refused(void);
 /* Calls fn for every directory walked so far (to watch them). */
 int linux_walk_each_dir(const struct walk_state *st,
 			int (*fn)(const char *dir, void *arg), void *arg);

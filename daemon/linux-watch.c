@@ -21,6 +21,7 @@
 #include "daemon/linux-template.h"
 #include "daemon/linux-walk.h"
 #include "daemon/linux.h"
+#include "daemon/usercred.h"
 #include "daemon/protect.h"
 #include "daemon/sandbox.h"
 #include "proto/fdpass.h"
@@ -122,8 +123,20 @@ apply(struct watch *w, const char *dir, const char *name)
 {
 	struct walk_result res;
 
+	/* The workspace is the user's: walked and masked with the user's
+	 * file-system rights, as at the build. */
+	usercred_enter();
 	if (linux_walk_rescan(w->st, dir, name, &res) == 0)
 		settle(w, &res);
+	else if (linux_walk_refused()) {
+		/* Its patterns are gone: what they masked would not be in a
+		 * new sandbox's tree. The daemon builds a new template,
+		 * whose walk says what is wrong until it is fixed. */
+		snprintf(w->sh->detail, sizeof(w->sh->detail), "%s",
+			 linux_walk_refused());
+		__atomic_store_n(&w->sh->broken, 1, __ATOMIC_SEQ_CST);
+	}
+	usercred_leave();
 	linux_walk_result_free(&res);
 	if (chdir("/") < 0)
 		_exit(1); /* "/" is there: cannot happen */
@@ -186,6 +199,10 @@ start(struct watch *w, int status, int go)
 
 	rec.step = w->built->step;
 	rec.value = w->built->err;
+	if (rec.step == 0 && __atomic_load_n(&w->sh->broken, __ATOMIC_SEQ_CST)) {
+		rec.step = STEP_MOUNT_POLICY;
+		rec.value = EINVAL;
+	}
 	if (rec.step == 0 && w->spawner >= 0)
 		k = fdpass_send(w->spawner, "n", 1, fds, 2);
 	/* A spawner that was killed (or could not be made last time):

@@ -128,7 +128,28 @@ int linux_mount_build(const struct sandbox_plan *plan, int *err,
  * detached mount (nosuid, nodev); userns: made in a user namespace. Layers
  * are fds (O_PATH will do), so no path is looked up twice. */
 int linux_mount_overlay(int lower, int upper, int work, bool userns);
-/* Masks / protects one path in the current mount tree (absent: no-op). */
+/* linux-userpath.c: the served user's paths, looked up with the user's
+ * file-system rights (no magic link followed). open: an fd of path
+ * (O_PATH and flags, resolve: RESOLVE_* more), or -errno. clone: a
+ * detached clone of the tree at path (extra: AT_RECURSIVE), or -errno.
+ * target: an O_PATH fd to mount src onto at path, the very name (no link
+ * followed) or, through links, only src's own inode (else -EXDEV); with
+ * make, a missing path is made as the user. attach: src mounted there. */
+int linux_userpath_open(const char *path, int flags, uint64_t resolve);
+/* For a caller that holds the user's credentials already (a policy's
+ * masks and read-only paths): an O_PATH fd of path (flags: O_NOFOLLOW);
+ * a path the user cannot reach is looked up by root, through no link. */
+int linux_userpath_policy(const char *path, int flags);
+/* Also for such a caller: name in dfd (no link followed), opened by root
+ * and kept only if it is the user's own, which the user could open after
+ * a chmod anyway (what the user-mode walk reads through its namespace's
+ * capabilities); -EACCES when it is another's. */
+int linux_userpath_owned(int dfd, const char *name, int flags);
+int linux_userpath_clone(const char *path, unsigned extra);
+int linux_userpath_target(const char *path, int src, bool make);
+int linux_userpath_attach(int src, const char *path, bool make);
+/* Masks / protects one path in the current mount tree (absent: no-op),
+ * a path of the user's: the caller holds the user's credentials. */
 int linux_mount_mask(const char *path);
 int linux_mount_read_only(const char *path);
 int linux_mount_apply(const struct walk_result *w);

@@ -219,6 +219,12 @@ sandbox_net_recycle(struct sandbox_proc *p, int listener)
 	/* Seatbelt has no network namespaces to keep. */
 }
 
+const char *
+sandbox_setup_problem(const struct sandbox_proc *p)
+{
+	return NULL;
+}
+
 void
 sandbox_proc_release(struct sandbox_proc *p)
 {

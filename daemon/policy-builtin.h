@@ -5,7 +5,8 @@
 #include "policy.h"
 
 /*
- * DESIGN.md §4's "always protected" list, as a BUILTIN-layer document whose
+ * The "always protected" list (docs/architecture.md, "Protected paths"), as a
+ * BUILTIN-layer document whose
  * file name is "<builtin>". policy_merge() adds it; it is exported so tests
  * and `sbxctl policy show` can print it. 0 or -ENOMEM (-EINVAL would be a
  * bug in the embedded text, which a unit test parses).

@@ -137,16 +137,18 @@ set_problem(struct cached *c, const char *msg)
 }
 
 /* path opened as the served user, *st its fstat: a regular file's fd, or
- * -errno (-EINVAL: not a regular file). */
+ * -errno (-EINVAL: not a regular file). Non-blocking: a FIFO (or a
+ * device) put where a file is expected must not stop the daemon in open
+ * or read; its type is checked before anything is read. */
 static int
 open_as_user(const char *path, struct stat *st)
 {
 	int fd, r = 0;
 
 	usercred_enter();
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		r = -errno;
+		r = errno == ENXIO ? -EINVAL : -errno; /* ENXIO: a socket */
 	usercred_leave();
 	if (r < 0)
 		return r;
@@ -216,6 +218,13 @@ implicit_workspace(struct policy *p, const char *workspace,
 	return policy_rule_add_text(p, POLICY_ALLOW_WRITE, ".", &ctx, d);
 }
 
+/* The text of a failure to read a policy file. */
+static const char *
+read_problem(int r)
+{
+	return r == -EINVAL ? "not a regular file" : strerror(-r);
+}
+
 /* The parsed file at path for layer: cached when unchanged; on a parse
  * failure the last good version (and the failure is recorded). -ENOENT
  * when there is no such file. */
@@ -245,7 +254,7 @@ load(const char *path, enum policy_layer layer, const char *workspace,
 		return -ENOSPC;
 	}
 	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		snprintf(err, errlen, "%s: %s", path, read_problem(r));
 		goto failed;
 	}
 	if (org && st.st_uid != 0 &&
@@ -266,7 +275,7 @@ load(const char *path, enum policy_layer layer, const char *workspace,
 	r = read_fd(fd, &st, POLICY_MAX_BYTES, &buf);
 	close(fd);
 	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		snprintf(err, errlen, "%s: %s", path, read_problem(r));
 		goto failed;
 	}
 	r = policy_parse(buf, (size_t)st.st_size, &ctx, &p, &diags);

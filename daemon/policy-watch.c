@@ -24,6 +24,7 @@
 #include "daemon/policy-org.h"
 #include "daemon/policy-store.h"
 #include "daemon/policy-watch.h"
+#include "daemon/usercred.h"
 
 #define WATCH_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | \
 		    IN_CREATE | IN_DELETE | IN_ATTRIB | IN_ONLYDIR)
@@ -107,9 +108,19 @@ arm(void)
 	int wd;
 
 	for (i = 0; i < WATCH_MAX; i++) {
+		/* The user's directories as the user: no watch (and no
+		 * event) where the user's link points out of the user's
+		 * reach. The org's and the store's are the daemon's. */
+		bool user = watches[i].role != ROLE_ORG &&
+			    watches[i].role != ROLE_STORE;
+
 		if (!watches[i].path)
 			continue;
+		if (user)
+			usercred_enter();
 		wd = inotify_add_watch(ifd, watches[i].path, WATCH_MASK);
+		if (user)
+			usercred_leave();
 		if (wd != watches[i].wd)
 			unwatch(i);
 		watches[i].wd = wd < 0 ? -1 : wd;

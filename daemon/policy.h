@@ -8,7 +8,8 @@
 #include "policy-diag.h"
 
 /*
- * Layers, most authoritative first (DESIGN.md §4). BUILTIN holds the
+ * Layers, most authoritative first (docs/architecture.md, "Policy").
+ * BUILTIN holds the
  * compiled-in write protections (policy-builtin.c). ORG and USER may grant;
  * WORKSPACE and REQUEST may only narrow (policy-merge.h says exactly how).
  */

@@ -190,6 +190,9 @@ int sandbox_proc_started(struct sandbox_proc *p, int fd);
 void sandbox_reap(struct sandbox_proc *p);
 /* Closes everything and lets the backend drop what the spawn held. */
 void sandbox_proc_release(struct sandbox_proc *p);
+/* After a SETUP_FAILED record: what failed, "file: reason" (a refused
+ * ignore file), when the backend knows more than the step and errno. */
+const char *sandbox_setup_problem(const struct sandbox_proc *p);
 /* The session ended cleanly (its EXITED record: nothing of it runs) and
  * listener is one of its proxy listeners: the backend may use that
  * network namespace again for another sandbox of the same kind. The

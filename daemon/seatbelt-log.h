@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* DESIGN.md §5's kinds of violation. */
+/* The kinds of violation (docs/architecture.md, "Violations"). */
 enum seatbelt_kind {
 	SEATBELT_FS_READ = 1,
 	SEATBELT_FS_WRITE,

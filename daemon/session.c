@@ -383,6 +383,7 @@ send_exit(struct session *s)
 void
 session_maybe_finish(struct session *s)
 {
+	const char *why;
 	int i;
 
 	if (!s->exited || s->audit_wait)
@@ -393,11 +394,13 @@ session_maybe_finish(struct session *s)
 	if (event_pending(s->free_ev, EV_TIMEOUT, NULL))
 		return;
 	events_flush(s->vlog, s->id, s->conn);
+	why = s->setup_failed ? sandbox_setup_problem(&s->proc) : NULL;
+	if (s->setup_failed && !why)
+		why = strerror(s->setup.value);
 	if (s->conn && s->setup_failed)
 		conn_error(s->conn, SBX__ERROR_CODE__ERROR_CODE_SANDBOX,
 			   "sandbox setup failed at %s: %s",
-			   sandbox_step_name(s->setup.step),
-			   strerror(s->setup.value));
+			   sandbox_step_name(s->setup.step), why);
 	else if (s->conn)
 		send_exit(s);
 	if (s->conn)
@@ -405,8 +408,7 @@ session_maybe_finish(struct session *s)
 	if (s->setup_failed)
 		log_warn("session %llu: sandbox setup failed at %s: %s",
 			 (unsigned long long)s->id,
-			 sandbox_step_name(s->setup.step),
-			 strerror(s->setup.value));
+			 sandbox_step_name(s->setup.step), why);
 	event_add(s->free_ev, &(struct timeval){ 0, 0 });
 }
 

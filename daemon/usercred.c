@@ -69,6 +69,12 @@ usercred_enter(void)
 	setfsuid(uc.uid);
 }
 
+bool
+usercred_owns(const struct stat *st)
+{
+	return st->st_uid == uc.uid;
+}
+
 void
 usercred_leave(void)
 {

@@ -7,6 +7,7 @@
 #define SBX_USERCRED_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Loads the served user's groups (privileged mode); called once at start,
@@ -16,5 +17,8 @@ int usercred_init(uid_t uid, gid_t gid, bool privileged);
  * nest; every enter is followed by one leave on the same path. */
 void usercred_enter(void);
 void usercred_leave(void);
+/* Is st (an inode's) the served user's own? Such a file or directory the
+ * user can always open, by a chmod of its own, whatever its mode says. */
+bool usercred_owns(const struct stat *st);
 
 #endif

@@ -107,7 +107,8 @@ expect_eq "no writes in the daemon's dir" \
 # (the rules are rebuilt when such a directory changes).
 expect_eq "earlier run's file readable" "$(sbx run -- "$P" read "$WS/made")" ok
 
-# Protected and denyWrite paths inside the workspace (DESIGN.md §4): no
+# Protected and denyWrite paths inside the workspace (docs/architecture.md,
+# "Protected paths"): no
 # read-only binds here, so the session's supervisor guards existing ones
 # as well as new ones. Every refusal is its EPERM: the workspace is
 # writable to Landlock, so Landlock never decides first there. (Outside

@@ -1,6 +1,7 @@
 #!/bin/bash
-# git's indirections to a repository under another name (README, protected
-# paths): a .git that is not a directory (a "gitdir:" file, a symlink), a
+# git's indirections to a repository under another name (docs/architecture.md,
+# "The supervisor"): a .git that is not a directory (a "gitdir:" file, a
+# symlink), a
 # symlink inside .git, commondir, .git/worktrees/*/ and .git/modules/**
 # config and hooks cannot be made by a sandboxed command, so a host git run
 # there never reads a config of the command's choosing (a planted
@@ -33,7 +34,8 @@ no_fsmonitor() { # no_fsmonitor DESC DIR: host git there runs nothing planted
 	if [ -e "$MARK" ]; then fail "$1: host git ran the planted fsmonitor"; else ok "$1"; fi
 }
 
-# 1. A .git file saying gitdir: (the README's example), at any depth.
+# 1. A .git file saying gitdir: (the example in docs/architecture.md), at
+# any depth.
 evil_repo x/y
 out=$(sbx run -q -- sh -c "printf 'gitdir: y\n' > x/.git" 2>&1)
 check "gitdir: file refused ($out)" grep -q "Operation not permitted" <<<"$out"

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Protected paths that do not exist yet (DESIGN.md §4): creating them, or
+# Protected paths that do not exist yet (docs/architecture.md, "Protected
+# paths"): creating them, or
 # renaming, linking or symlinking onto them, fails with EPERM at any depth,
 # for repositories made during the run too, whatever a racing thread does
 # to the path; renaming a directory neither carries protection away nor
