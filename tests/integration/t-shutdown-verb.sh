@@ -50,6 +50,22 @@ out=$("$BIN/sbxctl" --socket "$SOCK" shutdown --json)
 expect_eq "--json after the verb" "$out" "{\"socket\": \"$SOCK\", \"stopped\": false}"
 check "no daemon autostarted by shutdown" test ! -e "$SOCK"
 
+# Landlock-only mode (no namespaces): seccomp still keeps the sandbox off
+# the socket, and shutdown stops the daemon the same way.
+# (Landlock-only is for daemons that are not root.)
+if [ "$(id -u)" -ne 0 ]; then
+	start_daemon --landlock-only
+	out=$(sbx run -q -- "$BIN/sbxctl" --no-autostart --socket "$SOCK" shutdown 2>&1)
+	check "landlock-only: shutdown from inside a sandbox fails ($out)" test $? -ne 0
+	check "landlock-only: daemon alive after a sandbox asked" kill -0 "$DPID"
+	sbx shutdown >/dev/null
+	expect_eq "landlock-only: sbxctl shutdown exits 0" $? 0
+	wait_exit "$DPID" 10 || kill -KILL "$DPID"
+	wait "$DPID"; rc=$?
+	DPID=
+	expect_eq "landlock-only: sbxd exits 0" "$rc" 0
+fi
+
 if [ "$(id -u)" -eq 0 ] && id "${SBX_TEST_USER:-sbxtest}" >/dev/null 2>&1; then
 	user=${SBX_TEST_USER:-sbxtest}
 	chown "$user": "$WS"
@@ -60,6 +76,11 @@ if [ "$(id -u)" -eq 0 ] && id "${SBX_TEST_USER:-sbxtest}" >/dev/null 2>&1; then
 	rc=$?
 	expect_eq "privileged: another user cannot ask (125)" "$rc" 125
 	check "privileged: daemon alive after another user asked" kill -0 "$DPID"
+	out=$(cd "$WS" && setpriv --reuid="$user" --regid="$user" --init-groups \
+		"$BIN/sbxctl" --no-autostart --socket "$SOCK" run -q -- \
+		"$BIN/sbxctl" --no-autostart --socket "$SOCK" shutdown 2>&1)
+	check "privileged: shutdown from inside a sandbox fails ($out)" test $? -ne 0
+	check "privileged: daemon alive after a sandbox asked" kill -0 "$DPID"
 	out=$(setpriv --reuid="$user" --regid="$user" --init-groups \
 		"$BIN/sbxctl" --no-autostart --socket "$SOCK" shutdown)
 	expect_eq "privileged: the served user stops it" $? 0
