@@ -225,7 +225,7 @@ open_ignore_file(const struct walk_state *w, int dfd, const char *rel,
 		 const char *name, struct stat *st)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-			O_CLOEXEC), e = errno;
+			O_NOCTTY | O_CLOEXEC), e = errno;
 	struct stat ls;
 
 	if (fd < 0 && (e == ENOENT || e == ENOTDIR))
