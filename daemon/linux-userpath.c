@@ -17,12 +17,15 @@
 #include "daemon/usercred.h"
 
 /* One lookup with the caller's credentials: never through a magic link
- * (/proc/PID/fd, /proc/PID/root), which would reach past the names. */
+ * (/proc/PID/fd, /proc/PID/root), which would reach past the names, and
+ * never making a terminal of the user's the daemon's controlling one
+ * (openat2 refuses O_NOCTTY beside O_PATH, which opens no file anyway). */
 static int
 open2(int dfd, const char *path, int flags, uint64_t resolve)
 {
 	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.flags = (uint64_t)(flags | O_CLOEXEC |
+				    (flags & O_PATH ? 0 : O_NOCTTY)),
 		.resolve = resolve | RESOLVE_NO_MAGICLINKS,
 	};
 	int fd = (int)syscall(SYS_openat2, dfd, path, &how, sizeof(how));
@@ -41,20 +44,57 @@ linux_userpath_open(const char *path, int flags, uint64_t resolve)
 	return fd;
 }
 
+/* One component, name, of directory dfd, with no link: as the user, or
+ * as root when the user may not search dfd but dfd is the user's own (a
+ * directory of the user's, mode 000, that a chmod in the sandbox opens). */
+static int
+policy_step(int dfd, const char *name, int flags)
+{
+	const uint64_t how = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+	int fd = open2(dfd, name, O_PATH | flags, how);
+	struct stat st;
+
+	if (fd != -EACCES || fstat(dfd, &st) < 0 || !usercred_owns(&st))
+		return fd;
+	usercred_leave();
+	fd = open2(dfd, name, O_PATH | flags, how);
+	usercred_enter();
+	return fd;
+}
+
 int
 linux_userpath_policy(const char *path, int flags)
 {
-	int fd = open2(AT_FDCWD, path, O_PATH | flags, 0);
+	char buf[4096], *name, *next;
+	int fd = open2(AT_FDCWD, path, O_PATH | flags, 0), dfd;
 
 	if (fd != -EACCES)
 		return fd;
-	/* Out of the user's reach now, but perhaps not for long (a
-	 * directory of the user's, mode 000, chmod'ed by the command): the
-	 * very name, as root, through no link of the user's. */
-	usercred_leave();
-	fd = open2(AT_FDCWD, path, O_PATH | flags, RESOLVE_NO_SYMLINKS);
-	usercred_enter();
-	return fd == -ELOOP ? -ENOENT : fd;
+	/* Out of the user's reach now, but perhaps not for long: the very
+	 * name, component by component through no link, where each
+	 * directory the user cannot search is the user's own. Behind
+	 * another's (a 0700 home) it is absent: whether it exists is not
+	 * the user's to learn from the sandbox's mounts. */
+	if (path[0] != '/' || strlen(path) >= sizeof(buf))
+		return -ENOENT;
+	strcpy(buf, path);
+	if ((dfd = open2(AT_FDCWD, "/", O_PATH | O_DIRECTORY, 0)) < 0)
+		return dfd;
+	for (name = buf + 1; dfd >= 0 && *name; name = next) {
+		bool last = !(next = strchr(name, '/'));
+
+		if (last)
+			next = name + strlen(name);
+		else
+			*next++ = '\0';
+		if (!*name)
+			continue; /* "//" */
+		fd = policy_step(dfd, name, last ? flags : O_DIRECTORY);
+		close(dfd);
+		dfd = fd;
+	}
+	return dfd == -ELOOP || dfd == -EACCES || dfd == -EXDEV ? -ENOENT
+								 : dfd;
 }
 
 int
@@ -64,7 +104,7 @@ linux_userpath_owned(int dfd, const char *name, int flags)
 	int fd, e;
 
 	usercred_leave();
-	fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(dfd, name, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
 	e = errno;
 	usercred_enter();
 	if (fd < 0)

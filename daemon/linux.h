@@ -138,7 +138,9 @@ int linux_mount_overlay(int lower, int upper, int work, bool userns);
 int linux_userpath_open(const char *path, int flags, uint64_t resolve);
 /* For a caller that holds the user's credentials already (a policy's
  * masks and read-only paths): an O_PATH fd of path (flags: O_NOFOLLOW);
- * a path the user cannot reach is looked up by root, through no link. */
+ * a path the user cannot reach is looked up by root, through no link, only
+ * when each directory the user cannot search on the way is the user's own
+ * (else -ENOENT: absent). */
 int linux_userpath_policy(const char *path, int flags);
 /* Also for such a caller: name in dfd (no link followed), opened by root
  * and kept only if it is the user's own, which the user could open after
