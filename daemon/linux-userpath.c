@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -98,22 +99,63 @@ linux_userpath_policy(const char *path, int flags)
 }
 
 int
+linux_userpath_reopen(int fd, int flags)
+{
+	char self[32];
+	int r;
+
+	/* The very inode fd refers to (its /proc link, a magic link, is
+	 * followed here on purpose: it names nothing of the user's). */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	r = open(self, (flags & ~O_NOFOLLOW) | O_NOCTTY | O_CLOEXEC);
+	return r < 0 ? -errno : r;
+}
+
+int
 linux_userpath_owned(int dfd, const char *name, int flags)
 {
 	struct stat st;
-	int fd, e;
+	int p, fd, e;
 
+	/* Looked at before it is opened: root opens no device, FIFO or
+	 * another's file for the user, and follows no link of the user's. */
 	usercred_leave();
-	fd = openat(dfd, name, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	p = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	e = errno;
 	usercred_enter();
-	if (fd < 0)
+	if (p < 0)
 		return -e;
-	if (fstat(fd, &st) < 0 || !usercred_owns(&st)) {
-		close(fd);
-		return -EACCES;
+	if (fstat(p, &st) < 0 || !usercred_owns(&st))
+		fd = -EACCES;
+	else if (!(flags & O_DIRECTORY ? S_ISDIR(st.st_mode) :
+					 S_ISREG(st.st_mode)))
+		fd = -EINVAL;
+	else {
+		usercred_leave();
+		fd = linux_userpath_reopen(p, flags);
+		usercred_enter();
 	}
+	close(p);
 	return fd;
+}
+
+int
+linux_userpath_lstat(int dfd, const char *name, struct stat *st)
+{
+	struct stat ds;
+	int r;
+
+	if (fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;
+	if (errno != EACCES)
+		return -errno;
+	/* Not searchable by the user: only in a directory of its own. */
+	if (fstat(dfd, &ds) < 0 || !usercred_owns(&ds))
+		return -EACCES;
+	usercred_leave();
+	r = fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+	usercred_enter();
+	return r;
 }
 
 int

@@ -63,6 +63,14 @@ watch_dir(int dfd, const char *abs, void *arg)
 	} else {
 		snprintf(self, sizeof(self), "/proc/self/fd/%d", dfd);
 		wd = inotify_add_watch(w->fd, self, WATCH_MASK);
+		/* A directory of the user's own that the user may not read
+		 * (the walk opened it only so): watched by root, through
+		 * the fd, which names nothing of the user's. */
+		if (wd < 0 && errno == EACCES) {
+			usercred_leave();
+			wd = inotify_add_watch(w->fd, self, WATCH_MASK);
+			usercred_enter();
+		}
 	}
 	if (wd < 0)
 		return 0; /* out of watches: what appears there is not masked */

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "daemon/sandbox.h"
@@ -142,11 +143,18 @@ int linux_userpath_open(const char *path, int flags, uint64_t resolve);
  * when each directory the user cannot search on the way is the user's own
  * (else -ENOENT: absent). */
 int linux_userpath_policy(const char *path, int flags);
-/* Also for such a caller: name in dfd (no link followed), opened by root
- * and kept only if it is the user's own, which the user could open after
- * a chmod anyway (what the user-mode walk reads through its namespace's
- * capabilities); -EACCES when it is another's. */
+/* Also for such a caller: name in dfd (no link followed), looked at by
+ * root (O_PATH) and opened with flags only if it is the user's own, which
+ * the user could open after a chmod anyway (what the user-mode walk reads
+ * through its namespace's capabilities), and a directory (O_DIRECTORY in
+ * flags) or else a regular file: -EACCES when it is another's, -EINVAL
+ * when of another type (a device is never opened). */
 int linux_userpath_owned(int dfd, const char *name, int flags);
+/* The inode of fd (an O_PATH one, checked) opened with flags, O_NOCTTY. */
+int linux_userpath_reopen(int fd, int flags);
+/* lstat of name in dfd as the user, or as root when the user may not
+ * search dfd but dfd is the user's own. */
+int linux_userpath_lstat(int dfd, const char *name, struct stat *st);
 int linux_userpath_clone(const char *path, unsigned extra);
 int linux_userpath_target(const char *path, int src, bool make);
 int linux_userpath_attach(int src, const char *path, bool make);

@@ -20,9 +20,18 @@ start_daemon --user "$user" --home "$H"
 chmod 755 "$XDG_RUNTIME_DIR"
 cd "$WS"
 as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
-as mkdir -p d/.git
+as mkdir -p d/.git d/sub e
 as ln -s "$T/rootonly/secret" d/.git/commondir
-as chmod 000 d
+# A repository in the workspace that only root can reach, which a .git
+# link of the user's names (realpath'd by root, it was made read-only: a
+# mount naming it).
+mkdir -m 700 "$WS/rootown"
+mkdir -p "$WS/rootown/repo/objects" "$WS/rootown/repo/refs"
+echo "ref: refs/heads/main" >"$WS/rootown/repo/HEAD"
+as ln -s "$WS/rootown/repo" e/.git
+# What the walk must still do there: the user's ignore files hold.
+as sh -c 'echo "*.pem" >d/.sbxignore; echo k >d/sub/k.pem'
+as chmod 000 d e
 expect_eq "the user cannot open the decoy" \
 	"$(as "$BIN/sbx-probe" read "$T/rootonly/secret")" EACCES
 mkfifo "$T/go"
@@ -39,8 +48,13 @@ r, _, _ = select.select([fd], [], [], 0)
 print("opened" if r else "untouched", flush=True)
 ' "$T/rootonly/secret" < <(read -r _ <"$T/go"; echo))
 read -r armed <&5
-as "$BIN/sbxctl" --no-autostart --socket "$SOCK" run -q -- true
+mi=$(as "$BIN/sbxctl" --no-autostart --socket "$SOCK" run -q -- \
+	cat /proc/self/mountinfo)
 echo >"$T/go"
 read -r got <&5
 expect_eq "root opened nothing behind the user's link" "$got" untouched
+check "no mount names the repository behind root's directory" \
+	test "$(grep -c "rootown" <<<"$mi")" = 0
+check "a file the user's ignore file names in its mode-000 directory is masked" \
+	test "$(grep -c " $WS/d/sub/k.pem " <<<"$mi")" = 1
 done_test
