@@ -193,8 +193,10 @@ int linux_masker_start(struct linux_masker *m);
 int linux_masker_send(const char *abs, bool dir, void *arg);
 int linux_masker_finish(struct linux_masker *m, bool ok);
 
-/* The template's watches (inotify_fd; -1: none), for its walk. */
-struct walk_watch linux_watch_hook(int inotify_fd);
+/* The template's watches (inotify_fd; -1: none), for its walk; what it
+ * leaves unwatched is counted in sh. */
+struct walk_watch linux_watch_hook(int inotify_fd,
+				   struct ltemplate_shared *sh);
 /* After the build: masks what appears, answers the daemon's requests on
  * ctl_fd, and hands those for sandboxes to the spawner on spawner_fd. */
 void linux_watch_run(struct walk_state *st, int ctl_fd, int inotify_fd,
