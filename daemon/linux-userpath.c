@@ -64,6 +64,12 @@ policy_step(int dfd, const char *name, int flags)
 }
 
 int
+linux_userpath_nolink(const char *path)
+{
+	return open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_SYMLINKS);
+}
+
+int
 linux_userpath_policy(const char *path, int flags)
 {
 	char buf[4096], *name, *next;

@@ -143,6 +143,10 @@ int linux_userpath_open(const char *path, int flags, uint64_t resolve);
  * when each directory the user cannot search on the way is the user's own
  * (else -ENOENT: absent). */
 int linux_userpath_policy(const char *path, int flags);
+/* With the caller's credentials (root's, for a path the daemon took from
+ * mountinfo): an O_PATH fd of path through no link at all, or -errno
+ * (-ELOOP: a link in the way, put there since by the user). */
+int linux_userpath_nolink(const char *path);
 /* Also for such a caller: name in dfd (no link followed), looked at by
  * root (O_PATH) and opened with flags only if it is the user's own, which
  * the user could open after a chmod anyway (what the user-mode walk reads
