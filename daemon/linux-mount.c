@@ -167,15 +167,8 @@ unescape(char *s)
 static int
 clone_nolink(const char *mp)
 {
-	int src = linux_userpath_nolink(mp), fd;
-
-	if (src < 0)
-		return src;
-	fd = open_tree(src, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-		       AT_EMPTY_PATH | AT_RECURSIVE);
-	fd = fd < 0 ? -errno : fd;
-	close(src);
-	return fd;
+	return linux_userpath_clone_fd(linux_userpath_nolink(mp),
+				       AT_RECURSIVE);
 }
 
 /* fd mounted at path through no link, as root (a mount below the home,
@@ -183,15 +176,7 @@ clone_nolink(const char *mp)
 static int
 attach_nolink(int fd, const char *path)
 {
-	int to = linux_userpath_nolink(path), r = 0;
-
-	if (to < 0)
-		return to;
-	if (move_mount(fd, "", to, "", MOVE_MOUNT_F_EMPTY_PATH |
-		       MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		r = -errno;
-	close(to);
-	return r;
+	return linux_userpath_move(fd, linux_userpath_nolink(path));
 }
 
 /* Clones every outermost mount strictly below home (recursively: the

@@ -165,9 +165,9 @@ linux_userpath_lstat(int dfd, const char *name, struct stat *st)
 }
 
 int
-linux_userpath_clone(const char *path, unsigned extra)
+linux_userpath_clone_fd(int src, unsigned extra)
 {
-	int src = linux_userpath_open(path, O_PATH, 0), fd;
+	int fd;
 
 	if (src < 0)
 		return src;
@@ -176,6 +176,13 @@ linux_userpath_clone(const char *path, unsigned extra)
 	fd = fd < 0 ? -errno : fd;
 	close(src);
 	return fd;
+}
+
+int
+linux_userpath_clone(const char *path, unsigned extra)
+{
+	return linux_userpath_clone_fd(linux_userpath_open(path, O_PATH, 0),
+				       extra);
 }
 
 static bool
@@ -265,9 +272,9 @@ linux_userpath_target(const char *path, int src, bool make)
 }
 
 int
-linux_userpath_attach(int fd, const char *path, bool make)
+linux_userpath_move(int fd, int to)
 {
-	int to = linux_userpath_target(path, fd, make), r = 0;
+	int r = 0;
 
 	if (to < 0)
 		return to;
@@ -276,4 +283,10 @@ linux_userpath_attach(int fd, const char *path, bool make)
 		r = -errno;
 	close(to);
 	return r;
+}
+
+int
+linux_userpath_attach(int fd, const char *path, bool make)
+{
+	return linux_userpath_move(fd, linux_userpath_target(path, fd, make));
 }

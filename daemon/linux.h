@@ -162,6 +162,10 @@ int linux_userpath_lstat(int dfd, const char *name, struct stat *st);
 int linux_userpath_clone(const char *path, unsigned extra);
 int linux_userpath_target(const char *path, int src, bool make);
 int linux_userpath_attach(int src, const char *path, bool make);
+/* The same from fds: a clone of the tree at src (an O_PATH fd, closed;
+ * -errno passed on), and src mounted onto to (closed; -errno passed on). */
+int linux_userpath_clone_fd(int src, unsigned extra);
+int linux_userpath_move(int src, int to);
 /* Masks / protects one path in the current mount tree (absent: no-op),
  * a path of the user's: the caller holds the user's credentials. */
 int linux_mount_mask(const char *path);
