@@ -20,7 +20,7 @@
 
 #include "daemon/gitfile.h"
 #include "daemon/linux-walk.h"
-#include "daemon/linux.h"
+#include "daemon/linux-supervise.h"
 
 /* The canonical directory the small file at path names (prefix: its
  * format, relative to dir), into out. Looked at before it is opened (the
@@ -39,7 +39,7 @@ named_dir(const char *path, const char *prefix, const char *dir, char *out)
 		return false;
 	if (fstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (unsigned long long)st.st_size <= GITFILE_MAX)
-		fd = linux_userpath_reopen(p, O_RDONLY | O_NONBLOCK);
+		fd = res_reopen(p, O_RDONLY | O_NONBLOCK);
 	close(p);
 	/* Mapped, not read: git reads past any length of trailing
 	 * newlines, and so must we. (Its size again: the reopened inode is

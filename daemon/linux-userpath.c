@@ -7,13 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "daemon/linux-supervise.h"
 #include "daemon/linux.h"
 #include "daemon/usercred.h"
 
@@ -105,19 +105,6 @@ linux_userpath_policy(const char *path, int flags)
 }
 
 int
-linux_userpath_reopen(int fd, int flags)
-{
-	char self[32];
-	int r;
-
-	/* The very inode fd refers to (its /proc link, a magic link, is
-	 * followed here on purpose: it names nothing of the user's). */
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-	r = open(self, (flags & ~O_NOFOLLOW) | O_NOCTTY | O_CLOEXEC);
-	return r < 0 ? -errno : r;
-}
-
-int
 linux_userpath_owned(int dfd, const char *name, int flags)
 {
 	struct stat st;
@@ -138,7 +125,7 @@ linux_userpath_owned(int dfd, const char *name, int flags)
 		fd = -EINVAL;
 	else {
 		usercred_leave();
-		fd = linux_userpath_reopen(p, flags);
+		fd = res_reopen(p, flags); /* that very inode */
 		usercred_enter();
 	}
 	close(p);

@@ -154,8 +154,6 @@ int linux_userpath_nolink(const char *path);
  * flags) or else a regular file: -EACCES when it is another's, -EINVAL
  * when of another type (a device is never opened). */
 int linux_userpath_owned(int dfd, const char *name, int flags);
-/* The inode of fd (an O_PATH one, checked) opened with flags, O_NOCTTY. */
-int linux_userpath_reopen(int fd, int flags);
 /* lstat of name in dfd as the user, or as root when the user may not
  * search dfd but dfd is the user's own. */
 int linux_userpath_lstat(int dfd, const char *name, struct stat *st);
