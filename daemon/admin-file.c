@@ -48,7 +48,7 @@ admin_file_read(int dirfd, const char *name, size_t max, uid_t also,
 	int fd, r;
 
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-		    O_CLOEXEC);
+		    O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ELOOP ? -EPERM : -errno;
 	if ((r = trusted(fd, also, S_IFREG)) < 0 || fstat(fd, &st) < 0) {

@@ -24,6 +24,7 @@
 #include "daemon/linux-llonly.h"
 #include "daemon/linux-probe.h"
 #include "daemon/linux-seccomp.h"
+#include "daemon/linux-template.h"
 #include "daemon/linux.h"
 #include "proto/fdpass.h"
 #include "daemon/protect.h"
@@ -449,6 +450,20 @@ linux_backend_audit(bool on, const char *why)
 	if (!on)
 		degrade("Landlock audit: %s; filesystem denials are not "
 			"reported", why);
+}
+
+void
+linux_backend_unwatched(void)
+{
+	static bool said;
+
+	if (said)
+		return;
+	said = true;
+	degrade("some workspace directories are not watched for new files "
+		"(a template's cap of %d watches, or the served user's "
+		"inotify limits, reached): files made in them later are "
+		"masked only in a new template's sandboxes", LTEMPLATE_WATCH_MAX);
 }
 
 const struct linux_backend *

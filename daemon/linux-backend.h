@@ -30,5 +30,8 @@ const struct linux_backend *linux_backend(void);
 /* linux-audit.c: whether Landlock denials are read, and if not why (for
  * the degraded list). */
 void linux_backend_audit(bool on, const char *why);
+/* A template has directories it does not watch (linux-watch.c): said once
+ * in the degraded list. */
+void linux_backend_unwatched(void);
 
 #endif

@@ -20,27 +20,36 @@
 
 #include "daemon/gitfile.h"
 #include "daemon/linux-walk.h"
+#include "daemon/linux-supervise.h"
 
 /* The canonical directory the small file at path names (prefix: its
- * format, relative to dir), into out. Never blocks on a FIFO. */
+ * format, relative to dir), into out. Looked at before it is opened (the
+ * caller holds the user's rights, and git follows links there too): only
+ * a regular file is read, never a device or a FIFO. */
 static bool
 named_dir(const char *path, const char *prefix, const char *dir, char *out)
 {
 	char joined[PATH_MAX];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int p = open(path, O_PATH | O_CLOEXEC), fd = -1;
 	struct stat st;
 	void *map = MAP_FAILED;
 	bool ok = false;
 
-	if (fd < 0)
+	if (p < 0)
 		return false;
+	if (fstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (unsigned long long)st.st_size <= GITFILE_MAX)
+		fd = res_reopen(p, O_RDONLY | O_NONBLOCK);
+	close(p);
 	/* Mapped, not read: git reads past any length of trailing
-	 * newlines, and so must we. */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	 * newlines, and so must we. (Its size again: the reopened inode is
+	 * the one looked at, but it may have grown.) */
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 &&
 	    (unsigned long long)st.st_size <= GITFILE_MAX)
 		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
 			   fd, 0);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	if (map == MAP_FAILED)
 		return false;
 	ok = gitfile_path(map, (size_t)st.st_size, prefix, dir, joined,

@@ -160,6 +160,25 @@ unescape(char *s)
 	*w = '\0';
 }
 
+/* The tree mounted at mp, a path mountinfo names (no link in it), cloned
+ * with what is below it, through no link: the user may have renamed a
+ * directory on the way since and put a link in its place, which root
+ * must not follow. -ELOOP then, -ENOENT when it is gone. */
+static int
+clone_nolink(const char *mp)
+{
+	return linux_userpath_clone_fd(linux_userpath_nolink(mp),
+				       AT_RECURSIVE);
+}
+
+/* fd mounted at path through no link, as root (a mount below the home,
+ * over the overlay, whose upper layer the user's sandboxes write). */
+static int
+attach_nolink(int fd, const char *path)
+{
+	return linux_userpath_move(fd, linux_userpath_nolink(path));
+}
+
 /* Clones every outermost mount strictly below home (recursively: the
  * ones below it come along). */
 static int
@@ -186,8 +205,9 @@ take_home_mounts(const char *home, struct home_mounts *m)
 			r = -E2BIG;
 		else if (!(m->path[m->n] = strdup(mp)))
 			r = -ENOMEM;
-		else if ((m->fd[m->n] = clone_tree(mp, AT_RECURSIVE)) < 0) {
-			r = m->fd[m->n] == -ENOENT ? 0 : m->fd[m->n];
+		else if ((m->fd[m->n] = clone_nolink(mp)) < 0) {
+			r = m->fd[m->n] == -ENOENT || m->fd[m->n] == -ELOOP ?
+				    0 : m->fd[m->n];
 			free(m->path[m->n]);
 		} else
 			m->n++;
@@ -365,10 +385,10 @@ attach_read_only(int fd, const char *path, bool user)
 
 	if (r == 0)
 		r = user ? linux_userpath_attach(fd, path, false) :
-			   attach(fd, path);
-	/* Gone from the overlay's view (removed in an earlier run): then
-	 * there is nothing to see there. */
-	return r == -ENOENT ? 0 : r;
+			   attach_nolink(fd, path);
+	/* Gone from the overlay's view (removed, or replaced by a link, in
+	 * an earlier run): then there is nothing to see there. */
+	return r == -ENOENT || r == -ELOOP ? 0 : r;
 }
 
 /* The overlay over the home, then the mounts it hid and the workspace,

@@ -25,9 +25,11 @@
 
 #include "daemon/daemon.h"
 #include "daemon/fsplan.h"
+#include "daemon/linux-backend.h"
 #include "daemon/linux-template.h"
 #include "daemon/linux-walk.h"
 #include "daemon/linux.h"
+#include "daemon/usercred.h"
 #include "daemon/log.h"
 #include "daemon/sandbox.h"
 #include "proto/fdpass.h"
@@ -334,7 +336,7 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 	if ((st.err = -linux_spawner_start(p, &spawner)) != 0) {
 		st.step = STEP_FORK;
 	} else {
-		hook = linux_watch_hook(t->inotify_fd);
+		hook = linux_watch_hook(t->inotify_fd, t->shared);
 		st.step = linux_mount_build(p, &st.err, &hook, &walk);
 	}
 	if (st.step == 0 && chdir("/") < 0) {
@@ -351,6 +353,14 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 	 * build answers requests until the daemon stops sending them. */
 	linux_watch_run(st.step == 0 ? walk : NULL, ctl, t->inotify_fd,
 			t->shared, p, spawner, &st);
+}
+
+static int
+new_inotify(void)
+{
+	int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+
+	return fd < 0 ? -errno : fd;
 }
 
 static int
@@ -372,12 +382,16 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 		return -errno;
 	}
 	/* Without one the template masks nothing new (and every spawn
-	 * syncs, for nothing): said, not hidden. */
-	t->inotify_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	if (t->inotify_fd < 0)
+	 * syncs, for nothing): said, not hidden. The user's: its watches,
+	 * one per directory of the user's, count against the user's inotify
+	 * limits, not those of root's daemons (systemd, udev). */
+	t->inotify_fd = usercred_make_fd(new_inotify);
+	if (t->inotify_fd < 0) {
 		log_warn("template for %s: no inotify instance (%s): files "
 			 "created from now on are not masked until it is "
-			 "rebuilt", p->workspace, strerror(errno));
+			 "rebuilt", p->workspace, strerror(-t->inotify_fd));
+		linux_backend_unwatched();
+	}
 	if (pipe2(sync, O_CLOEXEC) < 0)
 		return -errno;
 	if (pipe2(ready, O_CLOEXEC) < 0) {
@@ -481,6 +495,8 @@ ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 	for (t = templates; t; t = t->next) {
 		if (t->ctl_fd < 0 || !same_sandbox(t, p))
 			continue;
+		if (__atomic_load_n(&t->shared->unwatched, __ATOMIC_SEQ_CST))
+			linux_backend_unwatched();
 		if (!__atomic_load_n(&t->shared->broken, __ATOMIC_SEQ_CST))
 			goto found;
 		/* A refused ignore file since: a new one walks again. */

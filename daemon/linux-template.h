@@ -31,8 +31,15 @@ struct ltemplate_shared {
 	/* A later walk refused an ignore file (a FIFO put there, say): the
 	 * template makes no new sandbox, and detail says why. */
 	uint32_t broken;
+	/* Directories walked but not watched: past LTEMPLATE_WATCH_MAX, or
+	 * refused by the user's inotify limits (the instance is the user's). */
+	uint32_t unwatched;
 	char detail[480];
 };
+
+/* Watches one template adds at most: the user's directories must not use
+ * up even the user's own inotify budget through one workspace. */
+#define LTEMPLATE_WATCH_MAX 100000
 
 /* Warm sandboxes kept per template, and in all. */
 #define LTEMPLATE_WARM 2

@@ -13,16 +13,20 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "daemon/linux-supervise.h"
 #include "daemon/linux.h"
 #include "daemon/usercred.h"
 
 /* One lookup with the caller's credentials: never through a magic link
- * (/proc/PID/fd, /proc/PID/root), which would reach past the names. */
+ * (/proc/PID/fd, /proc/PID/root), which would reach past the names, and
+ * never making a terminal of the user's the daemon's controlling one
+ * (openat2 refuses O_NOCTTY beside O_PATH, which opens no file anyway). */
 static int
 open2(int dfd, const char *path, int flags, uint64_t resolve)
 {
 	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.flags = (uint64_t)(flags | O_CLOEXEC |
+				    (flags & O_PATH ? 0 : O_NOCTTY)),
 		.resolve = resolve | RESOLVE_NO_MAGICLINKS,
 	};
 	int fd = (int)syscall(SYS_openat2, dfd, path, &how, sizeof(how));
@@ -41,45 +45,116 @@ linux_userpath_open(const char *path, int flags, uint64_t resolve)
 	return fd;
 }
 
+/* One component, name, of directory dfd, with no link: as the user, or
+ * as root when the user may not search dfd but dfd is the user's own (a
+ * directory of the user's, mode 000, that a chmod in the sandbox opens). */
+static int
+policy_step(int dfd, const char *name, int flags)
+{
+	const uint64_t how = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+	int fd = open2(dfd, name, O_PATH | flags, how);
+	struct stat st;
+
+	if (fd != -EACCES || fstat(dfd, &st) < 0 || !usercred_owns(&st))
+		return fd;
+	usercred_leave();
+	fd = open2(dfd, name, O_PATH | flags, how);
+	usercred_enter();
+	return fd;
+}
+
+int
+linux_userpath_nolink(const char *path)
+{
+	return open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_SYMLINKS);
+}
+
 int
 linux_userpath_policy(const char *path, int flags)
 {
-	int fd = open2(AT_FDCWD, path, O_PATH | flags, 0);
+	char buf[4096], *name, *next;
+	int fd = open2(AT_FDCWD, path, O_PATH | flags, 0), dfd;
 
 	if (fd != -EACCES)
 		return fd;
-	/* Out of the user's reach now, but perhaps not for long (a
-	 * directory of the user's, mode 000, chmod'ed by the command): the
-	 * very name, as root, through no link of the user's. */
-	usercred_leave();
-	fd = open2(AT_FDCWD, path, O_PATH | flags, RESOLVE_NO_SYMLINKS);
-	usercred_enter();
-	return fd == -ELOOP ? -ENOENT : fd;
+	/* Out of the user's reach now, but perhaps not for long: the very
+	 * name, component by component through no link, where each
+	 * directory the user cannot search is the user's own. Behind
+	 * another's (a 0700 home) it is absent: whether it exists is not
+	 * the user's to learn from the sandbox's mounts. */
+	if (path[0] != '/' || strlen(path) >= sizeof(buf))
+		return -ENOENT;
+	strcpy(buf, path);
+	if ((dfd = open2(AT_FDCWD, "/", O_PATH | O_DIRECTORY, 0)) < 0)
+		return dfd;
+	for (name = buf + 1; dfd >= 0 && *name; name = next) {
+		bool last = !(next = strchr(name, '/'));
+
+		if (last)
+			next = name + strlen(name);
+		else
+			*next++ = '\0';
+		if (!*name)
+			continue; /* "//" */
+		fd = policy_step(dfd, name, last ? flags : O_DIRECTORY);
+		close(dfd);
+		dfd = fd;
+	}
+	return dfd == -ELOOP || dfd == -EACCES || dfd == -EXDEV ? -ENOENT
+								 : dfd;
 }
 
 int
 linux_userpath_owned(int dfd, const char *name, int flags)
 {
 	struct stat st;
-	int fd, e;
+	int p, fd, e;
 
+	/* Looked at before it is opened: root opens no device, FIFO or
+	 * another's file for the user, and follows no link of the user's. */
 	usercred_leave();
-	fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC);
+	p = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	e = errno;
 	usercred_enter();
-	if (fd < 0)
+	if (p < 0)
 		return -e;
-	if (fstat(fd, &st) < 0 || !usercred_owns(&st)) {
-		close(fd);
-		return -EACCES;
+	if (fstat(p, &st) < 0 || !usercred_owns(&st))
+		fd = -EACCES;
+	else if (!(flags & O_DIRECTORY ? S_ISDIR(st.st_mode) :
+					 S_ISREG(st.st_mode)))
+		fd = -EINVAL;
+	else {
+		usercred_leave();
+		fd = res_reopen(p, flags); /* that very inode */
+		usercred_enter();
 	}
+	close(p);
 	return fd;
 }
 
 int
-linux_userpath_clone(const char *path, unsigned extra)
+linux_userpath_lstat(int dfd, const char *name, struct stat *st)
 {
-	int src = linux_userpath_open(path, O_PATH, 0), fd;
+	struct stat ds;
+	int r;
+
+	if (fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;
+	if (errno != EACCES)
+		return -errno;
+	/* Not searchable by the user: only in a directory of its own. */
+	if (fstat(dfd, &ds) < 0 || !usercred_owns(&ds))
+		return -EACCES;
+	usercred_leave();
+	r = fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+	usercred_enter();
+	return r;
+}
+
+int
+linux_userpath_clone_fd(int src, unsigned extra)
+{
+	int fd;
 
 	if (src < 0)
 		return src;
@@ -88,6 +163,13 @@ linux_userpath_clone(const char *path, unsigned extra)
 	fd = fd < 0 ? -errno : fd;
 	close(src);
 	return fd;
+}
+
+int
+linux_userpath_clone(const char *path, unsigned extra)
+{
+	return linux_userpath_clone_fd(linux_userpath_open(path, O_PATH, 0),
+				       extra);
 }
 
 static bool
@@ -177,9 +259,9 @@ linux_userpath_target(const char *path, int src, bool make)
 }
 
 int
-linux_userpath_attach(int fd, const char *path, bool make)
+linux_userpath_move(int fd, int to)
 {
-	int to = linux_userpath_target(path, fd, make), r = 0;
+	int r = 0;
 
 	if (to < 0)
 		return to;
@@ -188,4 +270,10 @@ linux_userpath_attach(int fd, const char *path, bool make)
 		r = -errno;
 	close(to);
 	return r;
+}
+
+int
+linux_userpath_attach(int fd, const char *path, bool make)
+{
+	return linux_userpath_move(fd, linux_userpath_target(path, fd, make));
 }

@@ -19,7 +19,6 @@
 #include "daemon/ignore.h"
 #include "daemon/linux-walk.h"
 #include "daemon/linux.h"
-#include "daemon/usercred.h"
 #include "daemon/policy-glob.h"
 #include "daemon/protect.h"
 
@@ -59,8 +58,6 @@ struct walk_state {
 	struct walk_result *res;
 	bool recurse_known;
 	bool building;             /* the template's first walk */
-	bool lifted;               /* below a directory of the user's that
-				      the user cannot read: walked as root */
 };
 
 static uint64_t
@@ -225,14 +222,15 @@ open_ignore_file(const struct walk_state *w, int dfd, const char *rel,
 		 const char *name, struct stat *st)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-			O_CLOEXEC), e = errno;
+			O_NOCTTY | O_CLOEXEC), e = errno;
 	struct stat ls;
 
 	if (fd < 0 && (e == ENOENT || e == ENOTDIR))
 		return -ENOENT;
-	/* The user's own, mode 000: the user could read it after a chmod,
-	 * so its patterns hold (a deny list must not fail open). */
-	if (fd < 0 && e == EACCES && !w->lifted &&
+	/* The user's own, mode 000 (or in such a directory): the user could
+	 * read it after a chmod, so its patterns hold (a deny list must not
+	 * fail open). Only a regular file of the user's is opened so. */
+	if (fd < 0 && e == EACCES &&
 	    (fd = linux_userpath_owned(dfd, name, O_RDONLY | O_NONBLOCK)) < 0)
 		e = -fd;
 	/* Not opened (a link, a socket, a device on a nodev mount): its
@@ -439,8 +437,8 @@ walk_entry(struct walk_state *w, int dfd, const char *name,
 		st.st_mode = S_IFDIR;
 	else if (dtype == DT_LNK)
 		st.st_mode = S_IFLNK;
-	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return 0; /* vanished meanwhile */
+	else if (linux_userpath_lstat(dfd, name, &st) < 0)
+		return 0; /* vanished meanwhile (or another's, unsearchable) */
 	dir = S_ISDIR(st.st_mode);
 	if (any_glob(&w->fs->l[FSPLAN_DENY_GLOBS], abs) ||
 	    ignore_set_match(w->root->ign, rel, dir, NULL) == 1) {
@@ -482,7 +480,6 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 {
 	struct entries e = { 0 };
 	uint64_t present = 0;
-	bool lifted = false;
 	size_t off;
 	DIR *d;
 	int fd, r;
@@ -500,16 +497,18 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 	    (errno == ENOENT || errno == ELOOP || errno == ENOTDIR))
 		return 0; /* vanished (or replaced) meanwhile: its event says */
 	/* A directory of the user's that the user cannot read now (mode
-	 * 000) can be opened by a chmod in the sandbox: what it holds is
-	 * walked (as root, which the user-mode walk's namespace allows it
-	 * for the user's own files). Another user's stays unread. */
-	if (fd < 0 && errno == EACCES && !w->lifted && depth) {
+	 * 000, or inside one) can be opened by a chmod in the sandbox: what
+	 * it holds is walked, each directory and ignore file opened by root
+	 * only once seen to be the user's own (what the user-mode walk's
+	 * namespace allows it), the rest still with the user's rights: no
+	 * link of the user's is followed as root, no device opened, and git
+	 * discovery there finds what the user could reach. Another user's
+	 * stays unread. */
+	if (fd < 0 && errno == EACCES && depth) {
 		fd = linux_userpath_owned(pfd, strrchr(abs, '/') + 1,
 					  O_RDONLY | O_DIRECTORY);
 		if (fd < 0)
 			return 0; /* another's, or gone */
-		lifted = w->lifted = true;
-		usercred_leave();
 	}
 	if (fd < 0)
 		return errno == EACCES ? 0 : -errno; /* unreadable: no secrets */
@@ -520,7 +519,7 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 	if (!d) {
 		r = r < 0 ? r : -errno;
 		close(fd);
-		goto out;
+		return r;
 	}
 	rel[rlen] = '\0';
 	r = read_entries(w, d, &e, &present);
@@ -534,11 +533,6 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 	}
 	free(e.buf);
 	closedir(d);
-out:
-	if (lifted) {
-		usercred_enter();
-		w->lifted = false;
-	}
 	return r;
 }
 

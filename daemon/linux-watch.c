@@ -33,6 +33,7 @@ struct watch {
 	struct ltemplate_shared *sh;
 	char **dirs;     /* by watch descriptor */
 	size_t ndirs;
+	size_t nwatches; /* directories watched, at most LTEMPLATE_WATCH_MAX */
 	struct walk_state *st;
 	const struct sandbox_plan *plan;
 	int spawner;                         /* makes the sandboxes */
@@ -42,6 +43,16 @@ struct watch {
 /* The template's one watch table: filled by its walk while it builds,
  * then served by linux_watch_run. */
 static struct watch tw = { .fd = -1 };
+
+/* One more directory without a watch: counted where the daemon reads it,
+ * which puts it in the degraded list (linux_backend_unwatched). */
+static int
+unwatched(struct watch *w)
+{
+	if (w->sh)
+		__atomic_fetch_add(&w->sh->unwatched, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
 
 /* Directory dfd (at abs), opened by the walk and not read yet, is watched:
  * the inode itself ("." once we are in it, or through /proc where it may
@@ -58,14 +69,24 @@ watch_dir(int dfd, const char *abs, void *arg)
 
 	if (w->fd < 0)
 		return 0;
+	if (w->nwatches >= LTEMPLATE_WATCH_MAX)
+		return unwatched(w);
 	if (fchdir(dfd) == 0) {
 		wd = inotify_add_watch(w->fd, ".", WATCH_MASK);
 	} else {
 		snprintf(self, sizeof(self), "/proc/self/fd/%d", dfd);
 		wd = inotify_add_watch(w->fd, self, WATCH_MASK);
+		/* A directory of the user's own that the user may not read
+		 * (the walk opened it only so): watched by root, through
+		 * the fd, which names nothing of the user's. */
+		if (wd < 0 && errno == EACCES) {
+			usercred_leave();
+			wd = inotify_add_watch(w->fd, self, WATCH_MASK);
+			usercred_enter();
+		}
 	}
 	if (wd < 0)
-		return 0; /* out of watches: what appears there is not masked */
+		return unwatched(w); /* what appears there is not masked */
 	if ((size_t)wd >= w->ndirs) {
 		size_t n = (size_t)wd * 2 + 64;
 		char **v = realloc(w->dirs, n * sizeof(*v));
@@ -76,6 +97,8 @@ watch_dir(int dfd, const char *abs, void *arg)
 		w->dirs = v;
 		w->ndirs = n;
 	}
+	if (!w->dirs[wd])
+		w->nwatches++;
 	free(w->dirs[wd]);
 	if (!(w->dirs[wd] = strdup(abs)))
 		return -ENOMEM;
@@ -83,9 +106,10 @@ watch_dir(int dfd, const char *abs, void *arg)
 }
 
 struct walk_watch
-linux_watch_hook(int inotify_fd)
+linux_watch_hook(int inotify_fd, struct ltemplate_shared *sh)
 {
 	tw.fd = inotify_fd;
+	tw.sh = sh;
 	return (struct walk_watch){ .fn = watch_dir, .arg = &tw };
 }
 

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "daemon/sandbox.h"
@@ -138,16 +139,31 @@ int linux_mount_overlay(int lower, int upper, int work, bool userns);
 int linux_userpath_open(const char *path, int flags, uint64_t resolve);
 /* For a caller that holds the user's credentials already (a policy's
  * masks and read-only paths): an O_PATH fd of path (flags: O_NOFOLLOW);
- * a path the user cannot reach is looked up by root, through no link. */
+ * a path the user cannot reach is looked up by root, through no link, only
+ * when each directory the user cannot search on the way is the user's own
+ * (else -ENOENT: absent). */
 int linux_userpath_policy(const char *path, int flags);
-/* Also for such a caller: name in dfd (no link followed), opened by root
- * and kept only if it is the user's own, which the user could open after
- * a chmod anyway (what the user-mode walk reads through its namespace's
- * capabilities); -EACCES when it is another's. */
+/* With the caller's credentials (root's, for a path the daemon took from
+ * mountinfo): an O_PATH fd of path through no link at all, or -errno
+ * (-ELOOP: a link in the way, put there since by the user). */
+int linux_userpath_nolink(const char *path);
+/* Also for such a caller: name in dfd (no link followed), looked at by
+ * root (O_PATH) and opened with flags only if it is the user's own, which
+ * the user could open after a chmod anyway (what the user-mode walk reads
+ * through its namespace's capabilities), and a directory (O_DIRECTORY in
+ * flags) or else a regular file: -EACCES when it is another's, -EINVAL
+ * when of another type (a device is never opened). */
 int linux_userpath_owned(int dfd, const char *name, int flags);
+/* lstat of name in dfd as the user, or as root when the user may not
+ * search dfd but dfd is the user's own. */
+int linux_userpath_lstat(int dfd, const char *name, struct stat *st);
 int linux_userpath_clone(const char *path, unsigned extra);
 int linux_userpath_target(const char *path, int src, bool make);
 int linux_userpath_attach(int src, const char *path, bool make);
+/* The same from fds: a clone of the tree at src (an O_PATH fd, closed;
+ * -errno passed on), and src mounted onto to (closed; -errno passed on). */
+int linux_userpath_clone_fd(int src, unsigned extra);
+int linux_userpath_move(int src, int to);
 /* Masks / protects one path in the current mount tree (absent: no-op),
  * a path of the user's: the caller holds the user's credentials. */
 int linux_mount_mask(const char *path);
@@ -183,8 +199,10 @@ int linux_masker_start(struct linux_masker *m);
 int linux_masker_send(const char *abs, bool dir, void *arg);
 int linux_masker_finish(struct linux_masker *m, bool ok);
 
-/* The template's watches (inotify_fd; -1: none), for its walk. */
-struct walk_watch linux_watch_hook(int inotify_fd);
+/* The template's watches (inotify_fd; -1: none), for its walk; what it
+ * leaves unwatched is counted in sh. */
+struct walk_watch linux_watch_hook(int inotify_fd,
+				   struct ltemplate_shared *sh);
 /* After the build: masks what appears, answers the daemon's requests on
  * ctl_fd, and hands those for sandboxes to the spawner on spawner_fd. */
 void linux_watch_run(struct walk_state *st, int ctl_fd, int inotify_fd,

@@ -146,7 +146,7 @@ open_as_user(const char *path, struct stat *st)
 	int fd, r = 0;
 
 	usercred_enter();
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		r = errno == ENXIO ? -EINVAL : -errno; /* ENXIO: a socket */
 	usercred_leave();

@@ -1,15 +1,19 @@
 /* Switching the daemon's file-system credentials to the served user's
- * (fsuid, fsgid and supplementary groups) and back. */
+ * (fsuid, fsgid and supplementary groups) and back, and making kernel
+ * objects charged to the user (a child running as the user). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "daemon/usercred.h"
+#include "proto/fdpass.h"
 
 #define USERCRED_MAX_GROUPS 256
 
@@ -83,4 +87,53 @@ usercred_leave(void)
 	setfsuid(0);
 	setfsgid(0);
 	(void)set_groups(uc.nroot, uc.root_groups);
+}
+
+/* The child's half: as the user for real (uid, gid and groups; the
+ * kernel charges what a task makes to its euid), make the object, send
+ * it, or its errno, and exit. */
+static void __attribute__((noreturn))
+make_as_user(int sock, int (*make)(void))
+{
+	int fd = -EPERM, e;
+
+	if (set_groups(uc.ngroups, uc.groups) == 0 &&
+	    setresgid(uc.gid, uc.gid, uc.gid) == 0 &&
+	    setresuid(uc.uid, uc.uid, uc.uid) == 0)
+		fd = make();
+	e = fd < 0 ? -fd : 0;
+	_exit(fdpass_send(sock, &e, sizeof(e), &fd, fd < 0 ? 0 : 1) ==
+	      (ssize_t)sizeof(e) ? 0 : 1);
+}
+
+int
+usercred_make_fd(int (*make)(void))
+{
+	int sv[2], fd = -1, nfds = 0, e = EPERM;
+	ssize_t n;
+	pid_t pid;
+
+	if (!uc.privileged)
+		return make();
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return -errno;
+	if ((pid = fork()) == 0) {
+		close(sv[0]);
+		make_as_user(sv[1], make);
+	}
+	close(sv[1]);
+	if (pid < 0) {
+		e = errno;
+		close(sv[0]);
+		return -e;
+	}
+	n = fdpass_recv(sv[0], &e, sizeof(e), &fd, &nfds, 1);
+	close(sv[0]);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (n == (ssize_t)sizeof(e) && nfds == 1 && e == 0)
+		return fd;
+	if (nfds == 1)
+		close(fd);
+	return n == (ssize_t)sizeof(e) && e > 0 ? -e : -EPROTO;
 }

@@ -20,5 +20,10 @@ void usercred_leave(void);
 /* Is st (an inode's) the served user's own? Such a file or directory the
  * user can always open, by a chmod of its own, whatever its mode says. */
 bool usercred_owns(const struct stat *st);
+/* An fd that make() returns (or -errno) made by a short-lived child
+ * running as the user (uid, gid, groups): the kernel charges what it
+ * makes (an inotify instance and its watches) to the user's limits, not
+ * root's. In user mode, make() itself. */
+int usercred_make_fd(int (*make)(void));
 
 #endif
