@@ -36,7 +36,7 @@ PKG_CONFIG ?= pkg-config
 UNAME_S := $(shell uname -s)
 PKGS := libevent libprotobuf-c libseccomp libsystemd openssl jansson
 # What sbxctl needs of them: libevent's core, crypto.c's libcrypto, and on
-# Linux libseccomp for doctor's kernel probes (linux-probe.c).
+# Linux libseccomp for doctor's kernel probes (linux/probe.c).
 CLIENT_PKGS := libevent_core libprotobuf-c libcrypto jansson libseccomp
 ifeq ($(UNAME_S),Darwin)
 PKGS := libevent libprotobuf-c openssl jansson
@@ -72,20 +72,27 @@ endif
 
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(HARDEN) $(SAN_FLAGS) -MMD -MP \
-	-I. -I$(O)/gen -Iproto -Idaemon -Iclient -Itests/unit $(PKG_CFLAGS)
+	-I. -I$(O)/gen -Iproto -Iclient -Itests/unit $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(HARDEN_LD) $(SAN_FLAGS)
 
-# Platform files: the Makefile picks the backend (STYLE.md), not #ifdefs.
+# Platform files: the Makefile picks the backend's folder (STYLE.md), not
+# #ifdefs. The Seatbelt generator (daemon/seatbelt/) is pure and builds,
+# with its unit tests, everywhere; daemon/macos/ is the macOS-only glue.
+# Unit tests of Linux-only files are test-linux-*.c plus the two named.
 ifeq ($(UNAME_S),Darwin)
-PLATFORM_EXCLUDE := daemon/linux-%.c daemon/svc-systemd.c client/linux-%.c \
-	tests/unit/test-linux-%.c
+PLATFORM_EXCLUDE := daemon/linux/% client/linux-%.c tests/unit/test-linux-%.c \
+	tests/unit/test-landlock-abi.c tests/unit/test-audit-record.c
 else
-PLATFORM_EXCLUDE := daemon/macos-%.c daemon/svc-launchd.c client/macos-%.c
+PLATFORM_EXCLUDE := daemon/macos/% client/macos-%.c
 endif
 
+# The daemon's folders: the core, then one per subsystem (docs/development.md).
+DAEMON_DIRS := daemon daemon/rpc daemon/policy daemon/proxy daemon/seatbelt \
+	daemon/linux daemon/macos
 GEN_SRCS := $(O)/gen/proto/sbx.pb-c.c $(O)/gen/policy-default.c
 PROTO_SRCS := $(wildcard proto/*.c)
-DAEMON_SRCS := $(filter-out $(PLATFORM_EXCLUDE) daemon/main.c,$(wildcard daemon/*.c))
+DAEMON_SRCS := $(filter-out $(PLATFORM_EXCLUDE) daemon/main.c,\
+	$(foreach d,$(DAEMON_DIRS),$(wildcard $(d)/*.c)))
 CLIENT_SRCS := $(filter-out $(PLATFORM_EXCLUDE) client/main.c,$(wildcard client/*.c))
 UNIT_SRCS := $(filter-out $(PLATFORM_EXCLUDE),$(wildcard tests/unit/test-*.c))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
@@ -132,7 +139,11 @@ $(O)/obj/gen/%.o: $(O)/gen/%.c
 
 $(O)/libsbxproto.a: $(PROTO_OBJS)
 	ar rcs $@ $^
+# Built afresh each time: members are named by file name only, and two
+# folders may both hold, say, policy.c; `ar r` on an old archive would
+# replace one with the other.
 $(O)/libsbxd.a: $(DAEMON_OBJS)
+	rm -f $@
 	ar rcs $@ $^
 $(O)/libsbxctl.a: $(CLIENT_OBJS)
 	ar rcs $@ $^
@@ -140,7 +151,7 @@ $(O)/libsbxctl.a: $(CLIENT_OBJS)
 $(O)/sbxd: $(O)/obj/daemon/main.o $(O)/libsbxd.a $(O)/libsbxproto.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 # sbxctl takes the pure policy parser and crypto.c (keygen, sign, local
-# lint) and, for doctor, sbxd's kernel probes (linux-probe.c) from the
+# lint) and, for doctor, sbxd's kernel probes (linux/probe.c) from the
 # daemon's library; the linker pulls only those objects. A static link
 # warns that glibc's name services (getpwuid, getaddrinfo, dlopen) need
 # its shared modules at run time: sbxctl resolves no names (the daemon's

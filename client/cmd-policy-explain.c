@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "client/cmd-policy.h"
-#include "daemon/policy.h"
+#include "daemon/policy/policy.h"
 
 enum { OPT_WRITE = 0x100 };
 

@@ -15,7 +15,7 @@
 
 #include "client/cmd-policy.h"
 #include "client/file.h"
-#include "daemon/policy.h"
+#include "daemon/policy/policy.h"
 
 enum { OPT_LAYER = 0x100, OPT_LOCAL };
 

@@ -7,7 +7,7 @@
 #include "client/cmd-policy.h"
 #include "client/file.h"
 #include "daemon/crypto.h"
-#include "daemon/policy.h"
+#include "daemon/policy/policy.h"
 
 /* A signature file is 64 bytes or their base64; anything much larger is
  * not one. */

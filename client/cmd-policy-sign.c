@@ -8,7 +8,7 @@
 #include "client/cmd-policy.h"
 #include "client/file.h"
 #include "daemon/crypto.h"
-#include "daemon/policy.h"
+#include "daemon/policy/policy.h"
 
 /* Only what the daemon would accept is worth signing: an org policy that
  * parses and has a serial. */

@@ -13,7 +13,7 @@
 #include "client/file.h"
 #include "client/relay.h"
 #include "client/tty.h"
-#include "daemon/policy.h"
+#include "daemon/policy/policy.h"
 
 extern char **environ;
 
@@ -254,7 +254,7 @@ overrides_free(Sbx__PolicyOverrides *po)
 		free(po->policy_file);
 }
 
-/* The request layer for the daemon (policy-request.c turns it into a
+/* The request layer for the daemon (policy/request.c turns it into a
  * policy document): NULL in *out when no policy flag was given. */
 static int
 make_overrides(const struct run_policy *p, const char *cwd,

@@ -1,5 +1,5 @@
 /* sbxctl doctor on Linux: the kernel checks. Each runs the probe sbxd runs
- * (daemon/linux-probe.c) or the operation a sandbox performs, then reads
+ * (daemon/linux/probe.c) or the operation a sandbox performs, then reads
  * the sysctls that explain a failure, so the fix names the knob. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "client/doctor.h"
-#include "daemon/landlock-abi.h"
-#include "daemon/linux-landlock.h"
-#include "daemon/linux-probe.h"
-#include "daemon/linux-seccomp.h"
+#include "daemon/linux/landlock-abi.h"
+#include "daemon/linux/landlock.h"
+#include "daemon/linux/probe.h"
+#include "daemon/linux/seccomp.h"
 
 /* The value of a numeric sysctl, or -1 when it does not exist. */
 static long

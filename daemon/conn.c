@@ -14,7 +14,7 @@
 #include "daemon/daemon.h"
 #include "daemon/events.h"
 #include "daemon/log.h"
-#include "daemon/rpc.h"
+#include "daemon/rpc/rpc.h"
 #include "daemon/session.h"
 
 /* A connection whose peer does not read its replies is dropped rather than

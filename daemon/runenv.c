@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "daemon/envfilter.h"
-#include "daemon/policy-explain.h"
+#include "daemon/policy/explain.h"
 #include "daemon/runenv.h"
 
 /* The sandbox sets these; a client's own are dropped. */

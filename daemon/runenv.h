@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "daemon/policy.h"
-#include "daemon/proxy-env.h"
+#include "daemon/policy/policy.h"
+#include "daemon/proxy/env.h"
 #include "proto/wire.h"
 
 /*

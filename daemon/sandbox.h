@@ -1,5 +1,5 @@
 /* The sandbox backend interface: probe, plan, spawn. One implementation per
- * platform (linux-*.c, macos-*.c), chosen by the Makefile. */
+ * platform (daemon/linux/, daemon/macos/), chosen by the Makefile. */
 #ifndef SBX_SANDBOX_H
 #define SBX_SANDBOX_H
 

@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
-#include "daemon/fsdenial.h"
-#include "daemon/policy-store.h"
+#include "daemon/policy/fsdenial.h"
+#include "daemon/policy/store.h"
 #include "daemon/sandbox.h"
 #include "daemon/session-int.h"
-#include "daemon/syscall-deny.h"
+#include "daemon/policy/syscall-deny.h"
 #include "daemon/violation.h"
 
 /* A filesystem refusal the kernel made (Landlock), described by the rules

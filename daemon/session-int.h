@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "daemon/fsplan.h"
+#include "daemon/policy/fsplan.h"
 #include "daemon/sandbox.h"
 #include "daemon/violation.h"
 #include "proto/wire.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/policy.h"
+#include "daemon/policy/policy.h"
 #include "daemon/violation.h"
 
 struct violation_log {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addr-class.h"
+#include "daemon/proxy/addr-class.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

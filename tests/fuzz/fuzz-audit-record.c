@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit-record.h"
+#include "daemon/linux/audit-record.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gitfile.h"
+#include "daemon/policy/gitfile.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

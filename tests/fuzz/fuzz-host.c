@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "daemon/proxy/host.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http-chunked.h"
-#include "http-parse.h"
+#include "daemon/proxy/http-chunked.h"
+#include "daemon/proxy/http-parse.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http-response.h"
+#include "daemon/proxy/http-response.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ignore.h"
+#include "daemon/policy/ignore.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

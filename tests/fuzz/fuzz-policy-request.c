@@ -1,12 +1,12 @@
-/* libFuzzer target for policy-request.c: any PolicyOverrides a client can
+/* libFuzzer target for policy/request.c: any PolicyOverrides a client can
  * send becomes a request layer or a clean error, and merged under a user
  * layer it never grants a host that layer did not. */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "daemon/policy-explain.h"
-#include "daemon/policy-merge.h"
-#include "daemon/policy-request.h"
+#include "daemon/policy/explain.h"
+#include "daemon/policy/merge.h"
+#include "daemon/policy/request.h"
 
 #define HOME "/home/f"
 #define WS "/home/f/ws"

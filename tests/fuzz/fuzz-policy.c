@@ -6,10 +6,10 @@
 
 #include <jansson.h>
 
-#include "policy.h"
-#include "policy-explain.h"
-#include "policy-merge.h"
-#include "policy-render.h"
+#include "daemon/policy/policy.h"
+#include "daemon/policy/explain.h"
+#include "daemon/policy/merge.h"
+#include "daemon/policy/render.h"
 
 #define HOME "/home/f"
 #define WS "/home/f/ws"

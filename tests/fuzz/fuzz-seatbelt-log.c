@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "seatbelt-log.h"
+#include "daemon/seatbelt/log.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

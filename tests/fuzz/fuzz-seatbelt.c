@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ignore.h"
-#include "policy-merge.h"
-#include "seatbelt.h"
-#include "seatbelt-out.h"
+#include "daemon/policy/ignore.h"
+#include "daemon/policy/merge.h"
+#include "daemon/seatbelt/seatbelt.h"
+#include "daemon/seatbelt/out.h"
 #include "sbpl.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tunnel-check.h"
+#include "daemon/proxy/tunnel-check.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 # that is killed is replaced, and what the template masks stays masked.
 # The daemon runs as under systemd's watchdog: libsystemd then registers
 # a fork handler, which the template's children (without libsystemd's
-# code: linux-lean.c) must never run.
+# code: linux/lean.c) must never run.
 . "$(dirname "$0")/lib.sh"
 printf '#!/bin/sh\nexport WATCHDOG_PID=$$ WATCHDOG_USEC=600000000\nexec "$@"\n' >"$T/watchdog"
 chmod 755 "$T/watchdog"

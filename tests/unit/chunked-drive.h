@@ -2,7 +2,7 @@
 #ifndef SBX_CHUNKED_DRIVE_H
 #define SBX_CHUNKED_DRIVE_H
 
-#include "http-chunked.h"
+#include "daemon/proxy/http-chunked.h"
 
 #define CHUNKED_DRIVE_OVERRUN	(-1000)	/* reported more used than given */
 

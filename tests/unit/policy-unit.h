@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "policy.h"
+#include "daemon/policy/policy.h"
 
 #define HOME "/home/alice"
 #define WS "/home/alice/src/app"

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 
-#include "addr-class.h"
+#include "daemon/proxy/addr-class.h"
 #include "unit.h"
 
 /* Classifies a literal through a real sockaddr, as the proxy will. */

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <errno.h>
 
-#include "audit-record.h"
+#include "daemon/linux/audit-record.h"
 #include "unit.h"
 
 static int

@@ -1,9 +1,9 @@
-/* Unit tests for daemon/describe.c over a merged policy. */
+/* Unit tests for daemon/policy/describe.c over a merged policy. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/describe.h"
-#include "daemon/policy-merge.h"
+#include "daemon/policy/describe.h"
+#include "daemon/policy/merge.h"
 #include "unit.h"
 
 static const char doc[] =

@@ -2,8 +2,8 @@
  * `policy explain` finds, or by sbx's builtin Landlock scoping. */
 #include <string.h>
 
-#include "fsdenial.h"
-#include "policy-merge.h"
+#include "daemon/policy/fsdenial.h"
+#include "daemon/policy/merge.h"
 #include "policy-unit.h"
 #include "unit.h"
 

@@ -1,10 +1,10 @@
-/* Unit tests for daemon/fsplan-cache.c: a plan is built once per
+/* Unit tests for daemon/policy/fsplan-cache.c: a plan is built once per
  * (effective policy, workspace, home), is the one fsplan_build makes, and
  * a kept policy stays alive after its owner dropped it. */
 #include <string.h>
 
-#include "daemon/fsplan-cache.h"
-#include "daemon/policy-merge.h"
+#include "daemon/policy/fsplan-cache.h"
+#include "daemon/policy/merge.h"
 #include "policy-unit.h"
 #include "unit.h"
 

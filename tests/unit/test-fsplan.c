@@ -1,9 +1,9 @@
-/* Unit tests for daemon/fsplan.c: when the home is an overlay, and that
+/* Unit tests for daemon/policy/fsplan.c: when the home is an overlay, and that
  * the plan's key tells the cases apart (templates must not be shared). */
 #include <string.h>
 
-#include "daemon/fsplan.h"
-#include "daemon/policy-merge.h"
+#include "daemon/policy/fsplan.h"
+#include "daemon/policy/merge.h"
 #include "policy-unit.h"
 #include "unit.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests for daemon/gitconfig.c: what git init and clone write passes,
+/* Unit tests for daemon/policy/gitconfig.c: what git init and clone write passes,
  * anything that runs a program or reads another file does not, and a
  * differential run against `git config --list` on generated files: for
  * every file the check accepts, git must see only allowed keys. */
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "daemon/gitconfig.h"
+#include "daemon/policy/gitconfig.h"
 #include "unit.h"
 
 extern char **environ;

@@ -1,4 +1,4 @@
-/* Unit tests for daemon/gitfile.c: the formats, and a differential run
+/* Unit tests for daemon/policy/gitfile.c: the formats, and a differential run
  * against git itself: for .git files written in a scratch directory, the
  * repository `git rev-parse --absolute-git-dir` names is the one
  * gitfile_path leads to, and a file it refuses, git refuses too. */
@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "daemon/gitfile.h"
+#include "daemon/policy/gitfile.h"
 #include "unit.h"
 
 extern char **environ;

@@ -2,7 +2,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 
-#include "host.h"
+#include "daemon/proxy/host.h"
 #include "unit.h"
 
 static struct host h;

@@ -1,7 +1,7 @@
 /* Unit tests for http-parse.c: request forms, incremental feeding, every rejection. */
 #include <errno.h>
 
-#include "http-parse.h"
+#include "daemon/proxy/http-parse.h"
 #include "unit.h"
 
 static struct http_req r;

@@ -1,7 +1,7 @@
 /* Unit tests for http-response.c: framing of response heads at any split. */
 #include <errno.h>
 
-#include "http-response.h"
+#include "daemon/proxy/http-response.h"
 #include "unit.h"
 
 /* Parses s fed one byte more at a time; the result must not depend on it. */

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ignore.h"
+#include "daemon/policy/ignore.h"
 #include "unit.h"
 #include "ignore-cases.h"
 #include "ignore-gen.h"

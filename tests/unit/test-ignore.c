@@ -1,7 +1,7 @@
 /* Unit tests of the ignore matcher: a table of tricky gitignore cases, parse errors, tokens. */
 #include <errno.h>
 
-#include "ignore.h"
+#include "daemon/policy/ignore.h"
 #include "unit.h"
 #include "ignore-cases.h"
 

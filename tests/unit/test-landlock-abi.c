@@ -1,5 +1,5 @@
-/* Unit tests for daemon/landlock-abi.c. */
-#include "daemon/landlock-abi.h"
+/* Unit tests for daemon/linux/landlock-abi.c. */
+#include "daemon/linux/landlock-abi.h"
 #include "unit.h"
 
 int

@@ -1,4 +1,4 @@
-/* Tests for daemon/linux-landlock.c on the running kernel: the TCP layer
+/* Tests for daemon/linux/landlock.c on the running kernel: the TCP layer
  * a sandbox without a network namespace stacks on its filesystem layer
  * once its job names the session's ports. Skipped below Landlock ABI 4. */
 #define _GNU_SOURCE
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "daemon/linux-landlock.h"
+#include "daemon/linux/landlock.h"
 #include "unit.h"
 
 /* A listener on 127.0.0.1 at a port the kernel picks. */

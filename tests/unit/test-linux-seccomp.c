@@ -1,4 +1,4 @@
-/* Unit tests for linux-seccomp.c's program on every ABI it covers: x86-64
+/* Unit tests for linux/seccomp.c's program on every ABI it covers: x86-64
  * with i386 and x32, AArch64 with AArch32. Each program is compiled (the
  * host's own through seccomp_compile, the other through
  * seccomp_compile_arch) and run through bpf-sim.h on syscall numbers taken
@@ -11,8 +11,8 @@
 #include <seccomp.h>
 
 #include "bpf-sim.h"
-#include "linux-seccomp.h"
-#include "syscall-deny.h"
+#include "daemon/linux/seccomp.h"
+#include "daemon/policy/syscall-deny.h"
 #include "unit.h"
 
 enum { X86_64, I386, X32, AARCH64, ARM, NABI };

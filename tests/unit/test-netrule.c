@@ -1,7 +1,7 @@
 /* Unit tests for netrule.c: rule syntax, wildcard semantics, deny over allow. */
 #include <errno.h>
 
-#include "netrule.h"
+#include "daemon/policy/netrule.h"
 #include "unit.h"
 
 static const char *why;

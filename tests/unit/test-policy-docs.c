@@ -6,8 +6,8 @@
 
 #include <jansson.h>
 
-#include "policy.h"
-#include "policy-builtin.h"
+#include "daemon/policy/policy.h"
+#include "daemon/policy/builtin.h"
 #include "policy-unit.h"
 #include "unit.h"
 #include "golden.h"

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "policy-domain.h"
+#include "daemon/policy/domain.h"
 #include "unit.h"
 
 static void

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "policy.h"
-#include "policy-explain.h"
-#include "policy-merge.h"
+#include "daemon/policy/policy.h"
+#include "daemon/policy/explain.h"
+#include "daemon/policy/merge.h"
 #include "policy-unit.h"
 #include "unit.h"
 

@@ -7,10 +7,10 @@
 
 #include <jansson.h>
 
-#include "policy.h"
-#include "policy-merge.h"
-#include "policy-render.h"
-#include "policy-rule.h"
+#include "daemon/policy/policy.h"
+#include "daemon/policy/merge.h"
+#include "daemon/policy/render.h"
+#include "daemon/policy/rule.h"
 #include "unit.h"
 #include "golden.h"
 

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
-#include "policy-domain.h"
-#include "policy-glob.h"
-#include "policy-merge.h"
-#include "policy-path.h"
-#include "policy-rule.h"
+#include "daemon/policy/policy.h"
+#include "daemon/policy/domain.h"
+#include "daemon/policy/glob.h"
+#include "daemon/policy/merge.h"
+#include "daemon/policy/path.h"
+#include "daemon/policy/rule.h"
 #include "unit.h"
 
 /* Is rule r within rule h, for a grant list of kind? */

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy-glob.h"
-#include "policy-path.h"
+#include "daemon/policy/glob.h"
+#include "daemon/policy/path.h"
 #include "unit.h"
 
 static void

@@ -1,11 +1,11 @@
-/* policy-request.c: run flags and --policy text become the request layer,
+/* policy/request.c: run flags and --policy text become the request layer,
  * which narrows and never widens. */
 #include <errno.h>
 #include <string.h>
 
-#include "daemon/policy-explain.h"
-#include "daemon/policy-merge.h"
-#include "daemon/policy-request.h"
+#include "daemon/policy/explain.h"
+#include "daemon/policy/merge.h"
+#include "daemon/policy/request.h"
 #include "policy-unit.h"
 #include "unit.h"
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
-#include "policy-rule.h"
+#include "daemon/policy/policy.h"
+#include "daemon/policy/rule.h"
 #include "policy-unit.h"
 #include "unit.h"
 

@@ -1,12 +1,12 @@
-/* Unit tests for daemon/protect.c over the built-in rules plus a user
+/* Unit tests for daemon/policy/protect.c over the built-in rules plus a user
  * layer: coverage at any depth, git's layout (.git files, symlinks in
  * .git, worktrees and modules) and exceptions (only where git rules alone
  * cover the path), rename depths, late binds. */
 #include <string.h>
 #include <sys/stat.h>
 
-#include "daemon/policy-merge.h"
-#include "daemon/protect.h"
+#include "daemon/policy/merge.h"
+#include "daemon/policy/protect.h"
 #include "policy-unit.h"
 #include "unit.h"
 

@@ -1,7 +1,7 @@
-/* Unit tests for proxy-env.c: what the command is told, and what it keeps. */
+/* Unit tests for proxy/env.c: what the command is told, and what it keeps. */
 #include <string.h>
 
-#include "proxy-env.h"
+#include "daemon/proxy/env.h"
 #include "unit.h"
 
 static const char *

@@ -1,11 +1,11 @@
-/* Unit tests for proxy-rules.c: decisions by name, then by resolved address. */
+/* Unit tests for proxy/rules.c: decisions by name, then by resolved address. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "policy-merge.h"
+#include "daemon/policy/merge.h"
 #include "policy-unit.h"
-#include "proxy-rules.h"
+#include "daemon/proxy/rules.h"
 #include "unit.h"
 
 static const char user_json[] =

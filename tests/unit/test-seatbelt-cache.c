@@ -8,10 +8,10 @@
 
 #include <jansson.h>
 
-#include "crypto.h"
-#include "policy-merge.h"
-#include "policy-render.h"
-#include "seatbelt-cache.h"
+#include "daemon/crypto.h"
+#include "daemon/policy/merge.h"
+#include "daemon/policy/render.h"
+#include "daemon/seatbelt/cache.h"
 #include "unit.h"
 
 static char root[] = "/tmp/sbx-test-cache.XXXXXX";

@@ -1,9 +1,9 @@
 /* Profiles for hostile paths: quoting, regex escaping and refusals of the Seatbelt generator. */
 #include <errno.h>
 
-#include "policy-merge.h"
-#include "seatbelt.h"
-#include "seatbelt-out.h"
+#include "daemon/policy/merge.h"
+#include "daemon/seatbelt/seatbelt.h"
+#include "daemon/seatbelt/out.h"
 #include "unit.h"
 #include "sbpl.h"
 

@@ -2,9 +2,9 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "ignore.h"
-#include "policy-merge.h"
-#include "seatbelt.h"
+#include "daemon/policy/ignore.h"
+#include "daemon/policy/merge.h"
+#include "daemon/seatbelt/seatbelt.h"
 #include "unit.h"
 #include "ignore-cases.h"
 #include "ignore-gen.h"

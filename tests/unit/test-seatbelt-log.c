@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "seatbelt-log.h"
+#include "daemon/seatbelt/log.h"
 #include "unit.h"
 #include "golden.h"
 

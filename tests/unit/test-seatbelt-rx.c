@@ -3,10 +3,10 @@
 #include <regex.h>
 #include <stdint.h>
 
-#include "ignore.h"
-#include "policy-glob.h"
-#include "seatbelt-dfa.h"
-#include "seatbelt-rx.h"
+#include "daemon/policy/ignore.h"
+#include "daemon/policy/glob.h"
+#include "daemon/seatbelt/dfa.h"
+#include "daemon/seatbelt/rx.h"
 #include "unit.h"
 #include "ignore-gen.h"
 

@@ -3,10 +3,10 @@
 
 #include <jansson.h>
 
-#include "ignore.h"
-#include "policy-merge.h"
-#include "seatbelt.h"
-#include "seatbelt-rx.h"
+#include "daemon/policy/ignore.h"
+#include "daemon/policy/merge.h"
+#include "daemon/seatbelt/seatbelt.h"
+#include "daemon/seatbelt/rx.h"
 #include "unit.h"
 #include "golden.h"
 #include "sbpl.h"

@@ -3,7 +3,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-#include "sni.h"
+#include "daemon/proxy/sni.h"
 #include "unit.h"
 
 static struct sni_hello hello;

@@ -1,7 +1,7 @@
 /* Unit tests for socks5.c: greeting, each address type, refusals, need-more at every length. */
 #include <errno.h>
 
-#include "socks5.h"
+#include "daemon/proxy/socks5.h"
 #include "unit.h"
 
 static struct socks5_req req;

@@ -2,8 +2,8 @@
  * that the deny set's names are unique. */
 #include <string.h>
 
-#include "policy.h"
-#include "syscall-deny.h"
+#include "daemon/policy/policy.h"
+#include "daemon/policy/syscall-deny.h"
 #include "unit.h"
 
 static struct violation

@@ -1,7 +1,7 @@
 /* Unit tests for tunnel-check.c: first bytes of every kind, and plain HTTP streams fed as a socket gives them. */
 #include <openssl/ssl.h>
 
-#include "tunnel-check.h"
+#include "daemon/proxy/tunnel-check.h"
 #include "unit.h"
 
 static struct tunnel_check t;

@@ -2,8 +2,8 @@
  * bucket and its "N more suppressed" event, grouping and its bound. */
 #include <string.h>
 
-#include "policy.h"
-#include "violation.h"
+#include "daemon/policy/policy.h"
+#include "daemon/violation.h"
 #include "unit.h"
 
 static struct violation

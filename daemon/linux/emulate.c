@@ -1,0 +1,763 @@
+/* The file syscalls the supervisor performs for the command: each path is
+ * resolved once (linux/resolve.c), checked against the protected paths
+ * (protect.c), and the change is made on what was checked, through the
+ * resolved directory fd and name or the resolved object itself. The
+ * supervisor has the command's credentials, mounts and Landlock rules, so
+ * the kernel still decides everything else, with the same errors. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "daemon/policy/gitconfig.h"
+#include "daemon/linux/supervise.h"
+#include "daemon/linux/linux.h"
+#include "daemon/policy/protect.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#define RENAME_EXCHANGE (1 << 1)
+#define RENAME_WHITEOUT (1 << 2)
+#endif
+
+/* A directory rename is looked into at most this far, else EXDEV: mv
+ * then copies, one checked creation at a time. */
+#define TREE_MAX_ENTRIES 100000
+
+static int
+deny(struct sup *s, struct sreq *r, enum protect_op op, const char *path,
+     const char *rule, const char *detail)
+{
+	sup_report_protect(s, r, op, path, rule, detail);
+	return -EPERM;
+}
+
+/* e, the kernel's answer to a creation at p: an EACCES outside every tree
+ * the command may create in is Landlock's, and reported as such. */
+static int
+made(struct sup *s, struct sreq *r, const struct rpath *p,
+     const char *access, int e)
+{
+	if (e == -EACCES && !protect_creatable(s->fs, p->abs))
+		sup_report_landlock(s, r, access, p->abs);
+	return e;
+}
+
+/* The Landlock right mknod of mode needs. */
+static const char *
+make_right(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFCHR:
+		return "fs.make_char";
+	case S_IFBLK:
+		return "fs.make_block";
+	case S_IFIFO:
+		return "fs.make_fifo";
+	case S_IFSOCK:
+		return "fs.make_sock";
+	default:
+		return "fs.make_reg";
+	}
+}
+
+/* The command's umask, for what we create in its name, from its
+ * /proc/TID/status (slow: it formats the whole file), remembered per
+ * thread while that thread lives (a pidfd tells) and until any umask()
+ * call in the sandbox, which comes here too (sup_umask_changed). */
+static int
+use_umask(struct sup *s, struct sreq *r)
+{
+	const unsigned cap = sizeof(s->umasks) / sizeof(s->umasks[0]);
+	struct pollfd pfd = { .events = POLLIN };
+	unsigned i;
+	mode_t m;
+	int e;
+
+	for (i = 0; i < s->numasks; i++) {
+		if (s->umasks[i].tid != r->tid)
+			continue;
+		pfd.fd = s->umasks[i].pidfd;
+		if (poll(&pfd, 1, 0) == 0) {
+			umask(s->umasks[i].mask);
+			return 0;
+		}
+		/* That thread is gone; TID names another now. */
+		close(s->umasks[i].pidfd);
+		s->umasks[i] = s->umasks[--s->numasks];
+		break;
+	}
+	if ((e = res_status(r->tid, &m, NULL)) < 0)
+		return e;
+	umask(m);
+	if (s->numasks < cap)
+		i = s->numasks++;
+	else
+		close(s->umasks[i = s->next_umask++ % cap].pidfd);
+	s->umasks[i].tid = r->tid;
+	s->umasks[i].mask = m;
+	s->umasks[i].pidfd = (int)syscall(SYS_pidfd_open, r->tid,
+					  PIDFD_THREAD);
+	if (s->umasks[i].pidfd < 0) /* Linux < 6.9: no remembering */
+		s->umasks[i] = s->umasks[--s->numasks];
+	return 0;
+}
+
+void
+sup_umask_changed(struct sup *s)
+{
+	while (s->numasks > 0)
+		close(s->umasks[--s->numasks].pidfd);
+}
+
+static bool
+writes(int flags)
+{
+	return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
+}
+
+/* On a read-only mount nothing changes whatever the name: the kernel's
+ * EROFS (or EXDEV) stands, as for existing protected paths, which are
+ * read-only binds. */
+static bool
+ro_mount(int fd)
+{
+	struct statvfs sv;
+
+	return fd >= 0 && fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_RDONLY);
+}
+
+/* A mount point is never renamed or removed (EBUSY): .git is one where
+ * the template pinned it. */
+static bool
+mount_root(int fd)
+{
+	struct statx sx;
+
+	return fd >= 0 && statx(fd, "", AT_EMPTY_PATH, 0, &sx) == 0 &&
+	       (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
+/* Opening a FIFO blocks until the other end opens: a child waits, so the
+ * supervisor keeps serving (the other end may need it first). */
+static int
+fifo_worker(struct sup *s, struct sreq *r, int obj, int flags, bool cloexec)
+{
+	struct sup_answer a = { .is_fd = true, .cloexec = cloexec };
+	/* Not fork(): no atfork handler (linux/lean.c). */
+	pid_t pid = _Fork();
+	int fd;
+
+	if (pid < 0)
+		return -errno;
+	if (pid > 0) {
+		s->workers++;
+		return -EINPROGRESS;
+	}
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	fd = res_reopen(obj, flags);
+	sup_answer_send(s, r->n->id, fd, &a);
+	_exit(0);
+}
+
+/* /dev/tty is the opener's controlling terminal: the command's, which is
+ * one of the sandbox's /dev/pts (or none: ENXIO). */
+static int
+open_ctty(struct sup *s, struct sreq *r, int flags)
+{
+	char path[64], buf[1024], *p;
+	unsigned long tty = 0;
+	struct stat st;
+	int fd;
+
+	if ((fd = res_proc_read(r->tid, "stat", buf, sizeof(buf))) < 0)
+		return fd;
+	/* pid (comm) state ppid pgrp session tty_nr: after the last ')'. */
+	if (!(p = strrchr(buf, ')')) ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %lu", &tty) != 1)
+		return -EIO;
+	if (tty == 0)
+		return -ENXIO;
+	if (major(tty) < 136 || major(tty) > 143)
+		return -ENXIO; /* not a pty: none is in the sandbox */
+	snprintf(path, sizeof(path), "dev/pts/%u",
+		 (major(tty) - 136) * 256 + minor(tty));
+	fd = openat(s->root, path, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || st.st_rdev != (dev_t)tty) {
+		close(fd);
+		return -ENXIO;
+	}
+	return fd;
+}
+
+static int
+open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
+	      bool cloexec)
+{
+	char path[PATH_MAX];
+	const char *rule = NULL;
+	int e;
+
+	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		return -EEXIST;
+	if (S_ISLNK(p->st.st_mode))
+		return -ELOOP; /* O_NOFOLLOW on a symlink */
+	if (writes(flags) && !ro_mount(p->obj)) {
+		if ((e = res_fd_path(p->obj, path, sizeof(path))) < 0)
+			return e;
+		if (e == 0 && protect_decide(s->fs, PROTECT_WRITE,
+					     p->st.st_mode & S_IFMT, path,
+					     &rule) != PROTECT_ALLOW)
+			return deny(s, r, PROTECT_WRITE, path, rule, NULL);
+	}
+	flags &= ~(O_CREAT | O_EXCL | O_CLOEXEC);
+	if (S_ISFIFO(p->st.st_mode))
+		return fifo_worker(s, r, p->obj, flags, cloexec);
+	if (S_ISCHR(p->st.st_mode) && p->st.st_rdev == makedev(5, 0))
+		return open_ctty(s, r, flags);
+	return res_reopen(p->obj, flags);
+}
+
+/* What git worktree add writes to tie a worktree to its repository
+ * (linux/gitlink.c). */
+static int
+open_gitlink(struct sup *s, struct sreq *r, struct rpath *p,
+	     enum protect_verdict v, mode_t mode, const char *rule)
+{
+	int e;
+
+	if (v == PROTECT_WT_GITDIR)
+		return gitlink_gitdir(s, p);
+	if ((e = use_umask(s, r)) < 0)
+		return e;
+	if (v == PROTECT_WT_COMMONDIR)
+		return gitlink_commondir(s, p, mode & 0777);
+	e = gitlink_dotgit(s, p, mode & 0777);
+	return e == -EPERM ? deny(s, r, PROTECT_CREATE, p->abs, rule,
+				  "not a linked worktree's .git file") : e;
+}
+
+static int
+open_new(struct sup *s, struct sreq *r, struct rpath *p, int flags,
+	 mode_t mode)
+{
+	enum protect_verdict v = PROTECT_ALLOW;
+	const char *rule = NULL;
+	int fd, e;
+
+	if (!(flags & O_CREAT))
+		return -ENOENT;
+	if (!ro_mount(p->parent))
+		v = protect_decide(s->fs, PROTECT_CREATE, S_IFREG, p->abs,
+				   &rule);
+	switch (v) {
+	case PROTECT_ALLOW:
+		break;
+	case PROTECT_DISCARD:
+		/* A sample hook git init copies: accepted, kept nowhere. */
+		fd = memfd_create("sbx-discarded", MFD_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	case PROTECT_WT_GITDIR:
+	case PROTECT_WT_COMMONDIR:
+	case PROTECT_GIT_FILE:
+		return open_gitlink(s, r, p, v, mode, rule);
+	default:
+		return deny(s, r, PROTECT_CREATE, p->abs, rule, NULL);
+	}
+	if ((e = use_umask(s, r)) < 0)
+		return e;
+	fd = openat(p->parent, p->name, (flags & ~O_CLOEXEC) | O_CREAT |
+		    O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, mode);
+	if (fd < 0 && errno == EEXIST && !(flags & O_EXCL))
+		return -EAGAIN; /* made meanwhile: look again */
+	return fd < 0 ? made(s, r, p, "fs.make_reg", -errno) : fd;
+}
+
+static int
+emu_open(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, int flags,
+	 mode_t mode, struct sup_answer *a)
+{
+	bool excl = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+	struct rpath p;
+	int e = -EAGAIN, tries, fd;
+
+	/* No setuid or setgid file (the filter's rule, linux/seccomp.c). */
+	if ((flags & (O_CREAT | __O_TMPFILE)) && (mode & (S_ISUID | S_ISGID)))
+		return -EPERM;
+	a->is_fd = true;
+	a->cloexec = flags & O_CLOEXEC;
+	if (flags & O_PATH) {
+		if ((e = res_path(s, r, dirfd, addr, !(flags & O_NOFOLLOW),
+				  &p)) < 0)
+			return e;
+		fd = p.obj >= 0 ? fcntl(p.obj, F_DUPFD_CLOEXEC, 3) : -1;
+		e = p.obj < 0 ? -ENOENT : fd < 0 ? -errno : fd;
+		res_close(&p);
+		return e;
+	}
+	for (tries = 0; tries < 4 && e == -EAGAIN; tries++) {
+		if ((e = res_path(s, r, dirfd, addr,
+				  !(flags & O_NOFOLLOW) && !excl, &p)) < 0)
+			return e;
+		if ((flags & __O_TMPFILE) == __O_TMPFILE) {
+			/* An unnamed file: nothing named is made until a
+			 * linkat, which comes here too. */
+			e = p.obj < 0 ? -ENOENT : use_umask(s, r);
+			if (e == 0) {
+				fd = openat(p.obj, ".", (flags & ~O_CLOEXEC) |
+					    O_CLOEXEC, mode);
+				e = fd < 0 ? -errno : fd;
+			}
+		} else if (p.obj >= 0)
+			e = open_existing(s, r, &p, flags, a->cloexec);
+		else
+			e = open_new(s, r, &p, flags, mode);
+		res_close(&p);
+	}
+	return e == -EAGAIN ? -EEXIST : e;
+}
+
+/* ".git" (any case, a trailing slash allowed): a repository this session
+ * makes, whose config git may then write (git_config). */
+static bool
+is_dot_git(const char *name)
+{
+	return !strncasecmp(name, ".git", 4) &&
+	       (name[4] == '\0' || !strcmp(name + 4, "/"));
+}
+
+/* mkdir, mknod, symlink: a new name, never through a symlink. */
+static int
+emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
+	 uint64_t addr, mode_t mode, dev_t dev, uint64_t target_addr)
+{
+	char target[PATH_MAX];
+	enum protect_verdict v;
+	const char *rule = NULL;
+	struct rpath p;
+	int e;
+
+	if (op == PROTECT_MKNOD && (mode & (S_ISUID | S_ISGID)))
+		return -EPERM; /* no setuid or setgid file */
+	if (op == PROTECT_SYMLINK) {
+		if ((e = res_read_string(r, target_addr, target,
+					 sizeof(target))) < 0)
+			return e;
+		if (!target[0])
+			return -ENOENT;
+	}
+	if ((e = res_path(s, r, dirfd, addr, false, &p)) < 0)
+		return e;
+	if (p.obj >= 0 || !p.name[0] || res_is_dot(p.name)) {
+		res_close(&p);
+		return -EEXIST;
+	}
+	v = ro_mount(p.parent) ? PROTECT_ALLOW :
+		protect_decide(s->fs, op, op == PROTECT_MKDIR ? S_IFDIR :
+			       op == PROTECT_SYMLINK ? S_IFLNK : S_IFREG,
+			       p.abs, &rule);
+	if (v != PROTECT_ALLOW && v != PROTECT_HOOKS_DIR)
+		e = deny(s, r, op, p.abs, rule, NULL);
+	else if (op != PROTECT_SYMLINK && (e = use_umask(s, r)) < 0)
+		;
+	else if (op == PROTECT_MKDIR)
+		e = made(s, r, &p, "fs.make_dir",
+			 mkdirat(p.parent, p.name, mode) < 0 ? -errno : 0);
+	else if (op == PROTECT_MKNOD)
+		e = made(s, r, &p, make_right(mode),
+			 mknodat(p.parent, p.name, mode, dev) < 0 ? -errno : 0);
+	else
+		e = made(s, r, &p, "fs.make_sym",
+			 symlinkat(target, p.parent, p.name) < 0 ? -errno : 0);
+	if (e == 0 && op == PROTECT_MKDIR && is_dot_git(p.name))
+		sup_fresh_set(s, p.parent, p.name, true);
+	res_close(&p);
+	return e;
+}
+
+/* The object a link or truncate names must not be a protected file (nor
+ * a .git file): another name for it would be a way to write it. */
+static int
+check_object(struct sup *s, struct sreq *r, enum protect_op op, int obj)
+{
+	char path[PATH_MAX];
+	const char *rule = NULL;
+	struct stat st;
+	int e = res_fd_path(obj, path, sizeof(path));
+
+	if (e < 0)
+		return e;
+	if (fstat(obj, &st) < 0)
+		return -errno;
+	if (e == 0 && (protect_covered(s->fs, path, &rule) ||
+		       (rule = protect_git_type(path, st.st_mode & S_IFMT))))
+		return deny(s, r, op, path, rule, NULL);
+	return 0;
+}
+
+static int
+emu_link(struct sup *s, struct sreq *r, int odfd, uint64_t oaddr, int ndfd,
+	 uint64_t naddr, int flags)
+{
+	char self[64];
+	struct rpath src, dst;
+	const char *rule = NULL;
+	int e;
+
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if ((e = res_object(s, r, odfd, oaddr, flags & AT_EMPTY_PATH,
+			    flags & AT_SYMLINK_FOLLOW, &src)) < 0)
+		return e;
+	if (!ro_mount(src.obj) &&
+	    (e = check_object(s, r, PROTECT_LINK, src.obj)) < 0) {
+		res_close(&src);
+		return e;
+	}
+	if ((e = res_path(s, r, ndfd, naddr, false, &dst)) < 0) {
+		res_close(&src);
+		return e;
+	}
+	if (dst.obj >= 0 || !dst.name[0] || res_is_dot(dst.name))
+		e = -EEXIST;
+	else if (!ro_mount(dst.parent) && !ro_mount(src.obj) &&
+		 protect_decide(s->fs, PROTECT_LINK, src.st.st_mode & S_IFMT,
+				dst.abs, &rule) != PROTECT_ALLOW)
+		e = deny(s, r, PROTECT_LINK, dst.abs, rule, NULL);
+	else {
+		/* The very inode checked, whatever its name is by now. */
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", src.obj);
+		e = linkat(AT_FDCWD, self, dst.parent, dst.name,
+			   AT_SYMLINK_FOLLOW) < 0 ? -errno : 0;
+	}
+	res_close(&src);
+	res_close(&dst);
+	return e;
+}
+
+static bool
+is_symlink(int dir, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_LNK;
+	return fstatat(dir, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISLNK(st.st_mode);
+}
+
+/* Every entry down to the depth protect_rename_depth() gives must keep
+ * its coverage when the tree moves from `from` to `to`. */
+static int
+check_tree(struct sup *s, struct sreq *r, int dir, const char *from,
+	   const char *to, int depth, long *budget)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	const char *rule = NULL;
+	struct dirent *de;
+	DIR *d;
+	int fd, e = 0;
+
+	if ((fd = res_reopen(dir, O_RDONLY | O_DIRECTORY)) < 0)
+		return deny(s, r, PROTECT_RENAME, from, NULL,
+			    "the directory cannot be read to check it");
+	if (!(d = fdopendir(fd))) {
+		close(fd);
+		return -errno;
+	}
+	while (e == 0 && (de = readdir(d))) {
+		if (res_is_dot(de->d_name))
+			continue;
+		if (--*budget < 0) {
+			e = -EXDEV;
+			break;
+		}
+		if (snprintf(a, sizeof(a), "%s/%s", from, de->d_name) >=
+			    (int)sizeof(a) ||
+		    snprintf(b, sizeof(b), "%s/%s", to, de->d_name) >=
+			    (int)sizeof(b)) {
+			e = -ENAMETOOLONG;
+			break;
+		}
+		if (protect_covered(s->fs, a, &rule) !=
+		    protect_covered(s->fs, b, &rule)) {
+			e = deny(s, r, PROTECT_RENAME,
+				 protect_covered(s->fs, b, NULL) ? b : a, rule,
+				 "a protected path inside the renamed "
+				 "directory");
+			break;
+		}
+		/* A symlink coming into a .git directory. */
+		if (is_symlink(dirfd(d), de) && !protect_git_type(a, S_IFLNK) &&
+		    (rule = protect_git_type(b, S_IFLNK))) {
+			e = deny(s, r, PROTECT_RENAME, b, rule,
+				 "a symlink inside the renamed directory");
+			break;
+		}
+		if (depth != 1 && de->d_type != DT_REG &&
+		    de->d_type != DT_LNK) {
+			int sub = openat(dirfd(d), de->d_name,
+					 O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			struct stat st;
+
+			if (sub < 0)
+				e = -errno;
+			else if (fstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+				e = check_tree(s, r, sub, a, b,
+					       depth > 1 ? depth - 1 : depth,
+					       budget);
+			if (sub >= 0)
+				close(sub);
+		}
+	}
+	closedir(d);
+	return e;
+}
+
+/* config.lock renamed onto .git/config: the content is read once, checked
+ * and written to a new file, which alone is renamed into place; any fd
+ * the command holds keeps pointing at its own, now unlinked, file. */
+static int
+git_config(struct sup *s, struct sreq *r, struct rpath *src,
+	   struct rpath *dst, unsigned flags)
+{
+	static char buf[GITCONFIG_MAX + 1];
+	struct gitconfig_error ge;
+	char detail[160];
+	size_t n = 0;
+	ssize_t k;
+	int fd, e = 0;
+
+	if ((fd = res_reopen(src->obj, O_RDONLY)) < 0)
+		return fd;
+	while (n < sizeof(buf) &&
+	       (k = read(fd, buf + n, sizeof(buf) - n)) > 0)
+		n += (size_t)k;
+	close(fd);
+	if (gitconfig_check(buf, n, &ge) < 0) {
+		snprintf(detail, sizeof(detail), "line %u%s%s: %s", ge.line,
+			 ge.key[0] ? " " : "", ge.key, ge.why);
+		return deny(s, r, PROTECT_RENAME, dst->abs, "/**/.git/config",
+			    detail);
+	}
+	if (unlinkat(src->parent, src->name, 0) < 0)
+		return -errno;
+	fd = openat(src->parent, src->name, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, src->st.st_mode & 0666) < 0 ||
+	    write(fd, buf, n) != (ssize_t)n)
+		e = -EIO;
+	if (close(fd) < 0 && e == 0)
+		e = -EIO;
+	if (e == 0 && renameat2(src->parent, src->name, dst->parent, dst->name,
+				flags & RENAME_NOREPLACE) < 0)
+		e = -errno;
+	if (e < 0)
+		return e;
+	if (dst->obj >= 0)
+		sup_fresh_set(s, dst->obj, "", false);
+	sup_fresh_set(s, dst->parent, dst->name, true);
+	return 0;
+}
+
+static int
+rename_checked(struct sup *s, struct sreq *r, struct rpath *src,
+	       struct rpath *dst, unsigned flags)
+{
+	const char *rule = NULL;
+	enum protect_verdict v = protect_decide(s->fs, PROTECT_RENAME,
+						src->st.st_mode & S_IFMT,
+						dst->abs, &rule);
+	long budget = TREE_MAX_ENTRIES;
+	int depth, e;
+
+	if (mount_root(src->obj) || mount_root(dst->obj) ||
+	    ro_mount(src->parent) || ro_mount(dst->parent))
+		goto kernel; /* it refuses: EBUSY, EROFS, EXDEV */
+	/* git writing the config of a repository this session made. */
+	if (v == PROTECT_GIT_CONFIG && !(flags & RENAME_EXCHANGE) &&
+	    S_ISREG(src->st.st_mode) && !strchr(src->name, '/') &&
+	    !protect_covered(s->fs, src->abs, NULL) &&
+	    sup_fresh(s, dst->parent, "") &&
+	    (dst->obj < 0 || (S_ISREG(dst->st.st_mode) &&
+			      sup_fresh(s, dst->parent, dst->name))))
+		return git_config(s, r, src, dst, flags);
+	if (v != PROTECT_ALLOW)
+		return deny(s, r, PROTECT_RENAME, dst->abs, rule, NULL);
+	if (protect_covered(s->fs, src->abs, &rule))
+		return deny(s, r, PROTECT_REMOVE, src->abs, rule, NULL);
+	/* Exchanged, dst's object lands at src's path. */
+	if ((flags & RENAME_EXCHANGE) && dst->obj >= 0 &&
+	    (rule = protect_git_type(src->abs, dst->st.st_mode & S_IFMT)))
+		return deny(s, r, PROTECT_RENAME, src->abs, rule, NULL);
+	if (S_ISDIR(src->st.st_mode) &&
+	    (depth = protect_rename_depth(s->fs, src->abs, dst->abs)) != 0 &&
+	    (e = check_tree(s, r, src->obj, src->abs, dst->abs, depth,
+			    &budget)) < 0)
+		return e;
+	if ((flags & RENAME_EXCHANGE) && dst->obj >= 0 &&
+	    S_ISDIR(dst->st.st_mode) &&
+	    (depth = protect_rename_depth(s->fs, dst->abs, src->abs)) != 0 &&
+	    (e = check_tree(s, r, dst->obj, dst->abs, src->abs, depth,
+			    &budget)) < 0)
+		return e;
+kernel:
+	return renameat2(src->parent, src->name, dst->parent, dst->name,
+			 flags) < 0 ? -errno : 0;
+}
+
+static int
+emu_rename(struct sup *s, struct sreq *r, int odfd, uint64_t oaddr,
+	   int ndfd, uint64_t naddr, unsigned flags)
+{
+	struct rpath src, dst;
+	int e;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		return -EINVAL;
+	if ((e = res_path(s, r, odfd, oaddr, false, &src)) < 0)
+		return e;
+	if ((e = res_path(s, r, ndfd, naddr, false, &dst)) < 0) {
+		res_close(&src);
+		return e;
+	}
+	if (src.obj < 0)
+		e = -ENOENT;
+	else if (!src.name[0] || !dst.name[0] || res_is_dot(src.name) ||
+		 res_is_dot(dst.name))
+		e = -EBUSY; /* "/", "." or "..": never renamed */
+	else
+		e = rename_checked(s, r, &src, &dst, flags);
+	res_close(&src);
+	res_close(&dst);
+	return e;
+}
+
+static int
+emu_truncate(struct sup *s, struct sreq *r, uint64_t addr, off_t len)
+{
+	char self[64];
+	struct rpath p;
+	int e;
+
+	if ((e = res_path(s, r, AT_FDCWD, addr, true, &p)) < 0)
+		return e;
+	if (p.obj < 0)
+		e = -ENOENT;
+	else if (ro_mount(p.obj) ||
+		 (e = check_object(s, r, PROTECT_WRITE, p.obj)) == 0) {
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", p.obj);
+		e = truncate(self, len) < 0 ? -errno : 0;
+	}
+	res_close(&p);
+	return e;
+}
+
+static int
+ifd(uint64_t v)
+{
+	return (int)(uint32_t)v;
+}
+
+/* truncate64 of 32-bit ABIs: the length in two registers (ARM EABI
+ * aligns it to an even pair). */
+static off_t
+len64(const struct seccomp_data *d)
+{
+	const uint32_t arm = 0x40000028; /* AUDIT_ARCH_ARM */
+
+	if (d->arch == arm)
+		return (off_t)((d->args[2] & 0xffffffffu) | (d->args[3] << 32));
+	return (off_t)((d->args[1] & 0xffffffffu) | (d->args[2] << 32));
+}
+
+int
+emu_run(struct sup *s, struct sreq *r, int op, struct sup_answer *a)
+{
+	const __u64 *A = r->n->data.args;
+	int e = -ENOSYS;
+
+	memset(a, 0, sizeof(*a));
+	sup_lock(s, op == SUP_RENAME || op == SUP_RENAMEAT ||
+			    op == SUP_RENAMEAT2);
+	switch (op) {
+	case SUP_OPEN:
+		e = emu_open(s, r, AT_FDCWD, A[0], ifd(A[1]), (mode_t)A[2], a);
+		break;
+	case SUP_OPENAT:
+		e = emu_open(s, r, ifd(A[0]), A[1], ifd(A[2]), (mode_t)A[3],
+			     a);
+		break;
+	case SUP_CREAT:
+		e = emu_open(s, r, AT_FDCWD, A[0], O_CREAT | O_WRONLY | O_TRUNC,
+			     (mode_t)A[1], a);
+		break;
+	case SUP_MKDIR:
+	case SUP_MKDIRAT:
+		e = op == SUP_MKDIR ?
+			emu_make(s, r, PROTECT_MKDIR, AT_FDCWD, A[0],
+				 (mode_t)A[1], 0, 0) :
+			emu_make(s, r, PROTECT_MKDIR, ifd(A[0]), A[1],
+				 (mode_t)A[2], 0, 0);
+		break;
+	case SUP_MKNOD:
+		e = emu_make(s, r, PROTECT_MKNOD, AT_FDCWD, A[0], (mode_t)A[1],
+			     (dev_t)A[2], 0);
+		break;
+	case SUP_MKNODAT:
+		e = emu_make(s, r, PROTECT_MKNOD, ifd(A[0]), A[1],
+			     (mode_t)A[2], (dev_t)A[3], 0);
+		break;
+	case SUP_SYMLINK:
+		e = emu_make(s, r, PROTECT_SYMLINK, AT_FDCWD, A[1], 0, 0, A[0]);
+		break;
+	case SUP_SYMLINKAT:
+		e = emu_make(s, r, PROTECT_SYMLINK, ifd(A[1]), A[2], 0, 0,
+			     A[0]);
+		break;
+	case SUP_LINK:
+		e = emu_link(s, r, AT_FDCWD, A[0], AT_FDCWD, A[1], 0);
+		break;
+	case SUP_LINKAT:
+		e = emu_link(s, r, ifd(A[0]), A[1], ifd(A[2]), A[3],
+			     ifd(A[4]));
+		break;
+	case SUP_RENAME:
+		e = emu_rename(s, r, AT_FDCWD, A[0], AT_FDCWD, A[1], 0);
+		break;
+	case SUP_RENAMEAT:
+	case SUP_RENAMEAT2:
+		e = emu_rename(s, r, ifd(A[0]), A[1], ifd(A[2]), A[3],
+			       op == SUP_RENAMEAT2 ? (unsigned)A[4] : 0);
+		break;
+	case SUP_TRUNCATE:
+		e = emu_truncate(s, r, A[0], (off_t)A[1]);
+		break;
+	case SUP_TRUNCATE64:
+		e = emu_truncate(s, r, A[0], len64(&r->n->data));
+		break;
+	default:
+		e = guard_run(s, r, op);
+		break;
+	}
+	sup_unlock(s);
+	if (e >= 0 && a->is_fd)
+		a->val = e;
+	return e;
+}

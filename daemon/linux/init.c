@@ -1,0 +1,619 @@
+/* The session init (pid 1 of the session's pid namespace) and the command
+ * it forks. Order, as STYLE.md asks: namespaces -> mounts (done by the
+ * template, or here for a direct sandbox) -> Landlock ruleset -> the
+ * supervisor, in a domain of that ruleset (started by the template's
+ * child, or here) -> privileges dropped -> fork -> session ->
+ * no_new_privs -> Landlock -> seccomp, listener to the supervisor -> the
+ * job arrives (a warm sandbox waits here) -> Landlock's TCP layer (no
+ * network namespace) -> template sync -> stdio -> cwd -> exec. Nothing
+ * here allocates; every failure is written to the status channel as
+ * {step, errno} before _exit. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <linux/seccomp.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/policy/fsplan.h"
+#include "daemon/linux/landlock.h"
+#include "daemon/linux/probe.h"
+#include "daemon/linux/seccomp.h"
+#include "daemon/linux/linux.h"
+#include "daemon/usercred.h"
+#include "daemon/sandbox.h"
+#include "proto/fdpass.h"
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+/* The session init's umask, which its command process inherits. */
+#define INIT_UMASK 022
+#define SECBITS_LOCKDOWN 0x3f /* NOROOT, NO_SETUID_FIXUP, KEEP_CAPS + locks */
+/* For what runs on the command's own stack (see struct command) and may
+ * end the process there: ASan, told of a noreturn call, would warn on the
+ * command's stderr about a stack it does not know. */
+#define ON_COMMAND_STACK __attribute__((no_sanitize("address")))
+#define COMMAND_STACK_EXIT __attribute__((noreturn)) ON_COMMAND_STACK
+
+extern char **environ;
+
+static void
+report(int fd, int kind, int step, int value)
+{
+	struct sandbox_status s;
+	ssize_t n;
+
+	memset(&s, 0, sizeof(s));
+	s.kind = kind;
+	s.step = step;
+	s.value = value;
+	if (kind == SANDBOX_STATUS_EXITED) {
+		/* Everything this init reaped: the command and its tree. */
+		struct rusage ru;
+
+		if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
+			s.utime_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u +
+				     (uint64_t)ru.ru_utime.tv_usec;
+			s.stime_us = (uint64_t)ru.ru_stime.tv_sec * 1000000u +
+				     (uint64_t)ru.ru_stime.tv_usec;
+			s.maxrss_kb = (uint64_t)ru.ru_maxrss;
+		}
+	}
+
+	do
+		n = write(fd, &s, sizeof(s));
+	while (n < 0 && errno == EINTR);
+	/* All that is left is this process's exit, and tearing down a pid
+	 * namespace's init costs a few hundred microseconds. The write woke
+	 * the daemon on this CPU (a socket write is a "sync" wake-up: the
+	 * kernel expects the writer to sleep), where it would wait behind
+	 * that teardown: at idle priority, yielding, the daemon runs at once
+	 * and relays the status, and the teardown takes what CPU is left.
+	 * Not before the write: at idle priority on a busy CPU the status
+	 * itself could wait. */
+	if (kind == SANDBOX_STATUS_EXITED) {
+		sched_setscheduler(0, SCHED_IDLE, &(struct sched_param){ 0 });
+		sched_yield();
+	}
+}
+
+static void COMMAND_STACK_EXIT
+fail(int fd, int step, int err)
+{
+	report(fd, SANDBOX_STATUS_SETUP_FAILED, step, err);
+	_exit(125);
+}
+
+/* The proxy's listeners, made inside the sandbox's network namespace and
+ * handed to the daemon, which serves them: a connection to them can only
+ * come from this sandbox. */
+static int
+send_listeners(int sfd)
+{
+	static const int ports[2] = { SANDBOX_HTTP_PROXY_PORT,
+				      SANDBOX_SOCKS_PROXY_PORT };
+	struct sandbox_status rec = { .kind = SANDBOX_STATUS_LISTENERS };
+	int fds[2] = { -1, -1 }, one = 1, i, r = 0;
+
+	for (i = 0; i < 2 && r == 0; i++) {
+		struct sockaddr_in sa = { .sin_family = AF_INET,
+					  .sin_port = htons((uint16_t)ports[i]),
+					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+
+		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC |
+					SOCK_NONBLOCK, 0);
+		if (fds[i] < 0 ||
+		    setsockopt(fds[i], SOL_SOCKET, SO_REUSEADDR, &one,
+			       sizeof(one)) < 0 ||
+		    bind(fds[i], (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+		    listen(fds[i], 128) < 0)
+			r = -errno;
+	}
+	if (r == 0 && fdpass_send(sfd, &rec, sizeof(rec), fds, 2) < 0)
+		r = -errno;
+	for (i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return r;
+}
+
+/* Leaves the calling process with no capabilities it could ever regain. */
+int
+linux_drop_privs(const struct sandbox_plan *p)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	int cap;
+
+	if (prctl(PR_SET_SECUREBITS, SECBITS_LOCKDOWN) < 0 && errno != EPERM)
+		return -errno;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
+	    errno != EINVAL)
+		return -errno;
+	for (cap = 0; cap < 64; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
+		    errno == EINVAL)
+			break;
+	/* (Landlock-only mode runs as the user already, with none.) */
+	if (!p->userns && !p->llonly) {
+		/* Privileged mode: from root to the user; no caps survive. */
+		if (setgroups((size_t)p->ngroups, p->groups) < 0 ||
+		    setresgid(p->gid, p->gid, p->gid) < 0 ||
+		    setresuid(p->uid, p->uid, p->uid) < 0)
+			return -errno;
+	}
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capset, &h, d) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Waits for the template to mask what appeared before this run (a cwd
+ * taken before a mask went over it would keep the unmasked directory). */
+static int
+wait_template(int fd)
+{
+	ssize_t n;
+	char c;
+
+	if (fd < 0)
+		return 0;
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	return n == 1 ? 0 : -EPIPE;
+}
+
+/* The job's stdio on 0-2 (with a terminal as the controlling one); nothing
+ * else of ours survives the exec. */
+static int
+take_stdio(const struct linux_job *j, int *step)
+{
+	int tmp[3], i;
+
+	*step = STEP_STDIO;
+	/* Copy above 2 first: the fds may overlap the targets. */
+	for (i = 0; i < 3; i++)
+		if ((tmp[i] = fcntl(j->stdio[i], F_DUPFD_CLOEXEC, 10)) < 0)
+			return -errno;
+	if (j->tty && ioctl(tmp[0], TIOCSCTTY, 0) < 0) {
+		*step = STEP_TTY;
+		return -errno;
+	}
+	for (i = 0; i < 3; i++)
+		if (dup2(tmp[i], i) < 0)
+			return -errno;
+	/* Whatever the daemon had open never reaches the command. */
+	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The command process is cloned with CLONE_VM | CLONE_VFORK: it runs on a
+ * stack of its own in the init's memory until it execs or exits, and the
+ * init waits until then, so nothing is copied for a process that is about
+ * to replace its memory (that copy and its teardown were a quarter of
+ * what a sandbox cost). It changes nothing of the init's but these
+ * fields (what it mapped for its job, left to the init to unmap) and
+ * environ, which the init does not use. */
+#define COMMAND_STACK (256 * 1024)
+
+struct command {
+	const struct sandbox_plan *p;
+	struct linux_session_fds f;
+	int sfd, go, sigfd;
+	void *job_map;
+	size_t job_len;
+	pid_t sup;       /* a supervisor that is not our ancestor, or 0 */
+};
+
+/* What the daemon gets once the job is in: our pidfd (its audit records
+ * name our pid, since we make the command's Landlock domain) and either
+ * the listener, to answer (EPERM) and report each refusal itself, or,
+ * when a supervisor emulates file syscalls, the supervisor's reports, the
+ * listener going to it; then without a network namespace the daemon gets
+ * the listener too, to answer the connect() calls the supervisor hands
+ * on. Not sent while the sandbox waits warm: a Unix socket in flight
+ * (the reports) makes the kernel queue its socket garbage collector on
+ * every close of any Unix socket on the host, for as long as it stays
+ * in flight. */
+struct denials {
+	int fds[3], n;
+};
+
+static void ON_COMMAND_STACK
+hand_listener(const struct sandbox_plan *p, const struct linux_session_fds *f,
+	      int listener, int sfd, struct denials *d)
+{
+	d->fds[0] = p->emulate ? f->report : listener;
+	d->fds[1] = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	d->fds[2] = listener;
+	d->n = d->fds[1] < 0 ? 1 :
+	       p->emulate && p->net == SANDBOX_NET_HOST_PORTS ? 3 : 2;
+	if (d->n == 1 && p->emulate && p->net == SANDBOX_NET_HOST_PORTS)
+		fail(sfd, STEP_SECCOMP, errno);
+	if (p->emulate && fdpass_send(f->sup, "l", 1, &listener, 1) < 0)
+		fail(sfd, STEP_SECCOMP, errno);
+}
+
+static void ON_COMMAND_STACK
+send_denials(struct denials *d, int sfd)
+{
+	struct sandbox_status rec = { .kind = SANDBOX_STATUS_DENIALS };
+	int i;
+
+	if (d->n == 0)
+		return;
+	if (fdpass_send(sfd, &rec, sizeof(rec), d->fds, d->n) < 0)
+		fail(sfd, STEP_SECCOMP, errno);
+	for (i = 0; i < 3; i++)
+		if (d->fds[i] >= 0 && (i == 0 || d->fds[i] != d->fds[0]))
+			close(d->fds[i]);
+	d->n = 0;
+}
+
+/* The command process's own confinement, as the command will have it:
+ * its own session, no_new_privs, Landlock, seccomp (its listener to the
+ * daemon or the supervisor). A warm sandbox waits for its job confined
+ * like this. */
+static void ON_COMMAND_STACK
+confine(const struct sandbox_plan *p, const struct linux_session_fds *f,
+	int sfd, struct denials *d)
+{
+	unsigned flags = 0;
+	int i, e = -1;
+
+	/* Dispositions the daemon inherited or chose (SIGPIPE, SIGHUP
+	 * ignored) must not leak into the command: an ignored SIGPIPE or
+	 * SIGQUIT changes how tools behave. The relayed signals stay blocked
+	 * until the job is in: one sent earlier is delivered then. */
+	for (i = 1; i < NSIG; i++)
+		if (i != SIGKILL && i != SIGSTOP)
+			signal(i, SIG_DFL);
+	if (setsid() < 0)
+		fail(sfd, STEP_SETSID, errno);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		fail(sfd, STEP_NO_NEW_PRIVS, errno);
+	if (f->ruleset >= 0 &&
+	    (e = landlock_enforce(f->ruleset, p->landlock_log)) < 0)
+		fail(sfd, STEP_LANDLOCK, -e);
+	if (f->ruleset >= 0)
+		close(f->ruleset);
+	if (p->seccomp && p->seccomp_notify)
+		flags = SECCOMP_FILTER_FLAG_NEW_LISTENER |
+			(p->emulate ? SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV : 0);
+	if (p->seccomp && (e = seccomp_load_prog(p->seccomp, flags)) < 0)
+		fail(sfd, STEP_SECCOMP, -e);
+	*d = (struct denials){ { -1, -1, -1 }, 0 };
+	if (p->seccomp && p->seccomp_notify)
+		hand_listener(p, f, e, sfd, d);
+	if (f->sup >= 0)
+		close(f->sup);
+	/* The reports go to the daemon with the job (send_denials). */
+	if (f->report >= 0 && d->fds[0] != f->report)
+		close(f->report);
+}
+
+/* Without a network namespace the TCP ports the command may connect to
+ * are its session's (the proxy's on the host loopback), known only once
+ * the job is: they are a Landlock layer of their own, on top of the
+ * filesystem one, made for each run. */
+static void ON_COMMAND_STACK
+confine_tcp(const struct sandbox_plan *p, const struct linux_job *j, int sfd)
+{
+	int rs, e;
+
+	if (p->net != SANDBOX_NET_HOST_PORTS || p->landlock_abi <= 0)
+		return;
+	if ((rs = landlock_build_tcp(p->landlock_abi, j->tcp_ports)) < 0)
+		fail(sfd, STEP_LANDLOCK_RULESET, -rs);
+	if ((e = landlock_enforce(rs, p->landlock_log)) < 0)
+		fail(sfd, STEP_LANDLOCK, -e);
+	close(rs);
+}
+
+/* The job: what the daemon gets (send_denials), the per-run Landlock
+ * layer, the template sync, stdio, umask
+ * (unless it is already the one the process has, had: -1 when unknown;
+ * with a supervisor, umask() is a round trip to it), cwd, environment,
+ * argv. */
+static void COMMAND_STACK_EXIT
+run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd, int had,
+	struct denials *d)
+{
+	sigset_t none;
+	int e, step;
+
+	send_denials(d, sfd);
+	confine_tcp(p, j, sfd);
+	if (wait_template(j->sync_fd) < 0)
+		fail(sfd, STEP_TEMPLATE, EPIPE);
+	if ((e = take_stdio(j, &step)) < 0)
+		fail(sfd, step, -e);
+	if ((int)j->umask != had)
+		umask(j->umask);
+	if (chdir(j->cwd) < 0)
+		fail(sfd, STEP_CHDIR, errno);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	environ = j->envp;
+	execvp(j->argv[0], j->argv);
+	e = errno;
+	report(sfd, SANDBOX_STATUS_EXEC_FAILED, STEP_EXEC, e);
+	_exit(e == ENOENT || e == ENOTDIR ? 127 : 126);
+}
+
+/* The command process. It confines itself before it knows what to run,
+ * so a warm sandbox waits fully built; then it takes its job from go. */
+static void COMMAND_STACK_EXIT
+command_main(struct command *c)
+{
+	struct linux_job j;
+	struct denials d;
+	int sfd = c->sfd, e;
+
+	/* The status channel must outlive the dup2 onto 0-2. */
+	if (sfd < 3 && (sfd = fcntl(sfd, F_DUPFD_CLOEXEC, 3)) < 0)
+		_exit(125);
+	/* A direct sandbox's supervisor is our sibling: where Yama allows
+	 * ptrace of descendants only (Ubuntu's default), it could not read
+	 * our syscalls' arguments without this. No Yama: EINVAL, nothing
+	 * to allow. */
+	if (c->sup > 0)
+		prctl(PR_SET_PTRACER, (unsigned long)c->sup, 0, 0, 0);
+	confine(c->p, &c->f, sfd, &d);
+	e = linux_job_recv(c->go, &j);
+	c->job_map = j.map;
+	c->job_len = j.maplen;
+	if (e == -ECONNRESET)
+		_exit(125); /* dropped unused: nobody to tell */
+	if (e < 0)
+		fail(sfd, STEP_JOB, -e);
+	/* The daemon hangs up the channel of a run whose client left while
+	 * the job waited (a template still building): nobody wants it. */
+	if (poll(&(struct pollfd){ .fd = sfd }, 1, 0) == 1)
+		_exit(125);
+	close(c->go);
+	run_job(c->p, &j, sfd, INIT_UMASK, &d);
+}
+
+static int COMMAND_STACK_EXIT
+command_entry(void *arg)
+{
+	struct command *c = arg;
+
+	close(c->sigfd);
+	command_main(c);
+}
+
+static void
+forward(pid_t cmd, int sig)
+{
+	if (kill(-cmd, sig) < 0)
+		kill(cmd, sig);
+}
+
+/* Relays signals to the command's process group and reaps everything; when
+ * the command exits, the rest of the sandbox is killed with it, and all of
+ * it goes when the daemon closes the status channel (it dropped the
+ * sandbox: unused from a pool, or a session it can no longer watch). */
+static void __attribute__((noreturn))
+supervise(pid_t cmd, int sigfd, int sfd)
+{
+	struct pollfd pfd[2] = { { .fd = sigfd, .events = POLLIN },
+				 { .fd = sfd, .events = 0 } };
+	struct signalfd_siginfo si;
+	int status = 0, st;
+	bool done = false;
+	pid_t w;
+
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
+			kill(-1, SIGKILL);
+			_exit(125);
+		}
+		if (pfd[1].revents & (POLLHUP | POLLERR)) {
+			kill(-1, SIGKILL);
+			_exit(125);
+		}
+		if (!(pfd[0].revents & POLLIN))
+			continue;
+		if (read(sigfd, &si, sizeof(si)) != sizeof(si)) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			kill(-1, SIGKILL);
+			_exit(125);
+		}
+		if (si.ssi_signo != SIGCHLD) {
+			if (!done)
+				forward(cmd, (int)si.ssi_signo);
+			continue;
+		}
+		while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+			if (w == cmd && !done) {
+				status = st;
+				done = true;
+				kill(-1, SIGKILL);
+			}
+		}
+		if (done && w < 0 && errno == ECHILD) {
+			report(sfd, SANDBOX_STATUS_EXITED, 0, status);
+			_exit(0);
+		}
+	}
+}
+
+void
+linux_close_fds_except(int *keep, int n)
+{
+	int i, j, t, lo = 0;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (keep[j] < keep[i]) {
+				t = keep[i];
+				keep[i] = keep[j];
+				keep[j] = t;
+			}
+	for (i = 0; i < n; i++) {
+		if (keep[i] < lo)
+			continue;
+		if (keep[i] > lo)
+			syscall(SYS_close_range, lo, keep[i] - 1, 0);
+		lo = keep[i] + 1;
+	}
+	syscall(SYS_close_range, lo, ~0U, 0);
+}
+
+int
+linux_landlock_ruleset(const struct sandbox_plan *p)
+{
+	/* The sandbox's own /tmp and /dev/shm (POSIX shared memory and
+	 * semaphores: Python's multiprocessing needs them) are writable, and
+	 * so is the home overlay; the real home is not reachable. */
+	const char *must[4] = { "/tmp", "/dev/shm", fsplan_home(p->fs), NULL };
+	int rs;
+
+	/* The writable paths are the user's: opened with the user's rights,
+	 * a link of the user's grants nothing the user could not reach. */
+	usercred_enter();
+	rs = landlock_build(p->landlock_abi,
+			    (const char *const *)p->fs->l[FSPLAN_WRITE].v,
+			    must, "/dev");
+	usercred_leave();
+	return rs;
+}
+
+void
+linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
+		   const struct linux_session_fds *fds)
+{
+	static const int relayed[] = { SIGCHLD, SIGHUP, SIGINT, SIGQUIT,
+				       SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
+				       SIGCONT, SIGTSTP, SIGALRM };
+	bool direct = sync_fd >= 0;
+	struct linux_session_fds f = fds ? *fds :
+		(struct linux_session_fds){ -1, -1, -1 };
+	/* A direct sandbox checks its pty slave against the one it binds. */
+	int slave = direct && p->tty_path ? p->stdio[0] : -1;
+	int keep[8] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
+			fds ? -1 : p->lock_fd };
+	int own[2] = { -1, -1 }, sigfd, err = 0, step;
+	pid_t sup = 0;
+	struct command c;
+	sigset_t set;
+	char *stack, ch;
+	size_t i;
+	pid_t cmd;
+
+	/* The clone copied every fd of its parent (the daemon's sessions and
+	 * clients, a template's watches): keep only what this sandbox uses. */
+	linux_close_fds_except(keep, 8);
+	prctl(PR_SET_NAME, "sbx-init");
+	/* Mount points made inside must be traversable by the user. */
+	umask(INIT_UMASK);
+	if (direct) {
+		/* Our own namespaces: we die with the daemon. (In a template,
+		 * the template does, and takes its pid namespace along.) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+			fail(sfd, STEP_PDEATHSIG, errno);
+		if (read(sync_fd, &ch, 1) != 1)
+			_exit(125); /* the daemon gave up on us */
+		close(sync_fd);
+	}
+	if (sethostname("sbx", 3) < 0)
+		fail(sfd, STEP_HOSTNAME, errno);
+	if (p->net == SANDBOX_NET_NAMESPACE && (err = probe_loopback_up()) < 0)
+		fail(sfd, STEP_LOOPBACK, -err);
+	if (direct && (step = linux_mount_build(p, &err, NULL, NULL)) != 0)
+		fail(sfd, step, err);
+	if (slave >= 0)
+		close(slave); /* the command gets it with its job */
+	if (chdir("/") < 0)
+		fail(sfd, STEP_CHDIR, errno);
+	if (f.ruleset < 0 && p->landlock_abi > 0 &&
+	    (f.ruleset = linux_landlock_ruleset(p)) < 0)
+		fail(sfd, STEP_LANDLOCK_RULESET, -f.ruleset);
+	/* A direct sandbox's /proc is its own pid namespace's: the
+	 * supervisor is started from here. */
+	if (direct && p->emulate &&
+	    (err = linux_supervisor_prepare(p, &f, own)) < 0)
+		fail(sfd, STEP_SUPERVISOR, -err);
+	if (p->proxy && (err = send_listeners(sfd)) < 0)
+		fail(sfd, STEP_PROXY_LISTEN, -err);
+	if ((err = linux_drop_privs(p)) < 0)
+		fail(sfd, STEP_DROP_PRIVS, -err);
+	/* Credential changes clear the parent-death signal: set it again. */
+	if (direct && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		fail(sfd, STEP_PDEATHSIG, errno);
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
+		sigaddset(&set, relayed[i]);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
+	    (sigfd = signalfd(-1, &set, SFD_CLOEXEC)) < 0)
+		fail(sfd, STEP_SIGNALS, errno);
+	stack = mmap(NULL, COMMAND_STACK, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED || mprotect(stack, 4096, PROT_NONE) < 0)
+		fail(sfd, STEP_FORK, errno);
+	/* Before the command: we wait for its exec, and what it does before
+	 * that (umask) already goes to the supervisor. */
+	if (own[0] >= 0)
+		sup = linux_supervisor_fork(p, own);
+	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0, sup };
+	cmd = clone(command_entry, stack + COMMAND_STACK,
+		    CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
+	if (cmd < 0)
+		fail(sfd, STEP_FORK, errno);
+	/* It has exec'd or exited: its stack and job mapping are ours. */
+	munmap(stack, COMMAND_STACK);
+	if (c.job_map)
+		munmap(c.job_map, c.job_len);
+	/* Only the command waits for the job: a closed go is its EOF. */
+	close(go);
+	if (f.ruleset >= 0)
+		close(f.ruleset);
+	if (f.sup >= 0)
+		close(f.sup);
+	if (f.report >= 0)
+		close(f.report);
+	supervise(cmd, sigfd, sfd);
+}
+
+void
+linux_exec_command(const struct sandbox_plan *p,
+		   const struct linux_session_fds *f, int sfd)
+{
+	struct linux_job j;
+	struct denials d;
+
+	if (sfd < 3 && (sfd = fcntl(sfd, F_DUPFD_CLOEXEC, 3)) < 0)
+		_exit(125);
+	confine(p, f, sfd, &d);
+	linux_job_of_plan(p, &j);
+	run_job(p, &j, sfd, -1, &d);
+}
+
+void
+linux_report_exited(int sfd, int status)
+{
+	report(sfd, SANDBOX_STATUS_EXITED, 0, status);
+}

@@ -1,0 +1,759 @@
+/* The sandbox's mount tree: read-only root, the home as an overlay,
+ * writable workspace, private /tmp, its own /proc, a minimal /dev, daemon
+ * state hidden. Built in place with the mount API (no helper binaries, no
+ * argv limits) by the sandbox init inside a fresh user+mount+pid
+ * namespace. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/policy/fsplan.h"
+#include "daemon/linux/walk.h"
+#include "daemon/linux/linux.h"
+#include "daemon/usercred.h"
+
+static const char *const dev_nodes[] = {
+	"null", "zero", "full", "random", "urandom", "tty",
+};
+#define NDEV (sizeof(dev_nodes) / sizeof(dev_nodes[0]))
+
+#define MAX_WRITE 64
+#define MAX_HOME_MOUNTS 64
+
+/* Mounts below the home, which the overlay (whose lower layer is the
+ * home's own file system) would hide: cloned before, put back on top. */
+struct home_mounts {
+	int fd[MAX_HOME_MOUNTS];
+	char *path[MAX_HOME_MOUNTS];
+	int n;
+};
+
+struct trees {
+	int tmp, tty, null;
+	int dev[NDEV];
+	int ws[MAX_WRITE];  /* clones of the writable trees, -1: absent */
+	int nws;
+	int home;           /* the home overlay, detached; -1: none */
+	int wsro;           /* the real workspace, when inside the home */
+	struct home_mounts sub;
+};
+
+static int
+clone_tree(const char *path, unsigned extra)
+{
+	int fd = open_tree(AT_FDCWD, path,
+			   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | extra);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int
+attach(int fd, const char *target)
+{
+	if (move_mount(fd, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return -errno;
+	return 0;
+}
+
+static int
+set_attr(int dfd, const char *path, unsigned flags, uint64_t set,
+	 uint64_t clr)
+{
+	struct mount_attr a = { .attr_set = set, .attr_clr = clr };
+
+	if (mount_setattr(dfd, path, flags, &a, sizeof(a)) < 0)
+		return -errno;
+	return 0;
+}
+
+/* A fresh filesystem instance as a detached mount. */
+static int
+new_fs(const char *type, const char *mode, unsigned attrs)
+{
+	int fs, mnt;
+
+	fs = fsopen(type, FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -errno;
+	if ((mode && fsconfig(fs, FSCONFIG_SET_STRING, "mode", mode, 0) < 0) ||
+	    (!strcmp(type, "tmpfs") &&
+	     fsconfig(fs, FSCONFIG_SET_STRING, "size", "4m", 0) < 0) ||
+	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+		int e = -errno;
+
+		close(fs);
+		return e;
+	}
+	mnt = fsmount(fs, FSMOUNT_CLOEXEC, attrs);
+	mnt = mnt < 0 ? -errno : mnt;
+	close(fs);
+	return mnt;
+}
+
+int
+linux_mount_overlay(int lower, int upper, int work, bool userns)
+{
+	static const char *const keys[3] = { "lowerdir", "upperdir",
+					     "workdir" };
+	int fds[3] = { lower, upper, work }, fs, mnt, i, e = 0;
+	char path[32];
+
+	fs = fsopen("overlay", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -errno;
+	/* Magic links name exactly the directories opened: no separator or
+	 * escape in a path to get wrong, nothing looked up again. */
+	for (i = 0; i < 3 && !e; i++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[i]);
+		if (fsconfig(fs, FSCONFIG_SET_STRING, keys[i], path, 0) < 0)
+			e = -errno;
+	}
+	/* index=off: a template and a -t sandbox of one workspace may mount
+	 * the same upper layer at once. In a user namespace trusted.*
+	 * xattrs are out of reach: user.overlay.* instead. */
+	if (!e && (fsconfig(fs, FSCONFIG_SET_STRING, "index", "off", 0) < 0 ||
+		   (userns && fsconfig(fs, FSCONFIG_SET_FLAG, "userxattr",
+				       NULL, 0) < 0) ||
+		   fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0))
+		e = -errno;
+	if (e) {
+		close(fs);
+		return e;
+	}
+	mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID |
+		      MOUNT_ATTR_NODEV);
+	mnt = mnt < 0 ? -errno : mnt;
+	close(fs);
+	return mnt;
+}
+
+static bool
+under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+/* mountinfo escapes blanks and backslashes as \ooo. */
+static void
+unescape(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 3;
+		} else
+			*w++ = *s;
+	}
+	*w = '\0';
+}
+
+/* The tree mounted at mp, a path mountinfo names (no link in it), cloned
+ * with what is below it, through no link: the user may have renamed a
+ * directory on the way since and put a link in its place, which root
+ * must not follow. -ELOOP then, -ENOENT when it is gone. */
+static int
+clone_nolink(const char *mp)
+{
+	return linux_userpath_clone_fd(linux_userpath_nolink(mp),
+				       AT_RECURSIVE);
+}
+
+/* fd mounted at path through no link, as root (a mount below the home,
+ * over the overlay, whose upper layer the user's sandboxes write). */
+static int
+attach_nolink(int fd, const char *path)
+{
+	return linux_userpath_move(fd, linux_userpath_nolink(path));
+}
+
+/* Clones every outermost mount strictly below home (recursively: the
+ * ones below it come along). */
+static int
+take_home_mounts(const char *home, struct home_mounts *m)
+{
+	char line[8192], mp[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	int i, r = 0;
+
+	if (!f)
+		return -errno;
+	while (r == 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1)
+			continue;
+		unescape(mp);
+		if (!under(mp, home) || !strcmp(mp, home))
+			continue;
+		for (i = 0; i < m->n; i++)
+			if (under(mp, m->path[i]))
+				break;
+		if (i < m->n)
+			continue; /* inside one taken already */
+		if (m->n == MAX_HOME_MOUNTS)
+			r = -E2BIG;
+		else if (!(m->path[m->n] = strdup(mp)))
+			r = -ENOMEM;
+		else if ((m->fd[m->n] = clone_nolink(mp)) < 0) {
+			r = m->fd[m->n] == -ENOENT || m->fd[m->n] == -ELOOP ?
+				    0 : m->fd[m->n];
+			free(m->path[m->n]);
+		} else
+			m->n++;
+	}
+	fclose(f);
+	return r;
+}
+
+/* The home overlay, detached, and what must go back over it: the mounts
+ * below the home and the real workspace. */
+static int
+take_home(const struct sandbox_plan *p, struct trees *t)
+{
+	const int flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	const char *home = fsplan_home(p->fs);
+	int fd[4] = { -1, -1, -1, -1 }; /* home, layers, upper, work */
+	int i, r;
+
+	if (!home)
+		return 0;
+	if (!p->home_layers)
+		return -EINVAL;
+	if ((fd[0] = open(home, flags & ~O_NOFOLLOW)) >= 0 &&
+	    (fd[1] = open(p->home_layers, flags)) >= 0 &&
+	    (fd[2] = openat(fd[1], "upper", flags)) >= 0 &&
+	    (fd[3] = openat(fd[1], "work", flags)) >= 0)
+		r = linux_mount_overlay(fd[0], fd[2], fd[3], p->userns);
+	else
+		r = -errno;
+	for (i = 0; i < 4; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	if (r < 0)
+		return r;
+	t->home = r;
+	/* The workspace is never shadowed by the overlay: what allowWrite
+	 * leaves out of it stays the real thing, read-only. */
+	if (under(p->workspace, home) &&
+	    (t->wsro = linux_userpath_clone(p->workspace, AT_RECURSIVE)) < 0)
+		return t->wsro;
+	return take_home_mounts(home, &t->sub);
+}
+
+static int
+take_trees(const struct sandbox_plan *p, struct trees *t)
+{
+	struct stat a, b;
+	size_t i;
+
+	const struct fsplan_list *w = &p->fs->l[FSPLAN_WRITE];
+	size_t k;
+
+	if (w->n > MAX_WRITE)
+		return -E2BIG;
+	/* As the user: a tree the user cannot reach by its name (another
+	 * user's, behind the user's link) is left out like an absent one,
+	 * as the command could not reach it there either. */
+	for (k = 0; k < w->n; k++) {
+		t->ws[k] = linux_userpath_clone(w->v[k], AT_RECURSIVE);
+		if (t->ws[k] < 0 && t->ws[k] != -ENOENT &&
+		    t->ws[k] != -EACCES && t->ws[k] != -ENOTDIR)
+			return t->ws[k];
+	}
+	t->nws = (int)w->n;
+	t->tmp = clone_tree(p->tmpdir, 0);
+	t->null = clone_tree("/dev/null", 0);
+	if (t->tmp < 0 || t->null < 0)
+		return t->tmp < 0 ? t->tmp : t->null;
+	for (i = 0; i < NDEV; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		t->dev[i] = clone_tree(path, 0);
+		if (t->dev[i] < 0)
+			return t->dev[i];
+	}
+	t->tty = -1;
+	if (p->tty_path) {
+		/* The slave must be the very inode the client gave us. */
+		t->tty = clone_tree(p->tty_path, 0);
+		if (t->tty < 0)
+			return t->tty;
+		if (fstat(t->tty, &a) < 0 || fstat(p->stdio[0], &b) < 0)
+			return -errno;
+		if (a.st_rdev != b.st_rdev || a.st_ino != b.st_ino)
+			return -EXDEV;
+	}
+	return 0;
+}
+
+static int
+touch(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int
+build_dev(const struct sandbox_plan *p, const struct trees *t)
+{
+	static const char *const links[][2] = {
+		{ "/proc/self/fd", "/dev/fd" },
+		{ "/proc/self/fd/0", "/dev/stdin" },
+		{ "/proc/self/fd/1", "/dev/stdout" },
+		{ "/proc/self/fd/2", "/dev/stderr" },
+	};
+	char path[4096];
+	size_t i;
+	int fd, r;
+
+	fd = new_fs("tmpfs", "0755", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+	if (fd < 0 || (r = attach(fd, "/dev")) < 0)
+		return fd < 0 ? fd : r;
+	close(fd);
+	for (i = 0; i < NDEV; i++) {
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		if ((r = touch(path)) < 0 || (r = attach(t->dev[i], path)) < 0)
+			return r;
+	}
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (symlink(links[i][0], links[i][1]) < 0)
+			return -errno;
+	if (mkdir("/dev/shm", 01777) < 0 || mkdir("/dev/pts", 0755) < 0)
+		return -errno;
+	fd = new_fs("tmpfs", "1777", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				     MOUNT_ATTR_NOEXEC);
+	if (fd < 0 || (r = attach(fd, "/dev/shm")) < 0)
+		return fd < 0 ? fd : r;
+	close(fd);
+	if (p->tty_path) {
+		snprintf(path, sizeof(path), "/dev/pts/%s",
+			 strrchr(p->tty_path, '/') + 1);
+		if ((r = touch(path)) < 0 || (r = attach(t->tty, path)) < 0)
+			return r;
+	}
+	return set_attr(AT_FDCWD, "/dev", 0, MOUNT_ATTR_RDONLY, 0);
+}
+
+static int
+build_masks(const struct sandbox_plan *p, const struct trees *t)
+{
+	int i, fd, r;
+
+	for (i = 0; i < p->nmasks; i++) {
+		fd = new_fs("tmpfs", "0000", MOUNT_ATTR_RDONLY |
+				MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				MOUNT_ATTR_NOEXEC);
+		if (fd < 0)
+			return fd;
+		r = attach(fd, p->masks[i]);
+		close(fd);
+		if (r < 0 && r != -ENOENT)
+			return r;
+	}
+	if (p->socket_mask) {
+		r = attach(t->null, p->socket_mask);
+		if (r < 0 && r != -ENOENT)
+			return r;
+	}
+	return 0;
+}
+
+/* A tree cloned before the root went read-only goes back, read-only
+ * (user: at a path of the user's, linux_userpath_attach). */
+static int
+attach_read_only(int fd, const char *path, bool user)
+{
+	int r = set_attr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+			 MOUNT_ATTR_NODEV, 0);
+
+	if (r == 0)
+		r = user ? linux_userpath_attach(fd, path, false) :
+			   attach_nolink(fd, path);
+	/* Gone from the overlay's view (removed, or replaced by a link, in
+	 * an earlier run): then there is nothing to see there. */
+	return r == -ENOENT || r == -ELOOP ? 0 : r;
+}
+
+/* The overlay over the home, then the mounts it hid and the workspace,
+ * read-only; writable trees and masks come on top later. */
+static int
+mount_home(const struct sandbox_plan *p, struct trees *t)
+{
+	int i, r;
+
+	if (t->home < 0)
+		return 0;
+	if ((r = attach(t->home, fsplan_home(p->fs))) < 0)
+		return r;
+	for (i = 0; i < t->sub.n; i++)
+		if ((r = attach_read_only(t->sub.fd[i], t->sub.path[i],
+					  false)) < 0)
+			return r;
+	if (t->wsro >= 0)
+		return attach_read_only(t->wsro, p->workspace, true);
+	return 0;
+}
+
+/* Each writable tree goes back over its name, writable (it was cloned
+ * before the root went read-only), where the user's links cannot move
+ * it; a mount point the sandbox lacks (under its own /tmp) is made as the
+ * user, never as root. */
+static int
+mount_writable(const struct sandbox_plan *p, const struct trees *t)
+{
+	const struct fsplan_list *w = &p->fs->l[FSPLAN_WRITE];
+	int k, r;
+
+	for (k = 0; k < t->nws; k++) {
+		if (t->ws[k] < 0)
+			continue; /* allowWrite names something absent */
+		r = set_attr(t->ws[k], "", AT_EMPTY_PATH | AT_RECURSIVE,
+			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+		if (r < 0)
+			return r;
+		r = linux_userpath_attach(t->ws[k], w->v[k], true);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* path bound onto itself, with what is mounted below it (masks) and the
+ * attributes attrs: resolved once, so what is cloned is what the bind
+ * covers, whatever a running sandbox renames meanwhile. 0 when path is
+ * gone. user: a path of the user's, the caller holding the user's
+ * credentials (linux_userpath_policy); else one of the daemon's. */
+static int
+bind_self(const char *path, uint64_t attrs, bool user)
+{
+	int t = user ? linux_userpath_policy(path, 0) :
+		       open(path, O_PATH | O_CLOEXEC), fd, r = 0;
+
+	if (t < 0 && !user)
+		t = -errno;
+	if (t < 0)
+		return t == -ENOENT ? 0 : t;
+	fd = open_tree(t, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+			      AT_EMPTY_PATH | AT_RECURSIVE);
+	if (fd < 0)
+		r = -errno;
+	if (r == 0 && attrs)
+		r = set_attr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, attrs, 0);
+	if (r == 0 && move_mount(fd, "", t, "", MOVE_MOUNT_F_EMPTY_PATH |
+				 MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	close(t);
+	return r;
+}
+
+/* A path goes read-only by a read-only bind of itself. */
+int
+linux_mount_read_only(const char *path)
+{
+	return bind_self(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				       MOUNT_ATTR_NODEV, true);
+}
+
+/* A mask of each kind, once mounted (its fd refers to that mount): the
+ * later ones are clones of it, which keep its attributes. */
+static int mask_made[2] = { -1, -1 };
+
+/* A new mask, detached: for a directory an empty, mode 000, read-only
+ * tmpfs, for a file a read-only, nodev bind of /dev/null. */
+static int
+new_mask(bool dir, bool *first)
+{
+	int fd, r;
+
+	if (mask_made[dir] >= 0) {
+		fd = open_tree(mask_made[dir], "", OPEN_TREE_CLONE |
+			       OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+		*first = false;
+		if (fd >= 0)
+			return fd;
+		/* That mount is gone: the file or directory it covered was
+		 * removed or replaced on the host, which detaches it, and a
+		 * detached mount cannot be cloned. Start from a new one. */
+		close(mask_made[dir]);
+		mask_made[dir] = -1;
+	}
+	*first = true;
+	if (dir)
+		return new_fs("tmpfs", "0000", MOUNT_ATTR_RDONLY |
+			      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			      MOUNT_ATTR_NOEXEC);
+	fd = clone_tree("/dev/null", 0);
+	if (fd >= 0 && (r = set_attr(fd, "", AT_EMPTY_PATH,
+				     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV |
+				     MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSUID,
+				     0)) < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* A masked file becomes an unopenable device node (a nodev bind of
+ * /dev/null); a masked directory an empty, mode 000, read-only tmpfs.
+ * Either way content and listing fail, and writes go nowhere. */
+static int
+attach_mask(const char *path, bool dir)
+{
+	bool first;
+	int fd, r;
+
+	if ((fd = new_mask(dir, &first)) < 0)
+		return fd;
+	r = attach(fd, path);
+	if (r == 0 && first)
+		mask_made[dir] = fd; /* now that mount */
+	else
+		close(fd);
+	return r;
+}
+
+/* Looked at and mounted onto through one fd: the mask covers what was
+ * looked at. */
+int
+linux_mount_mask(const char *path)
+{
+	struct stat st;
+	bool first;
+	int to, fd, r;
+
+	to = linux_userpath_policy(path, O_NOFOLLOW);
+	if (to < 0)
+		return to == -ENOENT ? 0 : to;
+	if (fstat(to, &st) < 0 || S_ISLNK(st.st_mode)) {
+		/* the walk never follows links; its target is masked */
+		r = S_ISLNK(st.st_mode) ? 0 : -errno;
+		close(to);
+		return r;
+	}
+	if ((fd = new_mask(S_ISDIR(st.st_mode), &first)) < 0) {
+		close(to);
+		return fd;
+	}
+	r = move_mount(fd, "", to, "", MOVE_MOUNT_F_EMPTY_PATH |
+		       MOVE_MOUNT_T_EMPTY_PATH) < 0 ? -errno : 0;
+	if (r == 0 && first)
+		mask_made[S_ISDIR(st.st_mode)] = fd; /* now that mount */
+	else
+		close(fd);
+	close(to);
+	return r;
+}
+
+int
+linux_mount_mask_as(const char *path, bool dir)
+{
+	return attach_mask(path, dir) == 0 ? 0 : linux_mount_mask(path);
+}
+
+static int
+mask_file(const char *path)
+{
+	return linux_mount_mask_as(path, false);
+}
+
+static int
+mask_dir(const char *path)
+{
+	return linux_mount_mask_as(path, true);
+}
+
+static int
+apply_list(const struct fsplan_list *l, int (*fn)(const char *))
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < l->n; i++)
+		if ((r = fn(l->v[i])) < 0)
+			return r;
+	return 0;
+}
+
+/* A directory holding protected entries (.git for config and hooks) is
+ * bound onto itself: a mount point cannot be renamed or removed, so
+ * moving .git aside cannot carry the protection away or free the name. */
+static int
+pin_parent(const char *path)
+{
+	static const char *const pinned[] = { "/.git/config", "/.git/hooks" };
+	char dir[4096];
+	size_t i, n = strlen(path);
+
+	for (i = 0; i < 2; i++) {
+		size_t k = strlen(pinned[i]);
+
+		if (n > k && n < sizeof(dir) && !strcmp(path + n - k, pinned[i]))
+			break;
+	}
+	if (i == 2)
+		return 0;
+	memcpy(dir, path, n + 1);
+	*strrchr(dir, '/') = '\0';
+	/* With what is mounted below it (masks): a bind of the directory
+	 * alone would uncover what they hide. */
+	return bind_self(dir, 0, true);
+}
+
+/* Read-only paths first, then masks: a mask inside a protected tree must
+ * still cover its path. (Masks already mounted below a read-only path are
+ * cloned into its bind.) */
+int
+linux_mount_apply(const struct walk_result *w)
+{
+	int r;
+
+	if ((r = apply_list(&w->ro, pin_parent)) == 0 &&
+	    (r = apply_list(&w->ro, linux_mount_read_only)) == 0 &&
+	    (r = apply_list(&w->deny_dirs, mask_dir)) == 0)
+		r = apply_list(&w->deny, mask_file);
+	return r;
+}
+
+static int
+apply_policy(const struct sandbox_plan *p, const struct walk_watch *watch,
+	     struct walk_state **keep)
+{
+	struct walk_watch hooks = { 0 };
+	struct linux_masker m;
+	struct walk_state *st = NULL;
+	struct walk_result w;
+	int r, e = 0;
+
+	if (watch)
+		hooks = *watch;
+	if ((r = apply_list(&p->fs->l[FSPLAN_READ_ONLY],
+			    linux_mount_read_only)) < 0 ||
+	    (r = apply_list(&p->fs->l[FSPLAN_DENY_READ], linux_mount_mask)) < 0)
+		return r;
+	/* The masks go to a masker as the walk decides them (without one,
+	 * to the result, mounted after the walk). */
+	if (linux_masker_start(&m) == 0) {
+		hooks.mask = linux_masker_send;
+		hooks.mask_arg = &m;
+	}
+	r = linux_walk(p->fs, &hooks, &st, &w);
+	if (hooks.mask && (e = linux_masker_finish(&m, r == 0)) < 0 &&
+	    r == 0) {
+		linux_walk_result_free(&w);
+		linux_walk_state_free(st);
+		return e;
+	}
+	if (r < 0) /* the masker's own error, when the walk met its end */
+		return r == -EPIPE && e < 0 ? e : r;
+	/* The read-only binds after the masks: they clone what is below
+	 * them, masks included. */
+	r = linux_mount_apply(&w);
+	linux_walk_result_free(&w);
+	if (r == 0 && keep)
+		*keep = st;
+	else
+		linux_walk_state_free(st);
+	return r;
+}
+
+/* The host-wide kernel settings under /proc, read-only to everyone: a
+ * root sandbox is uid 0 mapped to itself, and sysctl's permission check
+ * looks at that uid, not at capabilities (it could otherwise write
+ * /proc/sys/kernel/core_pattern, which the host's kernel runs as root). */
+static int
+proc_read_only(void)
+{
+	static const char *const paths[] = {
+		"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus",
+	};
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if ((r = bind_self(paths[i], MOUNT_ATTR_RDONLY |
+				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+				   false)) < 0)
+			return r;
+	return 0;
+}
+
+int
+linux_mount_build(const struct sandbox_plan *p, int *err,
+		  const struct walk_watch *watch, struct walk_state **keep)
+{
+	struct trees t;
+	int r, fd;
+
+	memset(&t, -1, sizeof(t));
+	t.nws = 0;
+	t.sub.n = 0;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return *err = errno, STEP_MOUNT_PRIVATE;
+	if ((r = take_home(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_HOME;
+	if ((r = take_trees(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_CLONE;
+	r = set_attr(AT_FDCWD, "/", AT_RECURSIVE, MOUNT_ATTR_RDONLY |
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+	if (r < 0)
+		return *err = -r, STEP_MOUNT_READONLY;
+	r = set_attr(t.tmp, "", AT_EMPTY_PATH,
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+	if (r < 0 || (r = attach(t.tmp, "/tmp")) < 0)
+		return *err = -r, STEP_MOUNT_TMP;
+	if ((r = mount_home(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_HOME;
+	if ((r = mount_writable(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_WORKSPACE;
+	fd = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				  MOUNT_ATTR_NOEXEC);
+	if (fd < 0 || (r = attach(fd, "/proc")) < 0)
+		return *err = fd < 0 ? -fd : -r, STEP_MOUNT_PROC;
+	if ((r = proc_read_only()) < 0)
+		return *err = -r, STEP_MOUNT_PROC;
+	/* sysfs shows the network namespace of whoever mounted it: a fresh
+	 * one lists only the sandbox's loopback, not the host's devices.
+	 * Without a network namespace of its own the sandbox may not mount
+	 * one (user mode), and would see the host's network anyway: the
+	 * host's /sys stays, read-only like the rest of the root. */
+	if (p->net == SANDBOX_NET_NAMESPACE) {
+		fd = new_fs("sysfs", NULL, MOUNT_ATTR_RDONLY |
+			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			    MOUNT_ATTR_NOEXEC);
+		if (fd < 0 || (r = attach(fd, "/sys")) < 0)
+			return *err = fd < 0 ? -fd : -r, STEP_MOUNT_SYS;
+		close(fd);
+	}
+	if ((r = build_dev(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_DEV;
+	/* The policy's paths and the workspace's walk (its ignore files,
+	 * the masks and read-only binds, and the masker it starts) with the
+	 * user's file-system rights. */
+	usercred_enter();
+	r = apply_policy(p, watch, keep);
+	usercred_leave();
+	if (r < 0)
+		return *err = -r, STEP_MOUNT_POLICY;
+	if ((r = build_masks(p, &t)) < 0)
+		return *err = -r, STEP_MOUNT_MASK;
+	return 0;
+}

@@ -1,0 +1,415 @@
+/* Path resolution for the supervisor, as the command's own syscall would
+ * resolve it: the path is read once from the command's memory, and walked
+ * one component at a time from its cwd, its dirfd or /, following
+ * symlinks like the kernel (at most 40), with /proc/self meaning the
+ * command and /proc magic links followed by the kernel for the command's
+ * /proc entry. What it yields (a directory fd and a name) is what the
+ * supervisor then changes: no second lookup of the string. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/uio.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "daemon/linux/supervise.h"
+
+#define MAX_LINKS 40
+
+int
+res_read_string(struct sreq *r, uint64_t addr, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	/* Page by page: the string may end just before unmapped memory. */
+	while (got < len) {
+		size_t chunk = 4096 - ((addr + got) & 4095);
+		struct iovec local, remote;
+
+		if (chunk > len - got)
+			chunk = len - got;
+		local = (struct iovec){ buf + got, chunk };
+		remote = (struct iovec){ (void *)(uintptr_t)(addr + got),
+					 chunk };
+		n = process_vm_readv(r->tid, &local, 1, &remote, 1, 0);
+		if (n <= 0)
+			/* EPERM: the command made itself non-dumpable,
+			 * and its memory is closed to us too. */
+			return n < 0 && (errno == EPERM || errno == ESRCH) ?
+				       -errno : -EFAULT;
+		if (memchr(buf + got, '\0', (size_t)n))
+			return 0;
+		got += (size_t)n;
+	}
+	return -ENAMETOOLONG;
+}
+
+int
+res_proc_read(pid_t tid, const char *name, char *buf, size_t len)
+{
+	char p[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/%s", (int)tid, name);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	return 0;
+}
+
+int
+res_status(pid_t tid, mode_t *umask_out, pid_t *tgid)
+{
+	char buf[4096], *l;
+	unsigned long v;
+	int e;
+
+	if ((e = res_proc_read(tid, "status", buf, sizeof(buf))) < 0)
+		return e;
+	if (umask_out) {
+		if (!(l = strstr(buf, "\nUmask:")) ||
+		    sscanf(l + 7, "%lo", &v) != 1)
+			return -EIO;
+		*umask_out = (mode_t)(v & 0777);
+	}
+	if (tgid) {
+		if (!(l = strstr(buf, "\nTgid:")) ||
+		    sscanf(l + 6, "%lu", &v) != 1)
+			return -EIO;
+		*tgid = (pid_t)v;
+	}
+	return 0;
+}
+
+int
+res_base(struct sup *s, struct sreq *r, int dirfd, const char *path)
+{
+	char p[64];
+	int fd;
+
+	if (path[0] == '/')
+		fd = fcntl(s->root, F_DUPFD_CLOEXEC, 3);
+	else if (dirfd == AT_FDCWD) {
+		snprintf(p, sizeof(p), "/proc/%d/cwd", (int)r->tid);
+		fd = open(p, O_PATH | O_CLOEXEC);
+	} else if (dirfd < 0)
+		return -EBADF;
+	else {
+		snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)r->tid, dirfd);
+		fd = open(p, O_PATH | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT)
+			return -EBADF;
+	}
+	if (fd < 0)
+		return -errno;
+	/* The command is still waiting, so TID still names it: what was
+	 * read from its memory and /proc entry was its own. */
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) < 0) {
+		close(fd);
+		return -ESRCH;
+	}
+	return fd; /* not a directory: the walk's first lookup says ENOTDIR */
+}
+
+int
+res_fd_path(int fd, char *buf, size_t len)
+{
+	static const char deleted[] = " (deleted)";
+	char p[64];
+	ssize_t n;
+	size_t k = sizeof(deleted) - 1;
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+	n = readlink(p, buf, len);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= len)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	if ((size_t)n > k && !strcmp(buf + n - k, deleted))
+		buf[n - k] = '\0';
+	return buf[0] == '/' ? 0 : 1; /* 1: a pipe, socket, ... */
+}
+
+int
+res_reopen(int fd, int flags)
+{
+	char p[64];
+	int r;
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+	r = open(p, (flags & ~O_NOFOLLOW) | O_CLOEXEC | O_NOCTTY);
+	return r < 0 ? -errno : r;
+}
+
+bool
+res_is_dot(const char *name)
+{
+	return !strcmp(name, ".") || !strcmp(name, "..") ||
+	       !strcmp(name, "./") || !strcmp(name, "../");
+}
+
+void
+res_close(struct rpath *p)
+{
+	if (p->parent >= 0)
+		close(p->parent);
+	if (p->obj >= 0)
+		close(p->obj);
+	p->parent = p->obj = -1;
+}
+
+static bool
+on_proc(int fd)
+{
+	struct statfs sf;
+
+	return fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
+}
+
+static int
+replace(int *cur, int fd)
+{
+	if (fd < 0)
+		return -errno;
+	close(*cur);
+	*cur = fd;
+	return 0;
+}
+
+/* Rewrites buf from p on: head, then rest. */
+static int
+splice_link(char *buf, size_t cap, const char **p, const char *head,
+	    const char *rest)
+{
+	char tmp[PATH_MAX * 2];
+	int n = snprintf(tmp, sizeof(tmp), "%s%s%s", head,
+			 *rest ? "/" : "", rest);
+
+	if (n < 0 || (size_t)n >= cap || (size_t)n >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memcpy(buf, tmp, (size_t)n + 1);
+	*p = buf;
+	return 0;
+}
+
+static int
+finish(int cur, int obj, const char *comp, size_t len, bool slash,
+       struct rpath *out)
+{
+	char dir[PATH_MAX];
+	int r;
+
+	out->parent = cur;
+	out->obj = obj;
+	if (obj >= 0 && fstat(obj, &out->st) < 0)
+		return -errno;
+	snprintf(out->name, sizeof(out->name), "%.*s%s", (int)len, comp,
+		 slash ? "/" : "");
+	if ((r = res_fd_path(cur, dir, sizeof(dir))) != 0)
+		return r < 0 ? r : -ENOENT;
+	r = snprintf(out->abs, sizeof(out->abs), "%s%s%.*s", dir,
+		     strcmp(dir, "/") && len ? "/" : "", (int)len, comp);
+	return r < 0 || (size_t)r >= sizeof(out->abs) ? -ENAMETOOLONG : 0;
+}
+
+/* /proc/self and /proc/thread-self name the command, not us. */
+static int
+proc_self(struct sreq *r, const char *comp, size_t len, char *out,
+	  size_t cap)
+{
+	pid_t tgid;
+	int e;
+
+	if ((e = res_status(r->tid, NULL, &tgid)) < 0)
+		return e;
+	if (len == 4)
+		snprintf(out, cap, "%d", (int)tgid);
+	else
+		snprintf(out, cap, "%d/task/%d", (int)tgid, (int)r->tid);
+	(void)comp;
+	return 0;
+}
+
+int
+res_walk(struct sup *s, struct sreq *r, int base, const char *path,
+	 bool follow, struct rpath *out)
+{
+	char buf[PATH_MAX * 2], link[PATH_MAX + 1], comp[NAME_MAX + 1];
+	const char *p = buf, *rest;
+	int cur, fd, links = 0, e;
+	size_t len;
+	bool last, slash;
+	ssize_t n;
+
+	out->parent = out->obj = -1;
+	cur = base;
+	if (strlen(path) >= sizeof(buf)) {
+		close(cur);
+		return -ENAMETOOLONG;
+	}
+	strcpy(buf, path);
+	for (;;) {
+		if (*p == '/' && (e = replace(&cur, fcntl(s->root,
+							   F_DUPFD_CLOEXEC,
+							   3))) < 0)
+			goto fail;
+		while (*p == '/')
+			p++;
+		if (!*p) /* "/" or "": the directory itself */
+			return finish(cur, fcntl(cur, F_DUPFD_CLOEXEC, 3), "",
+				      0, false, out);
+		len = strcspn(p, "/");
+		if (len > NAME_MAX) {
+			e = -ENAMETOOLONG;
+			goto fail;
+		}
+		memcpy(comp, p, len);
+		comp[len] = '\0';
+		for (rest = p + len, slash = false; *rest == '/'; rest++)
+			slash = true;
+		last = !*rest;
+		if (last && !follow) {
+			/* A name being made, renamed or removed: never
+			 * followed; a trailing slash stays in the name for
+			 * the kernel to judge (ENOTDIR, EISDIR). */
+			fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0 && errno != ENOENT) {
+				e = -errno;
+				goto fail;
+			}
+			return finish(cur, fd, comp, len, slash, out);
+		}
+		if ((len == 4 && !memcmp(comp, "self", 4)) ||
+		    (len == 11 && !memcmp(comp, "thread-self", 11))) {
+			if (on_proc(cur)) {
+				if ((e = proc_self(r, comp, len, link,
+						   sizeof(link))) < 0 ||
+				    (e = splice_link(buf, sizeof(buf), &p, link,
+						     rest)) < 0)
+					goto fail;
+				continue;
+			}
+		}
+		fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT && last)
+				return finish(cur, -1, comp, len, slash, out);
+			e = -errno;
+			goto fail;
+		}
+		if (fstat(fd, &out->st) < 0) {
+			e = -errno;
+			close(fd);
+			goto fail;
+		}
+		if (S_ISLNK(out->st.st_mode) && on_proc(cur)) {
+			/* A /proc magic link of the command's own entry:
+			 * the kernel follows it to the command's file. */
+			close(fd);
+			fd = openat(cur, comp, O_PATH | O_CLOEXEC);
+			if (fd < 0) {
+				e = -errno;
+				goto fail;
+			}
+			if (last)
+				return finish(cur, fd, comp, len, slash, out);
+			if ((e = replace(&cur, fd)) < 0)
+				goto fail;
+			p = rest;
+			continue;
+		}
+		if (S_ISLNK(out->st.st_mode)) {
+			if (++links > MAX_LINKS) {
+				close(fd);
+				e = -ELOOP;
+				goto fail;
+			}
+			n = readlinkat(fd, "", link, sizeof(link) - 1);
+			close(fd);
+			if (n < 0 || n == 0) {
+				e = n < 0 ? -errno : -ENOENT;
+				goto fail;
+			}
+			link[n] = '\0';
+			/* A symlink last with a slash after it stays last
+			 * with the slash. */
+			if ((e = splice_link(buf, sizeof(buf), &p, link,
+					slash && last ? "" : rest)) < 0)
+				goto fail;
+			if (slash && last && strlen(buf) + 1 < sizeof(buf))
+				strcat(buf, "/");
+			continue;
+		}
+		if (last)
+			return finish(cur, fd, comp, len, slash, out);
+		if (!S_ISDIR(out->st.st_mode)) {
+			close(fd);
+			e = -ENOTDIR;
+			goto fail;
+		}
+		replace(&cur, fd);
+		p = rest;
+	}
+fail:
+	close(cur);
+	out->parent = -1;
+	return e;
+}
+
+int
+res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+	 bool follow, struct rpath *out)
+{
+	char path[PATH_MAX];
+	int base, e;
+
+	out->parent = out->obj = -1;
+	if ((e = res_read_string(r, addr, path, sizeof(path))) < 0)
+		return e;
+	if (!path[0])
+		return -ENOENT;
+	if ((base = res_base(s, r, dirfd, path)) < 0)
+		return base;
+	if ((e = res_walk(s, r, base, path, follow, out)) < 0)
+		res_close(out);
+	return e;
+}
+
+int
+res_object(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+	   bool empty_path, bool follow, struct rpath *out)
+{
+	char path[PATH_MAX];
+	int base, e;
+
+	out->parent = out->obj = -1;
+	if ((e = res_read_string(r, addr, path, sizeof(path))) < 0)
+		return e;
+	if (!path[0] && !empty_path)
+		return -ENOENT;
+	if ((base = res_base(s, r, dirfd, path)) < 0)
+		return base;
+	if (!path[0]) {
+		out->obj = base;
+		e = fstat(base, &out->st) < 0 ? -errno : 0;
+	} else if ((e = res_walk(s, r, base, path, follow, out)) == 0 &&
+		   out->obj < 0)
+		e = -ENOENT;
+	if (e < 0)
+		res_close(out);
+	return e;
+}

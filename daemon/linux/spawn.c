@@ -1,0 +1,680 @@
+/* Spawning a Linux sandbox: the plan is built in the daemon. A templated
+ * sandbox (the usual case) comes from its workspace's template: a warm one
+ * from the template's pool, else a fresh one its spawner clones; either
+ * way the daemon only sends it its job. A -t sandbox is cloned directly:
+ * clone3 makes the namespaces and a pidfd in one step; the daemon writes the
+ * id maps and releases the child, which runs linux_session_main(). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/policy/fsplan.h"
+#include "daemon/linux/backend.h"
+#include "daemon/linux/llonly.h"
+#include "daemon/linux/template.h"
+#include "daemon/linux/linux.h"
+#include "proto/fdpass.h"
+
+static const char *const step_names[STEP_MAX] = {
+	[STEP_NONE] = "none",
+	[STEP_SYNC] = "waiting for the daemon",
+	[STEP_TEMPLATE] = "syncing with the workspace template",
+	[STEP_JOIN] = "joining the template's namespaces",
+	[STEP_UNSHARE] = "session namespaces",
+	[STEP_PDEATHSIG] = "parent-death signal",
+	[STEP_HOSTNAME] = "hostname",
+	[STEP_LOOPBACK] = "loopback interface",
+	[STEP_MOUNT_PRIVATE] = "private mount propagation",
+	[STEP_MOUNT_CLONE] = "cloning workspace and devices",
+	[STEP_MOUNT_READONLY] = "read-only root",
+	[STEP_MOUNT_TMP] = "private /tmp",
+	[STEP_MOUNT_WORKSPACE] = "workspace mount",
+	[STEP_MOUNT_HOME] = "home overlay",
+	[STEP_MOUNT_PROC] = "/proc",
+	[STEP_MOUNT_SYS] = "/sys",
+	[STEP_MOUNT_DEV] = "/dev",
+	[STEP_MOUNT_TTY] = "terminal",
+	[STEP_MOUNT_POLICY] = "applying the filesystem policy",
+	[STEP_MOUNT_MASK] = "masking daemon state",
+	[STEP_LANDLOCK_RULESET] = "Landlock ruleset",
+	[STEP_SUPERVISOR] = "starting the session's supervisor",
+	[STEP_PROXY_LISTEN] = "proxy listeners",
+	[STEP_DROP_PRIVS] = "dropping privileges",
+	[STEP_SIGNALS] = "signal setup",
+	[STEP_FORK] = "fork",
+	[STEP_SETSID] = "new session",
+	[STEP_JOB] = "receiving the command",
+	[STEP_TTY] = "controlling terminal",
+	[STEP_STDIO] = "stdio",
+	[STEP_CHDIR] = "working directory",
+	[STEP_NO_NEW_PRIVS] = "no_new_privs",
+	[STEP_LANDLOCK] = "Landlock",
+	[STEP_SECCOMP] = "seccomp",
+	[STEP_EXEC] = "exec",
+};
+
+const char *
+sandbox_step_name(int step)
+{
+	if (step < 0 || step >= STEP_MAX || !step_names[step])
+		return "unknown step";
+	return step_names[step];
+}
+
+static char **
+strv_dup(char *const *v)
+{
+	size_t n = 0, i;
+	char **out;
+
+	while (v[n])
+		n++;
+	out = calloc(n + 1, sizeof(*out));
+	if (!out)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (!(out[i] = strdup(v[i])))
+			goto fail;
+	return out;
+fail:
+	while (i--)
+		free(out[i]);
+	free(out);
+	return NULL;
+}
+
+static void
+strv_free(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+sandbox_plan_free(struct sandbox_plan *p)
+{
+	if (!p)
+		return;
+	strv_free(p->argv);
+	strv_free(p->envp);
+	free(p->cwd);
+	free(p->workspace);
+	free(p->tmpdir);
+	free(p->home_layers);
+	free(p->tty_path);
+	if (p->llonly && p->ll_dev >= 0)
+		close(p->ll_dev);
+	free(p);
+}
+
+/* The slave's path as the daemon's mount namespace sees it; the sandbox
+ * re-binds exactly that inode under its own /dev/pts. */
+static int
+tty_path(int fd, char **out)
+{
+	char link[64], buf[256];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	if (strncmp(buf, "/dev/pts/", 9) || !buf[9] || strchr(buf + 9, '/'))
+		return -ENOTTY;
+	return (*out = strdup(buf)) ? 0 : -ENOMEM;
+}
+
+static bool
+under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+int
+sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
+		 char *err, size_t errlen)
+{
+	const struct linux_backend *lb = linux_backend();
+	struct sandbox_plan *p = calloc(1, sizeof(*p));
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	p->argv = strv_dup(req->argv);
+	p->envp = strv_dup(req->envp);
+	p->cwd = strdup(req->cwd);
+	p->workspace = strdup(req->workspace);
+	p->tmpdir = strdup(req->tmpdir);
+	p->home_layers = req->home_layers ? strdup(req->home_layers) : NULL;
+	if (!p->argv || !p->envp || !p->cwd || !p->workspace || !p->tmpdir ||
+	    (req->home_layers && !p->home_layers)) {
+		sandbox_plan_free(p);
+		return -ENOMEM;
+	}
+	memcpy(p->stdio, req->stdio, sizeof(p->stdio));
+	p->tty = req->tty;
+	p->proxy = req->proxy && lb->caps.net == SANDBOX_NET_NAMESPACE;
+	memcpy(p->proxy_ports, req->proxy_ports, sizeof(p->proxy_ports));
+	p->fs = req->fs;
+	p->umask = (mode_t)(req->umask & 0777);
+	if (req->tty && (r = tty_path(req->stdio[0], &p->tty_path)) < 0) {
+		snprintf(err, errlen, "the terminal is not a /dev/pts "
+			 "pseudo-terminal the daemon can reach");
+		sandbox_plan_free(p);
+		return r;
+	}
+	p->masks[p->nmasks++] = lb->cfg.rundir;
+	/* The daemon's state holds every workspace's home overlay layers;
+	 * a state dir holding the workspace only loses its home/. */
+	if (lb->cfg.statedir)
+		p->masks[p->nmasks++] = under(p->workspace, lb->cfg.statedir) ?
+					lb->layers_dir : lb->cfg.statedir;
+	if (lb->cfg.socket_path && !under(lb->cfg.socket_path, lb->cfg.rundir))
+		p->socket_mask = lb->cfg.socket_path;
+	p->uid = lb->cfg.uid;
+	p->gid = lb->cfg.gid;
+	p->groups = lb->groups;
+	p->ngroups = lb->ngroups;
+	p->userns = !lb->cfg.privileged;
+	p->net = lb->caps.net;
+	p->landlock_abi = lb->caps.landlock_abi;
+	p->seccomp = lb->have_seccomp ? &lb->seccomp : NULL;
+	p->seccomp_notify = lb->caps.seccomp_notify;
+	p->emulate = lb->caps.protect_new;
+	p->seccomp_super = lb->have_seccomp ? &lb->seccomp_super : NULL;
+	p->sys = lb->sys;
+	p->nsys = lb->nsys;
+	p->lock_fd = lb->lock_fd;
+	p->landlock_log = lb->caps.landlock_audit;
+	p->ll_ruleset = -1;
+	p->ll_dev = -1;
+	if (lb->caps.landlock_only &&
+	    (r = llonly_plan(p, req, err, errlen)) < 0) {
+		sandbox_plan_free(p);
+		return r;
+	}
+	*out = p;
+	return 0;
+}
+
+static int
+write_file(pid_t pid, const char *name, const char *text)
+{
+	char path[64];
+	int fd, r = 0;
+	size_t n = strlen(text);
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, n) != (ssize_t)n)
+		r = -errno ? -errno : -EIO;
+	close(fd);
+	return r;
+}
+
+/* Maps the user to itself, so files keep their owners inside. */
+int
+linux_write_id_maps(pid_t pid, uid_t uid, gid_t gid)
+{
+	char map[64];
+	int r;
+
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+	r = write_file(pid, "uid_map", map);
+	if (r == 0)
+		r = write_file(pid, "setgroups", "deny");
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+	if (r == 0)
+		r = write_file(pid, "gid_map", map);
+	return r;
+}
+
+void
+linux_kill_reap(int pidfd)
+{
+	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){ 0 }, WEXITED);
+	close(pidfd);
+}
+
+int
+linux_release(pid_t pid, int pidfd, int sync_w, const struct sandbox_plan *p)
+{
+	int r = 0;
+
+	if (p->userns)
+		r = linux_write_id_maps(pid, p->uid, p->gid);
+	if (r == 0 && write(sync_w, "g", 1) != 1)
+		r = -EPIPE;
+	close(sync_w);
+	if (r < 0)
+		linux_kill_reap(pidfd); /* rare: leave nothing behind */
+	return r;
+}
+
+int
+linux_session_ns_flags(const struct sandbox_plan *p)
+{
+	return CLONE_NEWIPC | CLONE_NEWUTS |
+	       (p->net == SANDBOX_NET_NAMESPACE ? CLONE_NEWNET : 0);
+}
+
+/* A -tty sandbox is built directly (its own namespaces, its own mounts):
+ * the pty slave must be bound from the daemon's view of /dev/pts, which
+ * only a fresh copy of that mount namespace has. */
+static int
+spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out)
+{
+	int sync[2], st[2], go[2], pidfd = -1, r = 0;
+	struct clone_args a = { 0 };
+	pid_t pid;
+
+	/* SEQPACKET: records stay whole and may carry fds. */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
+		return -errno;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, go) < 0) {
+		r = -errno;
+		goto out_st;
+	}
+	if (pipe2(sync, O_CLOEXEC) < 0) {
+		r = -errno;
+		goto out_go;
+	}
+	a.flags = CLONE_NEWNS | CLONE_NEWPID | linux_session_ns_flags(p) |
+		  CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
+	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
+	a.exit_signal = SIGCHLD;
+	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	if (pid == 0)
+		linux_session_main(p, sync[0], st[1], go[0], NULL);
+	close(sync[0]);
+	r = pid < 0 ? -errno : linux_release(pid, pidfd, sync[1], p);
+	if (r == 0 && (r = linux_job_send(go[1], p, -1)) < 0)
+		linux_kill_reap(pidfd);
+	if (r == 0) {
+		out->pid = pid;
+		out->pidfd = pidfd;
+		out->own_child = true;
+		out->status_fd = st[0];
+		st[0] = -1;
+	}
+	if (pid < 0)
+		close(sync[1]);
+out_go:
+	close(go[0]);
+	close(go[1]);
+out_st:
+	if (st[0] >= 0)
+		close(st[0]);
+	close(st[1]);
+	return r;
+}
+
+/* The session init, in its own network (unless the host cannot make one),
+ * IPC, UTS and pid namespaces, in one clone3, handed f (NULL: none); its
+ * pidfd, or why it could not be made, goes to the daemon. Returns its
+ * pid, or -1. */
+static pid_t
+start_init(const struct sandbox_plan *p, int sfd, int go,
+	   const struct linux_session_fds *f, int netns)
+{
+	struct clone_args a = { 0 };
+	int pidfd = -1, e;
+	pid_t pid;
+
+	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_PIDFD;
+	/* A network namespace the template lent: cloned inside it. */
+	if (netns >= 0 && linux_netns_enter(netns) == 0)
+		a.flags &= ~(uint64_t)CLONE_NEWNET;
+	else
+		netns = -1;
+	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
+	a.exit_signal = SIGCHLD;
+	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	if (pid == 0)
+		linux_session_main(p, -1, sfd, go, f);
+	e = errno;
+	if (netns >= 0)
+		linux_netns_leave();
+	linux_send_started(sfd, pid, pidfd, STEP_UNSHARE, e);
+	return pid;
+}
+
+void
+linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err)
+{
+	struct sandbox_status s = { .kind = SANDBOX_STATUS_STARTED };
+
+	if (pid < 0) {
+		s.kind = SANDBOX_STATUS_SETUP_FAILED;
+		s.step = step;
+		s.value = err;
+		if (write(sfd, &s, sizeof(s)) < 0)
+			s.kind = 0; /* nobody to tell */
+	} else if (fdpass_send(sfd, &s, sizeof(s), &pidfd, 1) < 0) {
+		/* The daemon dropped it already. */
+		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+/* With a supervisor, a child of the spawner does the start: it builds
+ * the command's Landlock ruleset and restricts itself with it (the
+ * template must not be), makes the supervisor's sockets, starts the init
+ * handed them, then becomes the supervisor itself (in the template's pid
+ * namespace, which the sandbox's /proc shows; after the init, so a warm
+ * sandbox is not held up; one process fewer to fork and tear down per
+ * sandbox). The init is its child, which it reaps before it exits. */
+static void __attribute__((noreturn))
+start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
+{
+	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED };
+	struct linux_session_fds f = { -1, -1, -1 };
+	int own[2] = { -1, -1 }, r;
+
+	if (p->landlock_abi > 0 && (f.ruleset = linux_landlock_ruleset(p)) < 0) {
+		s.step = STEP_LANDLOCK_RULESET;
+		s.value = -f.ruleset;
+	} else if ((r = linux_supervisor_prepare(p, &f, own)) < 0) {
+		s.step = STEP_SUPERVISOR;
+		s.value = -r;
+	} else {
+		linux_supervise(p, own, start_init(p, sfd, go, &f, netns));
+	}
+	if (write(sfd, &s, sizeof(s)) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+/* In a template's spawner (the template's user, mount and pid
+ * namespaces): a sandbox for the daemon, its session init a child of the
+ * spawner (or reparented to the template), which reaps it. */
+void
+linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
+{
+	int netns = p->net == SANDBOX_NET_NAMESPACE ? linux_netns_lend() : -1;
+	pid_t pid;
+
+	if (!p->emulate)
+		start_init(p, sfd, go, NULL, netns);
+	else if ((pid = _Fork()) == 0) /* no atfork handler: linux/lean.c */
+		start_supervised(p, sfd, go, netns);
+	else if (pid < 0) {
+		struct sandbox_status s = {
+			.kind = SANDBOX_STATUS_SETUP_FAILED,
+			.step = STEP_FORK, .value = errno,
+		};
+
+		if (write(sfd, &s, sizeof(s)) < 0)
+			s.kind = 0; /* nobody to tell */
+	}
+	if (netns >= 0)
+		close(netns);
+	close(sfd);
+	close(go);
+}
+
+/* A sandbox from the template's pool (or a fresh one) is given its job,
+ * with the end of a template sync to wait on before it looks at anything,
+ * so a file created before this run is masked for it (unless the template
+ * has no file event queued or in hand: then there is nothing to wait for). */
+static int
+spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
+{
+	struct ltemplate *t;
+	int sync[2] = { -1, -1 }, status = -1, go = -1, r;
+	bool warm;
+
+	if ((r = ltemplate_get(p, &t)) < 0)
+		return r;
+	if (!ltemplate_quiet(t) &&
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sync) < 0) {
+		r = -errno;
+		ltemplate_put(t);
+		return r;
+	}
+	for (;;) {
+		if ((r = ltemplate_sandbox(t, &status, &go, &warm)) < 0)
+			break;
+		r = linux_job_send(go, p, sync[0]);
+		close(go);
+		if (r == 0)
+			break;
+		close(status);
+		status = -1;
+		/* A warm sandbox that died meanwhile: take the next. */
+		if (!warm || (r != -EPIPE && r != -ECONNRESET))
+			break;
+	}
+	if (sync[0] >= 0) {
+		close(sync[0]);
+		if (r == 0)
+			ltemplate_sync(t, sync[1]);
+		close(sync[1]);
+	}
+	if (r < 0) {
+		ltemplate_put(t);
+		return r;
+	}
+	out->pid = 0;
+	out->pidfd = -1;
+	out->status_fd = status;
+	out->template = t;
+	return 0;
+}
+
+/* Landlock-only mode: the session init is the daemon's child
+ * (linux/llonly.c). */
+static int
+spawn_llonly(struct sandbox_plan *p, struct sandbox_proc *out)
+{
+	int st[2], r;
+
+	/* SEQPACKET: records stay whole and may carry fds. */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
+		return -errno;
+	r = llonly_spawn(p, out, st);
+	close(st[1]);
+	if (r < 0)
+		close(st[0]);
+	else
+		out->status_fd = st[0];
+	return r;
+}
+
+int
+sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
+{
+	struct sandbox_proc proc = { .pidfd = -1, .status_fd = -1,
+				     .notify_fd = -1 };
+	int r;
+
+	r = p->llonly ? spawn_llonly(p, &proc) :
+	    p->tty ? spawn_direct(p, &proc) : spawn_templated(p, &proc);
+	if (r < 0)
+		return r;
+	fcntl(proc.status_fd, F_SETFL, O_NONBLOCK);
+	memcpy(proc.proxy_ports, p->proxy_ports, sizeof(proc.proxy_ports));
+	*out = proc;
+	return 0;
+}
+
+/* PIDFD_GET_INFO (Linux 6.13), which older headers lack: the pid in the
+ * caller's pid namespace, one ioctl instead of reading fdinfo. */
+struct sbx_pidfd_info {
+	uint64_t mask;
+	uint64_t cgroupid;
+	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid;
+	uint32_t fsuid, fsgid, spare;
+};
+#define SBX_PIDFD_GET_INFO _IOWR(0xFF, 11, struct sbx_pidfd_info)
+#define SBX_PIDFD_INFO_PID 1ull
+
+int
+linux_pidfd_open_tid(pid_t tid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+
+	if (fd < 0 && errno == EINVAL)
+		fd = (int)syscall(SYS_pidfd_open, tid, 0);
+	return fd;
+}
+
+/* Host pid behind a pidfd (our pid namespace's view). */
+pid_t
+linux_pidfd_pid(int fd)
+{
+	struct sbx_pidfd_info info = { .mask = SBX_PIDFD_INFO_PID };
+	char path[64], line[128];
+	FILE *f;
+	int pid = 0;
+
+	if (ioctl(fd, SBX_PIDFD_GET_INFO, &info) == 0 &&
+	    (info.mask & SBX_PIDFD_INFO_PID) && info.pid > 0)
+		return (pid_t)info.pid;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid > 0 ? (pid_t)pid : 0;
+}
+
+int
+sandbox_proc_started(struct sandbox_proc *p, int fd)
+{
+	if (p->pidfd >= 0) {
+		close(fd);
+		return -EALREADY;
+	}
+	p->pidfd = fd;
+	p->pid = linux_pidfd_pid(fd);
+	return 0;
+}
+
+int
+sandbox_proc_denials(struct sandbox_proc *p, int *fds, int nfds)
+{
+	int i;
+
+	if (nfds >= 2 && !p->cmd_pid)
+		p->cmd_pid = linux_pidfd_pid(fds[1]);
+	/* The third: the listener, for connect() calls the supervisor hands
+	 * on (SANDBOX_NET_HOST_PORTS). */
+	if (nfds >= 3 && p->notify_fd < 0) {
+		p->notify_fd = fds[2];
+		nfds = 2;
+	}
+	for (i = 1; i < nfds; i++)
+		close(fds[i]);
+	return nfds >= 1 ? fds[0] : -1;
+}
+
+void
+sandbox_reap(struct sandbox_proc *p)
+{
+	if (p->own_child && p->pidfd >= 0)
+		waitid(P_PIDFD, (id_t)p->pidfd, &(siginfo_t){ 0 },
+		       WEXITED | WNOHANG);
+}
+
+void
+sandbox_net_recycle(struct sandbox_proc *p, int listener)
+{
+	if (p->template)
+		ltemplate_netns_return(p->template, listener);
+}
+
+const char *
+sandbox_setup_problem(const struct sandbox_proc *p)
+{
+	return p->template ? ltemplate_problem(p->template) : NULL;
+}
+
+void
+sandbox_proc_release(struct sandbox_proc *p)
+{
+	if (p->pidfd >= 0)
+		close(p->pidfd);
+	if (p->status_fd >= 0)
+		close(p->status_fd);
+	if (p->template)
+		ltemplate_put(p->template);
+	linux_connect_release(p);
+	if (p->notify_fd >= 0)
+		close(p->notify_fd);
+	p->pidfd = p->status_fd = p->notify_fd = -1;
+	p->template = NULL;
+}
+
+unsigned
+sandbox_templates(void)
+{
+	return ltemplate_count();
+}
+
+void
+sandbox_cleanup(void)
+{
+	ltemplate_kill_all();
+}
+
+int
+sandbox_retire_workspace(const char *ws)
+{
+	return ltemplate_retire(ws);
+}
+
+int
+sandbox_status_read(int fd, struct sandbox_status *st, int *fds, int *nfds)
+{
+	ssize_t n = fdpass_recv(fd, st, sizeof(*st), fds, nfds,
+				SANDBOX_STATUS_MAXFDS);
+
+	if (n == -EAGAIN || n == -EINTR)
+		return -EAGAIN;
+	if (n < 0 && *nfds == 0)
+		return (int)n;
+	if (n != sizeof(*st)) {
+		while (*nfds > 0)
+			close(fds[--*nfds]);
+		return n == 0 ? 0 : -EBADMSG;
+	}
+	return 1;
+}
+
+int
+sandbox_signal(const struct sandbox_proc *proc, int sig)
+{
+	if (proc->pidfd < 0)
+		return -EAGAIN; /* not started yet: caller retries at start */
+	if (sig == SIGKILL && linux_backend()->caps.landlock_only)
+		sig = LLONLY_SIGKILL; /* the init kills the rest, then itself */
+	if (syscall(SYS_pidfd_send_signal, proc->pidfd, sig, NULL, 0) < 0)
+		return -errno;
+	return 0;
+}

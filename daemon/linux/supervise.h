@@ -1,0 +1,178 @@
+/* The per-session supervisor of a Linux sandbox (linux/supervise.c,
+ * linux/resolve.c, linux/emulate.c): a process beside the command, with
+ * its credentials, mount namespace and Landlock domain, that owns the
+ * seccomp listener. It answers refused syscalls (EPERM, reported to the
+ * daemon) and performs the command's file creations, writes, renames,
+ * links and removals itself, on a path it read once, so protected paths
+ * (protect.c) are checked on what is really changed. */
+#ifndef SBX_LINUX_SUPERVISE_H
+#define SBX_LINUX_SUPERVISE_H
+
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+struct fsplan;
+struct sandbox_plan;
+
+/* The syscalls the supervisor performs for the command. */
+enum sup_op {
+	SUP_NONE = 0,
+	SUP_OPEN, SUP_OPENAT, SUP_CREAT,
+	SUP_MKDIR, SUP_MKDIRAT, SUP_MKNOD, SUP_MKNODAT,
+	SUP_SYMLINK, SUP_SYMLINKAT, SUP_LINK, SUP_LINKAT,
+	SUP_RENAME, SUP_RENAMEAT, SUP_RENAMEAT2,
+	SUP_TRUNCATE, SUP_TRUNCATE64,
+	/* Landlock-only mode's too (linux/guard.c): no read-only binds
+	 * refuse them on existing protected paths. */
+	SUP_UNLINK, SUP_UNLINKAT, SUP_RMDIR,
+	SUP_CHMOD, SUP_FCHMOD, SUP_FCHMODAT, SUP_FCHMODAT2,
+	SUP_UMASK,                 /* only noted: the kernel performs it */
+	SUP_CONNECT,               /* handed on to the daemon, which makes
+				      it (SANDBOX_NET_HOST_PORTS) */
+	SUP_NOPS
+};
+
+/* (audit arch, syscall number) -> operation, built in the daemon. */
+struct sup_sys {
+	uint32_t arch;
+	int32_t nr;
+	int32_t op;
+};
+#define SUP_MAX_SYS 96
+
+/* Supervisor -> daemon, one SEQPACKET record per refusal. */
+enum { SUP_REPORT_SYSCALL = 1, SUP_REPORT_PROTECT = 2,
+       SUP_REPORT_LANDLOCK = 3,
+       SUP_REPORT_CONNECT = 4 };   /* a connect() for the daemon to make
+				      and answer, with the caller's pidfd */
+struct sup_report {
+	int32_t kind;
+	int32_t pid;
+	uint32_t arch;
+	int32_t nr;
+	uint64_t id;               /* CONNECT: the notification's */
+	uint64_t args[6];
+	int32_t op;                /* enum protect_op (PROTECT) */
+	int32_t pad;
+	char rule[160];
+	char detail[128];
+	char access[24];           /* LANDLOCK: the right, "fs.make_reg" */
+	char path[1024];
+};
+
+/* One notification being handled. */
+struct sreq {
+	struct seccomp_notif *n;
+	pid_t tid;                 /* in our pid namespace, /proc's */
+};
+
+/* A path resolved the way the command's own syscall would resolve it. */
+struct rpath {
+	int parent;                /* O_PATH directory holding the name */
+	int obj;                   /* O_PATH of what the name is, -1: absent */
+	struct stat st;            /* of obj */
+	char name[258];            /* last component, "/" kept if the path
+				      ended in one ("" for "/") */
+	char abs[4096];            /* parent's path + name, for the rules */
+};
+
+/* Which file: inode and birth time (an inode number is reused). */
+struct sup_ident {
+	uint64_t dev, ino;
+	int64_t btime;
+	uint32_t btime_ns;
+};
+
+/* The supervisor's state; one per session, one process. */
+struct sup {
+	const struct fsplan *fs;
+	int listener, report, lock, root;
+	struct sup_ident fresh[256]; /* .git dirs and configs made here */
+	unsigned nfresh, next_fresh;
+	/* Linked worktrees whose gitdir git wrote and whose .git file it
+	 * has not made yet (linux/gitlink.c): the .git/worktrees/ID
+	 * directory (O_PATH) and the anonymous file git wrote. */
+	struct { int dir, memfd; } wt[8];
+	unsigned nwt, next_wt;
+	unsigned workers;            /* FIFO openers not reaped yet */
+	struct { pid_t tid; int pidfd; mode_t mask; } umasks[64];
+	unsigned numasks, next_umask;
+};
+
+/* linux/resolve.c */
+int res_read_string(struct sreq *r, uint64_t addr, char *buf, size_t len);
+/* Where a path relative to dirfd starts: /, the cwd, or the fd. */
+int res_base(struct sup *s, struct sreq *r, int dirfd, const char *path);
+/* From base (taken over): follow, the last component too if a symlink.
+ * 0 or -errno. */
+int res_walk(struct sup *s, struct sreq *r, int base, const char *path,
+	     bool follow, struct rpath *out);
+/* Both steps, for a path argument at addr. */
+int res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+	     bool follow, struct rpath *out);
+/* The existing object a call acting on one names (linkat's source,
+ * fchmodat): the path at addr from dirfd, or with empty_path
+ * (AT_EMPTY_PATH) and an empty path dirfd itself; into out->obj and
+ * out->st. 0 or -errno (ENOENT: nothing there). */
+int res_object(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+	       bool empty_path, bool follow, struct rpath *out);
+void res_close(struct rpath *p);
+/* The absolute path of fd (without " (deleted)"). */
+int res_fd_path(int fd, char *buf, size_t len);
+/* Reopens an O_PATH fd with open(2) flags. */
+int res_reopen(int fd, int flags);
+bool res_is_dot(const char *name);
+/* /proc/TID/NAME into buf (NUL-terminated). */
+int res_proc_read(pid_t tid, const char *name, char *buf, size_t len);
+/* Umask and thread group of the target, from /proc/TID/status. */
+int res_status(pid_t tid, mode_t *umask, pid_t *tgid);
+
+/* linux/emulate.c: each returns the syscall's result (>= 0 or -errno);
+ * an fd result is handed to the target by the caller. -EINPROGRESS: a
+ * worker answers. */
+struct sup_answer {
+	long long val;             /* result, or the fd to install */
+	bool is_fd;
+	bool cloexec;
+};
+int emu_run(struct sup *s, struct sreq *r, int op, struct sup_answer *a);
+
+/* linux/gitlink.c: git worktree add's files that tie a linked worktree
+ * to its repository, written by the supervisor; each returns the fd the
+ * command gets (an anonymous file) or -errno. mode: the file's, the
+ * command's umask applied. */
+int gitlink_gitdir(struct sup *s, const struct rpath *p);
+int gitlink_commondir(struct sup *s, const struct rpath *p, mode_t mode);
+/* -EPERM when no worktree's gitdir names p. */
+int gitlink_dotgit(struct sup *s, const struct rpath *p, mode_t mode);
+/* linux/guard.c: unlink, rmdir and the chmod family (SUP_UNLINK ...
+ * SUP_FCHMODAT2), for sandboxes with no read-only binds. */
+int guard_run(struct sup *s, struct sreq *r, int op);
+
+/* linux/supervise.c */
+/* Answers notification id with res: an error, a value, or (a->is_fd) the
+ * fd res installed in the target, which is closed here. */
+void sup_answer_send(struct sup *s, uint64_t id, int res,
+		     const struct sup_answer *a);
+/* A umask() call: every remembered umask may be stale. */
+void sup_umask_changed(struct sup *s);
+/* Records a refusal for the daemon (never blocks). */
+/* A creation at path Landlock refused (EACCES outside the trees the
+ * command may create in): reported as the kernel's audit record would be,
+ * naming the directory, since the supervisor's own domain logs nothing. */
+void sup_report_landlock(struct sup *s, struct sreq *r, const char *access,
+			 const char *path);
+void sup_report_protect(struct sup *s, struct sreq *r, int op,
+			const char *path, const char *rule,
+			const char *detail);
+/* Whether dirfd/name (name "" for dirfd itself) is one of the .git
+ * directories or configs this session made; marks or forgets it. */
+bool sup_fresh(const struct sup *s, int dirfd, const char *name);
+void sup_fresh_set(struct sup *s, int dirfd, const char *name, bool on);
+void sup_lock(struct sup *s, bool exclusive);
+void sup_unlock(struct sup *s);
+
+#endif

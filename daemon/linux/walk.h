@@ -1,0 +1,64 @@
+/* The workspace walk of a template: which existing paths under the writable
+ * trees the policy's globs and the ignore files mask or protect, first in
+ * full, then again for each directory that changes (inotify), so files
+ * that appear later are masked too. */
+#ifndef SBX_LINUX_WALK_H
+#define SBX_LINUX_WALK_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "daemon/policy/fsplan.h"
+
+/* Bounds on one walk: a workspace beyond them fails the build visibly
+ * rather than leaving part of it unmasked. */
+#define WALK_MAX_ENTRIES 1000000
+#define WALK_MAX_DEPTH 256
+
+struct walk_result {
+	struct fsplan_list deny;   /* to make unreadable: files */
+	struct fsplan_list deny_dirs; /* ... and directories */
+	struct fsplan_list ro;     /* to make read-only */
+};
+
+struct walk_state;
+
+/* fn is told of each directory the walk opened (dfd), before it reads
+ * it: a watch put on it then misses nothing made in it after the read.
+ * mask, when set, takes the first walk's masks as they are decided
+ * (instead of the result's deny lists), so they can be mounted while the
+ * walk goes on. */
+struct walk_watch {
+	int (*fn)(int dfd, const char *abs, void *arg);
+	void *arg;
+	int (*mask)(const char *abs, bool dir, void *arg);
+	void *mask_arg;
+};
+
+/* Walks every writable tree of fs. Other hard links of a masked file are
+ * masked too (a mask is by file, not by name). The state remembers what
+ * was decided, for linux_walk_rescan, and watch->fn (NULL: none), for
+ * every walk of it. */
+int linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
+	       struct walk_state **st, struct walk_result *out);
+/* Directory abs changed: entry name appeared (or, when name is an ignore
+ * file or NULL, the directory is walked again in full); reports only what
+ * is new to mask or protect (new directories are watched as walked). */
+int linux_walk_rescan(struct walk_state *st, const char *abs,
+		      const char *name, struct walk_result *out);
+bool linux_walk_is_ignore_file(const struct walk_state *st, const char *name);
+/* The last ignore file a walk of this process refused (not a regular
+ * file, a link, too large), "path: reason", or NULL. */
+const char *linux_walk_refused(void);
+/* Calls fn for every directory walked so far (to watch them). */
+int linux_walk_each_dir(const struct walk_state *st,
+			int (*fn)(const char *dir, void *arg), void *arg);
+void linux_walk_result_free(struct walk_result *r);
+void linux_walk_state_free(struct walk_state *st);
+
+/* The repositories git reaches from the .git at abs (linux/gitrepo.c):
+ * the one it names and its common directory, canonical, into out[];
+ * how many (0-2). */
+int linux_git_repos(const char *abs, char out[2][PATH_MAX]);
+
+#endif

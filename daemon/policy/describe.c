@@ -1,0 +1,179 @@
+/* Effective policy -> what an agent needs to know before it runs commands:
+ * where it may write, what it cannot read, which hosts it reaches, what is
+ * always protected, and how to ask for more. Written so a model stops
+ * retrying a command the sandbox refuses. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/policy/describe.h"
+
+static json_t *
+strings(const struct fsplan_list *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < l->n; i++)
+		json_array_append_new(a, json_string(l->v[i]));
+	return a;
+}
+
+static json_t *
+rule_values(const struct policy_rules *r)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < r->n; i++)
+		json_array_append_new(a, json_string(r->v[i].value));
+	return a;
+}
+
+static const char *
+unknown_hosts(const struct policy *p)
+{
+	return p->settings[POLICY_UNKNOWN_HOSTS].value == POLICY_HOSTS_ASK ?
+		       "ask" : "deny";
+}
+
+static void
+list_line(FILE *f, const char *head, const char *const *v, size_t n,
+	  size_t max)
+{
+	size_t i;
+
+	fputs(head, f);
+	for (i = 0; i < n && i < max; i++)
+		fprintf(f, "%s%s", i ? ", " : " ", v[i]);
+	if (n > max)
+		fprintf(f, ", and %zu more", n - max);
+	if (n == 0)
+		fputs(" none", f);
+	fputs("\n", f);
+}
+
+static void
+rules_line(FILE *f, const char *head, const struct policy_rules *r,
+	   size_t max)
+{
+	const char *v[64];
+	size_t i;
+
+	/* Globs "anywhere" (a leading slash-star-star-slash) read better
+	 * without it. */
+	for (i = 0; i < r->n && i < 64; i++)
+		v[i] = strncmp(r->v[i].value, "/**/", 4) ? r->v[i].value :
+							    r->v[i].value + 4;
+	list_line(f, head, v, r->n, max);
+}
+
+static void
+write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
+	   const struct describe_ctx *c)
+{
+	const struct fsplan_list *w = &fs->l[FSPLAN_WRITE];
+	bool ask = !strcmp(unknown_hosts(p), "ask");
+
+	fprintf(f, "Commands run inside an sbx sandbox (%s", c->backend);
+	if (c->landlock_abi > 0)
+		fprintf(f, ", Landlock ABI %d", c->landlock_abi);
+	fprintf(f, "%s).\n", c->seccomp ? ", seccomp" : "");
+	list_line(f, "- Writable:", (const char *const *)w->v, w->n, 16);
+	if (fsplan_home(fs))
+		fprintf(f, "- The home directory (%s) is writable as an "
+			"overlay: writes there (tool caches) persist between "
+			"commands of this workspace but never reach the real "
+			"home; `sbxctl reset` discards them. Protected files "
+			"stay read-only.\n", fsplan_home(fs));
+	if (!strcmp(c->tmp, "/tmp"))
+		fputs("- /tmp is private to this workspace and persists "
+		      "between commands; everything else is read-only.\n", f);
+	else
+		fprintf(f, "- The temp dir is %s ($TMPDIR), private to this "
+			"workspace; /tmp is the host's; everything else is "
+			"read-only.\n", c->tmp);
+	list_line(f, "- Unreadable (reads fail with \"Permission denied\"):",
+		  (const char *const *)fs->l[FSPLAN_DENY_READ].v,
+		  fs->l[FSPLAN_DENY_READ].n, 12);
+	list_line(f, "- Also unreadable: files matched by",
+		  (const char *const *)fs->l[FSPLAN_IGNORE].v,
+		  fs->l[FSPLAN_IGNORE].n, 8);
+	if (c->protect_unguarded)
+		rules_line(f, "- Must not be written (this host cannot "
+			   "enforce it inside the workspace; leave them "
+			   "alone):", &p->lists[POLICY_PROTECT], 12);
+	else
+		rules_line(f, "- Always read-only, even in the workspace "
+			   "(at any depth):", &p->lists[POLICY_PROTECT], 12);
+	if (c->no_network) {
+		fputs("- Network: none (this host can confine it neither by "
+		      "a network namespace nor by Landlock TCP rules): IP "
+		      "sockets fail.\n", f);
+	} else {
+		rules_line(f, "- Network: only through the sandbox's proxy "
+			   "(HTTP_PROXY/ALL_PROXY are set). Allowed hosts:",
+			   &p->lists[POLICY_ALLOWED_DOMAINS], 20);
+		rules_line(f, "- Denied hosts:",
+			   &p->lists[POLICY_DENIED_DOMAINS], 12);
+		fprintf(f, "- Other hosts: %s\n", ask ?
+			"the user is asked to approve; the command waits for "
+			"the answer" : "refused");
+	}
+	if (c->host_network)
+		fputs("- No UDP and no listening sockets (this host gives the "
+		      "sandbox no network namespace): do not start servers; "
+		      "only TCP through the proxy works.\n", f);
+	fprintf(f, "- Unix sockets: %s; no new privileges, no mounts, no "
+		"ptrace.\n", p->settings[POLICY_ALL_UNIX_SOCKETS].value ==
+		POLICY_YES ? "allowed" : "not allowed");
+	fputs("When a command fails because of the sandbox, sbx prints a line "
+	      "starting with \"sbx: blocked\" that names the rule. Do not "
+	      "retry it unchanged: work inside the writable paths, or ask "
+	      "the user to allow it (a policy change or an approval).\n", f);
+}
+
+int
+describe_build(const struct policy *p, const struct fsplan *fs,
+	       const struct describe_ctx *c, char **text, json_t **json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *o;
+
+	if (!f)
+		return -ENOMEM;
+	write_text(f, p, fs, c);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	o = json_pack("{s:s, s:s, s:i, s:b, s:o, s:s, s:s?, s:o, s:o, s:o, "
+		      "s:o, s:o, s:s, s:b, s:b}",
+		      "workspace", c->workspace, "backend", c->backend,
+		      "landlock_abi", c->landlock_abi, "seccomp", c->seccomp,
+		      "writable", strings(&fs->l[FSPLAN_WRITE]),
+		      "tmp", c->tmp,
+		      "home_overlay", fsplan_home(fs),
+		      "unreadable", strings(&fs->l[FSPLAN_DENY_READ]),
+		      "ignore_files", strings(&fs->l[FSPLAN_IGNORE]),
+		      "protected", rule_values(&p->lists[POLICY_PROTECT]),
+		      "allowed_hosts",
+		      rule_values(&p->lists[POLICY_ALLOWED_DOMAINS]),
+		      "denied_hosts",
+		      rule_values(&p->lists[POLICY_DENIED_DOMAINS]),
+		      "unknown_hosts", unknown_hosts(p),
+		      "unix_sockets",
+		      p->settings[POLICY_ALL_UNIX_SOCKETS].value == POLICY_YES,
+		      "local_servers", !c->host_network && !c->no_network);
+	if (!o) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*text = buf;
+	*json = o;
+	return 0;
+}

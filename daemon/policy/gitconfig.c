@@ -1,0 +1,217 @@
+/* A whitelist check of git config files, line by line: section headers
+ * `[name]` or `[name "sub"]`, `key = value` lines, comments. No quoting,
+ * escapes, continuations, includes or keys outside the table. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "daemon/policy/gitconfig.h"
+
+/* What git init and git clone write into a repository's config, and
+ * nothing that names a program, a hook, another file or a filter (nor
+ * extensions.worktreeConfig, which would make git read config.worktree
+ * files, which are not protected). */
+static const struct {
+	const char *section;
+	bool sub;               /* needs a subsection ("origin") */
+	const char *key;
+} allowed[] = {
+	{ "core", false, "repositoryformatversion" },
+	{ "core", false, "filemode" },
+	{ "core", false, "bare" },
+	{ "core", false, "logallrefupdates" },
+	{ "core", false, "symlinks" },
+	{ "core", false, "ignorecase" },
+	{ "core", false, "precomposeunicode" },
+	{ "core", false, "sparsecheckout" },
+	{ "core", false, "sparsecheckoutcone" },
+	{ "extensions", false, "objectformat" },
+	{ "extensions", false, "refstorage" },
+	{ "extensions", false, "partialclone" },
+	{ "remote", true, "url" },
+	{ "remote", true, "fetch" },
+	{ "remote", true, "tagopt" },
+	{ "remote", true, "promisor" },
+	{ "remote", true, "partialclonefilter" },
+	{ "branch", true, "remote" },
+	{ "branch", true, "merge" },
+	{ "submodule", true, "url" },
+	{ "submodule", true, "active" },
+	{ "user", false, "name" },
+	{ "user", false, "email" },
+};
+
+struct state {
+	char section[32];
+	bool has_sub, in_section;
+	struct gitconfig_error *err;
+	unsigned line;
+};
+
+static int
+refuse(struct state *s, const char *key, const char *why)
+{
+	if (s->err) {
+		s->err->line = s->line;
+		snprintf(s->err->key, sizeof(s->err->key), "%s", key ? key : "");
+		s->err->why = why;
+	}
+	return -EINVAL;
+}
+
+static bool
+is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-';
+}
+
+static bool
+is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* [name] or [name "sub"]; p..end is the line without leading blanks. */
+static int
+section(struct state *s, const char *p, const char *end)
+{
+	const char *q = ++p;
+	size_t n;
+
+	while (q < end && is_name_char(*q))
+		q++;
+	n = (size_t)(q - p);
+	if (n == 0 || n >= sizeof(s->section))
+		return refuse(s, NULL, "bad section name");
+	memcpy(s->section, p, n);
+	s->section[n] = '\0';
+	s->has_sub = false;
+	if (q < end && is_blank(*q)) {
+		while (q < end && is_blank(*q))
+			q++;
+		if (q >= end || *q != '"')
+			return refuse(s, NULL, "bad section header");
+		for (q++; q < end && *q != '"'; q++)
+			if (*q == '\\')
+				return refuse(s, NULL, "escape in subsection");
+		if (q >= end)
+			return refuse(s, NULL, "unterminated subsection");
+		q++;
+		s->has_sub = true;
+	}
+	if (q >= end || *q != ']')
+		return refuse(s, NULL, "bad section header");
+	for (q++; q < end; q++)
+		if (!is_blank(*q))
+			return refuse(s, NULL, "text after section header");
+	s->in_section = true;
+	return 0;
+}
+
+/* Values git would read as a remote helper (`x::...`), an option, or an
+ * ext/fd transport are refused whatever the key. */
+static bool
+url_ok(const char *v, size_t n)
+{
+	size_t i;
+
+	if (n > 0 && v[0] == '-')
+		return false;
+	for (i = 0; i + 1 < n; i++)
+		if (v[i] == ':' && v[i + 1] == ':')
+			return false;
+	for (i = 0; i + 3 < n; i++)
+		if (!memcmp(v + i, "://-", 4))
+			return false;
+	return true;
+}
+
+static int
+keyval(struct state *s, const char *p, const char *end)
+{
+	char full[sizeof(s->section) + 48];
+	const char *k = p, *v;
+	size_t kn, vn, i;
+
+	while (p < end && is_name_char(*p))
+		p++;
+	kn = (size_t)(p - k);
+	if (kn == 0 || kn >= 40 || !((k[0] >= 'a' && k[0] <= 'z') ||
+				     (k[0] >= 'A' && k[0] <= 'Z')))
+		return refuse(s, NULL, "bad key");
+	snprintf(full, sizeof(full), "%s.%.*s", s->section, (int)kn, k);
+	if (!s->in_section)
+		return refuse(s, full, "key outside a section");
+	while (p < end && is_blank(*p))
+		p++;
+	if (p >= end || *p != '=')
+		return refuse(s, full, "key without '= value'");
+	for (p++; p < end && is_blank(*p); p++)
+		;
+	v = p;
+	while (end > v && is_blank(end[-1]))
+		end--;
+	vn = (size_t)(end - v);
+	for (i = 0; i < vn; i++)
+		if (v[i] == '"' || v[i] == '\\' || v[i] == '#' || v[i] == ';')
+			return refuse(s, full, "quoting, escape or comment in "
+				      "value");
+	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+		if (!strcasecmp(allowed[i].section, s->section) &&
+		    allowed[i].sub == s->has_sub &&
+		    strlen(allowed[i].key) == kn &&
+		    !strncasecmp(allowed[i].key, k, kn))
+			break;
+	if (i == sizeof(allowed) / sizeof(allowed[0]))
+		return refuse(s, full, "key not allowed in a config the "
+			      "sandbox writes");
+	if (!strcasecmp(allowed[i].key, "url") && !url_ok(v, vn))
+		return refuse(s, full, "remote helper, option or ext "
+			      "transport in url");
+	return 0;
+}
+
+int
+gitconfig_check(const char *buf, size_t len, struct gitconfig_error *err)
+{
+	struct state s = { .err = err };
+	const char *p = buf, *end = buf + len, *eol;
+	size_t i;
+	int r;
+
+	if (len > GITCONFIG_MAX)
+		return refuse(&s, NULL, "file too large");
+	/* Bytes that hide text or that git reads as escapes, even in a
+	 * comment: refused. */
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f ||
+		    c == '\\') {
+			s.line = 1;
+			for (p = buf; p < buf + i; p++)
+				s.line += *p == '\n';
+			return refuse(&s, NULL, "control character or "
+				      "backslash");
+		}
+	}
+	for (p = buf; p < end; p = eol + 1) {
+		s.line++;
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		while (p < eol && is_blank(*p))
+			p++;
+		if (p == eol || *p == '#' || *p == ';')
+			continue;
+		r = *p == '[' ? section(&s, p, eol) : keyval(&s, p, eol);
+		if (r < 0)
+			return r;
+		if (eol == end)
+			break;
+	}
+	return 0;
+}

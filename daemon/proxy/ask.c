@@ -1,0 +1,178 @@
+/* Approval requests: a connection to a host no rule decides waits for the session's client. */
+
+/*
+ * Connections to the same host:port while a request is pending wait on
+ * that one request, so a client that opens ten connections at once asks
+ * once. A request outlives the connections waiting on it (an answer
+ * "for the session" still counts), but not its timeout.
+ */
+#include <errno.h>
+#include <event2/event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/daemon.h"
+#include "daemon/log.h"
+#include "daemon/proxy/int.h"
+
+#define ASK_TIMED_OUT (-1)
+
+struct ask {
+	uint64_t id;
+	struct proxy *px;
+	struct host host;
+	uint16_t port;
+	struct event *timer;
+	struct pconn *waiters;
+	struct ask *next;
+};
+
+static uint64_t next_id = 1;
+
+static void ask_timeout_cb(evutil_socket_t fd, short what, void *arg);
+
+static int
+send_request(struct ask *a, const char *proto)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__ApprovalRequest req = SBX__APPROVAL_REQUEST__INIT;
+
+	req.request_id = a->id;
+	req.session_id = a->px->session_id;
+	req.host = a->host.text;
+	req.port = a->port;
+	req.protocol = (char *)proto;
+	req.timeout_ms = proxy_config()->ask_timeout_ms;
+	env.msg_case = SBX__ENVELOPE__MSG_APPROVAL_REQUEST;
+	env.approval_request = &req;
+	return a->px->hooks.send(a->px->hooks.arg, &env);
+}
+
+static void
+ask_free(struct ask *a)
+{
+	event_free(a->timer);
+	free(a);
+}
+
+int
+ask_start(struct pconn *pc)
+{
+	struct proxy *px = pc->px;
+	unsigned ms = proxy_config()->ask_timeout_ms;
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	struct ask *a;
+
+	for (a = px->asks; a != NULL; a = a->next)
+		if (a->port == pc->port && host_equal(&a->host, &pc->host))
+			break;
+	if (a == NULL) {
+		if ((a = calloc(1, sizeof(*a))) == NULL)
+			return -ENOMEM;
+		a->id = next_id++;
+		a->px = px;
+		a->host = pc->host;
+		a->port = pc->port;
+		a->timer = evtimer_new(sbxd.base, ask_timeout_cb, a);
+		if (a->timer == NULL || evtimer_add(a->timer, &tv) < 0 ||
+		    send_request(a, pc->proto) < 0) {
+			if (a->timer != NULL)
+				event_free(a->timer);
+			free(a);
+			return -ENOTCONN;
+		}
+		a->next = px->asks;
+		px->asks = a;
+		log_info("session %llu: asking about %s:%u (request %llu)",
+		    (unsigned long long)px->session_id, a->host.text, a->port,
+		    (unsigned long long)a->id);
+	}
+	/* The head deadline does not run while a person thinks. */
+	pconn_deadline(pc, 0);
+	pc->ask = a;
+	pc->ask_next = a->waiters;
+	a->waiters = pc;
+	return 0;
+}
+
+void
+ask_leave(struct pconn *pc)
+{
+	struct pconn **pp;
+
+	for (pp = &pc->ask->waiters; *pp != NULL; pp = &(*pp)->ask_next)
+		if (*pp == pc) {
+			*pp = pc->ask_next;
+			break;
+		}
+	pc->ask = NULL;
+	pc->ask_next = NULL;
+}
+
+/* Takes a out of the pending list and answers everyone waiting on it. */
+static void
+settle(struct ask *a, int answer, const char *reason)
+{
+	struct proxy *px = a->px;
+	struct ask **ap;
+	struct pconn *pc, *waiters = a->waiters;
+
+	for (ap = &px->asks; *ap != NULL; ap = &(*ap)->next)
+		if (*ap == a) {
+			*ap = a->next;
+			break;
+		}
+	if (answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_SESSION &&
+	    proxy_rules_grant(px->rules, &a->host, a->port) < 0)
+		answer = SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_ONCE;
+	log_info("session %llu: %s:%u %s", (unsigned long long)px->session_id,
+	    a->host.text, a->port, answer == ASK_TIMED_OUT ? "not answered" :
+	    answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_ONCE ?
+	    "allowed once" :
+	    answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_SESSION ?
+	    "allowed for the session" : "denied");
+	a->waiters = NULL;
+	/* Answering one waiter may close others: unlink before calling. */
+	while ((pc = waiters) != NULL) {
+		waiters = pc->ask_next;
+		pc->ask = NULL;
+		pc->ask_next = NULL;
+		dial_asked(pc, answer, reason);
+	}
+	ask_free(a);
+}
+
+static void
+ask_timeout_cb(evutil_socket_t fd, short what, void *arg)
+{
+	settle(arg, ASK_TIMED_OUT, NULL);
+}
+
+void
+ask_answer(struct proxy *px, uint64_t id, int answer, const char *reason)
+{
+	struct ask *a;
+
+	for (a = px->asks; a != NULL; a = a->next)
+		if (a->id == id) {
+			settle(a, answer, reason);
+			return;
+		}
+	/* Late (timed out) or unknown: nothing waits on it. */
+}
+
+void
+ask_end_all(struct proxy *px, const char *reason)
+{
+	struct ask *a;
+
+	while ((a = px->asks) != NULL) {
+		if (reason != NULL) {
+			settle(a, SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_DENY,
+			    reason);
+			continue;
+		}
+		px->asks = a->next;
+		ask_free(a);
+	}
+}

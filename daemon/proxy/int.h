@@ -1,0 +1,140 @@
+/* Shared by the proxy's files: one client connection and the steps every protocol takes. */
+#ifndef SBX_PROXY_INT_H
+#define SBX_PROXY_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/proxy/host.h"
+#include "daemon/proxy/io.h"
+#include "daemon/proxy/rules.h"
+#include "daemon/proxy/proxy.h"
+
+struct evutil_addrinfo;
+struct evdns_base;
+struct evdns_getaddrinfo_request;
+struct ask;
+struct http_state;
+struct tunnel_check;
+
+/* Stop reading one side while this much waits to be written to the other. */
+#define PROXY_HIGH (1u << 20)
+#define PROXY_CONNECT_TIMEOUT_MS 10000
+/* A client that does not read its error reply is cut off after this. */
+#define PROXY_LINGER_MS 5000
+/* Connections one session may hold open; more are refused at accept. */
+#define PROXY_CONNS_MAX 4096
+
+
+struct proxy {
+	uint64_t session_id;
+	struct proxy_hooks hooks;
+	struct proxy_rules *rules;	/* never NULL */
+	struct evconnlistener *lis[2];
+	struct event *retry_ev;		/* listeners paused after EMFILE */
+	struct event *reap_ev;
+	struct pconn *conns, *dead;
+	struct ask *asks;
+	unsigned nconns;
+	/* proxy_listen_loopback's: the ports, and the list of such proxies */
+	uint16_t ports[2];
+	struct proxy *lo_next, **lo_pprev;
+};
+
+/*
+ * What denied a connection: a rule or setting (o), or one of sbx's own
+ * checks (o NULL, check names it). Valid only while being reported.
+ */
+struct proxy_denial {
+	const struct proxy_origin *o;
+	const char *check;	/* "address check", "tunnel check", ... */
+	const char *why;	/* static phrase */
+	char detail[320];
+	const char *remedy;	/* when the rule gives no reason */
+};
+
+struct pconn;
+/* err: 0 connected (pc->u), -EACCES denied (d says why, already
+ * reported), else -errno with pc->errmsg. */
+typedef void (*dial_fn)(struct pconn *pc, int err,
+    const struct proxy_denial *d);
+
+/* One accepted connection; owned by its proxy, freed from reap_ev. */
+struct pconn {
+	struct proxy *px;
+	int state;			/* the protocol file's */
+	struct pio *c, *u;		/* client; upstream or NULL */
+	struct event *timer;		/* a deadline: closes on expiry */
+	bool dead, closing;
+
+	/* The destination asked for, and how. */
+	struct host host;
+	uint16_t port;
+	const char *proto;		/* "http", "connect", "socks5" */
+	/* HTTP keep-alive: what u is connected to. */
+	struct host up_host;
+	uint16_t up_port;
+
+	/* Dialling: decision, approval, resolution, connect. */
+	dial_fn dial_done;
+	bool by_exact, has_once;
+	struct proxy_rule once;		/* an allow-once approval */
+	struct evdns_getaddrinfo_request *dns;
+	struct evutil_addrinfo *ai, *ai_next;
+	int dial_err;
+	struct ask *ask;
+	struct pconn *ask_next;
+	char errmsg[320];
+
+	/* Tunnels: first bytes checked; each side's end seen. Splice pipes
+	 * per direction (0: client to upstream; 1 also carries HTTP
+	 * response bodies), opened when first needed. tc: the check of the
+	 * client's bytes while it lasts (all of a plain HTTP stream). */
+	bool sniffed, c_eof, u_eof;
+	struct pio_pipe pipe[2];
+	struct tunnel_check *tc;
+
+	struct http_state *http;
+	struct pconn *next, **pprev;
+};
+
+/* proxy.c */
+const struct proxy_config *proxy_config(void);
+struct evdns_base *proxy_dns(void);
+/* Closes now: both sockets, any dialling; freed later. */
+void pconn_close(struct pconn *pc);
+/* Closes once what is queued for the client is written (or after
+ * PROXY_LINGER_MS); the upstream goes at once. */
+void pconn_finish(struct pconn *pc);
+/* Arms pc->timer (0 disarms). */
+void pconn_deadline(struct pconn *pc, unsigned ms);
+
+/* proxy/dial.c: decide, maybe ask, resolve, connect; done is called once
+ * unless the connection closes first. */
+void dial_start(struct pconn *pc, dial_fn done);
+void dial_stop(struct pconn *pc);
+/* An approval answered (SBX__APPROVAL_ANSWER__*, or -1: timed out). */
+void dial_asked(struct pconn *pc, int answer, const char *reason);
+
+/* proxy/ask.c */
+int ask_start(struct pconn *pc);
+void ask_leave(struct pconn *pc);
+void ask_answer(struct proxy *px, uint64_t id, int answer,
+    const char *reason);
+/* Every pending ask answered deny (reason), or dropped (reason NULL). */
+void ask_end_all(struct proxy *px, const char *reason);
+
+/* proxy/report.c */
+void proxy_report(struct pconn *pc, const struct proxy_denial *d);
+/* "blocked HOST:PORT: WHY (RULE) - REMEDY" for replies and logs. */
+int proxy_denial_format(const struct pconn *pc, const struct proxy_denial *d,
+    char *buf, size_t size);
+
+/* The protocols. */
+void http_start(struct pconn *pc);
+void http_free(struct pconn *pc);
+void socks_start(struct pconn *pc);
+/* c and u connected, the reply sent: check the first bytes, relay. */
+void tunnel_start(struct pconn *pc);
+
+#endif

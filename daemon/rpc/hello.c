@@ -1,0 +1,55 @@
+/* Hello: protocol version check and the daemon's capabilities. */
+#include "daemon/conn.h"
+#include "daemon/daemon.h"
+#include "daemon/rpc/rpc.h"
+#include "daemon/sandbox.h"
+
+static void
+rpc_hello(struct conn *c, const Sbx__Envelope *env)
+{
+	const struct sandbox_caps *caps = sandbox_caps();
+	Sbx__Envelope out = SBX__ENVELOPE__INIT;
+	Sbx__HelloReply hr = SBX__HELLO_REPLY__INIT;
+	Sbx__Capabilities cap = SBX__CAPABILITIES__INIT;
+	char *degraded[SANDBOX_DEGRADED_MAX];
+	size_t n = 0;
+	int i;
+
+	if (env->hello->protocol_version != WIRE_PROTOCOL_VERSION) {
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_VERSION,
+			  "protocol version %u not supported (daemon speaks %u)",
+			  env->hello->protocol_version, WIRE_PROTOCOL_VERSION);
+		return;
+	}
+	c->hello = true;
+	cap.backend = (char *)caps->backend;
+	cap.landlock_abi = caps->landlock_abi;
+	cap.seccomp = caps->seccomp;
+	cap.seccomp_notify = caps->seccomp_notify;
+	cap.protect_new = caps->protect_new;
+	cap.landlock_audit = caps->landlock_audit;
+	cap.landlock_audit_off = (char *)caps->landlock_audit_off;
+	while (caps->namespaces[n])
+		n++;
+	cap.namespaces = (char **)caps->namespaces;
+	cap.n_namespaces = n;
+	cap.run_mode = sbxd.privileged ? SBX__RUN_MODE__RUN_MODE_PRIVILEGED :
+		       caps->landlock_only ?
+		       SBX__RUN_MODE__RUN_MODE_LANDLOCK_ONLY :
+		       SBX__RUN_MODE__RUN_MODE_USER;
+	for (i = 0; i < caps->ndegraded; i++)
+		degraded[i] = (char *)caps->degraded[i];
+	cap.degraded = degraded;
+	cap.n_degraded = (size_t)caps->ndegraded;
+	cap.uid = sbxd.uid;
+	hr.protocol_version = WIRE_PROTOCOL_VERSION;
+	hr.daemon_version = (char *)SBX_VERSION;
+	hr.caps = &cap;
+	out.msg_case = SBX__ENVELOPE__MSG_HELLO_REPLY;
+	out.hello_reply = &hr;
+	conn_send(c, &out);
+}
+
+const struct rpc_entry rpc_hello_entry = {
+	SBX__ENVELOPE__MSG_HELLO, RPC_BEFORE_HELLO, rpc_hello,
+};

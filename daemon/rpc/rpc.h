@@ -1,0 +1,42 @@
+/* Request dispatch: one table of verbs, each in its own file in rpc/, with the
+ * permission flags checked before any handler runs. */
+#ifndef SBX_RPC_H
+#define SBX_RPC_H
+
+#include "proto/wire.h"
+
+struct conn;
+
+#define RPC_BEFORE_HELLO 0x1  /* the only request allowed first (Hello) */
+#define RPC_ADMIN 0x2         /* root peers only */
+#define RPC_SESSION 0x4       /* needs this connection's running session */
+
+struct rpc_entry {
+	Sbx__Envelope__MsgCase msg;
+	unsigned flags;
+	/* Handles one request; on a fatal error it calls conn_fail(). */
+	void (*fn)(struct conn *c, const Sbx__Envelope *env);
+};
+
+void rpc_dispatch(struct conn *c, const Sbx__Envelope *env);
+
+extern const struct rpc_entry rpc_hello_entry;
+extern const struct rpc_entry rpc_run_entry;
+extern const struct rpc_entry rpc_stdin_entry;
+extern const struct rpc_entry rpc_stdin_close_entry;
+extern const struct rpc_entry rpc_signal_entry;
+extern const struct rpc_entry rpc_resize_entry;
+extern const struct rpc_entry rpc_ps_entry;
+extern const struct rpc_entry rpc_kill_entry;
+extern const struct rpc_entry rpc_status_entry;
+extern const struct rpc_entry rpc_policy_push_entry;
+extern const struct rpc_entry rpc_policy_explain_entry;
+extern const struct rpc_entry rpc_policy_lint_entry;
+extern const struct rpc_entry rpc_policy_show_entry;
+extern const struct rpc_entry rpc_describe_entry;
+extern const struct rpc_entry rpc_reset_entry;
+extern const struct rpc_entry rpc_approval_entry;
+extern const struct rpc_entry rpc_subscribe_entry;
+extern const struct rpc_entry rpc_shutdown_entry;
+
+#endif
