@@ -14,7 +14,6 @@
 #include "daemon/daemon.h"
 #include "daemon/events.h"
 #include "daemon/log.h"
-#include "daemon/rpc/rpc.h"
 #include "daemon/session.h"
 
 /* A connection whose peer does not read its replies is dropped rather than
@@ -24,9 +23,17 @@
 
 static struct conn *conns;
 static unsigned nconns;
+/* Where decoded requests go: rpc_dispatch, registered by main.c. */
+static void (*dispatch)(struct conn *c, const Sbx__Envelope *env);
 
 static void conn_read_cb(evutil_socket_t fd, short what, void *arg);
 static void conn_write_cb(evutil_socket_t fd, short what, void *arg);
+
+void
+conn_on_request(void (*fn)(struct conn *c, const Sbx__Envelope *env))
+{
+	dispatch = fn;
+}
 
 static void
 conn_free_cb(evutil_socket_t fd, short what, void *arg)
@@ -257,7 +264,7 @@ conn_process(struct conn *c)
 				  "undecodable frame");
 			return;
 		}
-		rpc_dispatch(c, env);
+		dispatch(c, env);
 		wire_envelope_free(env);
 	}
 }

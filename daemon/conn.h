@@ -32,6 +32,9 @@ struct conn {
 
 /* Takes ownership of fd (a connected, accepted socket). */
 int conn_new(int fd, uid_t uid, pid_t pid, struct conn **out);
+/* Every decoded request of every connection goes to fn (main.c
+ * registers rpc_dispatch before the first connection). */
+void conn_on_request(void (*fn)(struct conn *c, const Sbx__Envelope *env));
 
 /* Queues one frame; marks the connection dead on failure. */
 int conn_send(struct conn *c, const Sbx__Envelope *env);

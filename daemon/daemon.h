@@ -1,5 +1,6 @@
-/* The daemon's one context object, defined in main.c and filled before the
- * event loop starts; read-only afterwards except `stopping`. */
+/* The daemon's one context object, defined in daemon.c and filled by
+ * main.c before the event loop starts; read-only afterwards except
+ * `stopping`. Every folder may read it (tests/layout.sh). */
 #ifndef SBX_DAEMON_H
 #define SBX_DAEMON_H
 
@@ -24,7 +25,5 @@ struct sbxd {
 extern struct sbxd sbxd;
 
 uint64_t sbxd_now_ms(void);
-/* Called when the last session is gone during shutdown. */
-void sbxd_sessions_drained(void);
 
 #endif

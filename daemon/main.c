@@ -18,11 +18,13 @@
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/events.h"
 #include "daemon/log.h"
 #include "daemon/policy/org.h"
 #include "daemon/policy/store.h"
 #include "daemon/policy/watch.h"
 #include "daemon/proxy/proxy.h"
+#include "daemon/rpc/rpc.h"
 #include "daemon/sandbox.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
@@ -36,8 +38,6 @@
 #define ASK_TIMEOUT_MS 60000
 /* A proxy client must send a request head or first bytes within this. */
 #define PROXY_HEAD_TIMEOUT_MS 30000
-
-struct sbxd sbxd;
 
 static char rundir_buf[PATH_MAX];
 static char socket_buf[PATH_MAX];
@@ -55,17 +55,9 @@ static struct policy_org_opts org_opts;
 /* --no-netns: as if no network namespace could be made (tests). */
 static bool no_netns;
 
-uint64_t
-sbxd_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-void
-sbxd_sessions_drained(void)
+/* The last session is gone during shutdown (session_on_drained). */
+static void
+sessions_drained(void)
 {
 	conn_flush_all();
 	event_base_loopexit(sbxd.base, NULL);
@@ -468,6 +460,9 @@ main(int argc, char **argv)
 	if (set_identity(user) < 0 || set_home() < 0 || set_state_dir() < 0)
 		return 1;
 	policy_store_init(&store_opts);
+	policy_store_on_change(events_policy_changed);
+	session_on_drained(sessions_drained);
+	conn_on_request(rpc_dispatch);
 	umask(077);
 	if (chdir("/") < 0)
 		return 1;

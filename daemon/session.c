@@ -40,8 +40,22 @@
 static struct session *sessions;
 static unsigned nsessions;
 static uint64_t next_id = 1;
+static void (*drained_cb)(void);
 
 static void mark_exited(struct session *s);
+
+void
+session_on_drained(void (*cb)(void))
+{
+	drained_cb = cb;
+}
+
+static void
+on_drained(void)
+{
+	if (drained_cb)
+		drained_cb();
+}
 
 static int
 session_send_hook(void *arg, const Sbx__Envelope *env)
@@ -160,7 +174,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	fsplan_list_free(&s->writable);
 	free(s);
 	if (sbxd.stopping && nsessions == 0)
-		sbxd_sessions_drained();
+		on_drained();
 }
 
 int
@@ -760,7 +774,7 @@ session_shutdown_all(unsigned grace_ms)
 		sandbox_signal(&s->proc, SIGTERM);
 	}
 	if (nsessions == 0) {
-		sbxd_sessions_drained();
+		on_drained();
 		return;
 	}
 	ev = evtimer_new(sbxd.base, shutdown_kill_cb, NULL);

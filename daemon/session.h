@@ -48,6 +48,9 @@ bool session_live(const struct session *s);
 
 /* Daemon shutdown: SIGTERM every sandbox now, SIGKILL after grace_ms. */
 void session_shutdown_all(unsigned grace_ms);
+/* cb runs when the last session is gone while sbxd.stopping (main.c
+ * registers it at start-up: flush and leave the loop). */
+void session_on_drained(void (*cb)(void));
 /* Frees what shutdown left armed (before the event base goes). */
 void session_cleanup(void);
 

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "daemon/daemon.h"
 #include "daemon/usercred.h"
 #include "daemon/policy/explain-ignore.h"
 #include "daemon/policy/fsplan.h"

@@ -13,9 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/daemon.h"
 #include "daemon/usercred.h"
-#include "daemon/events.h"
 #include "daemon/log.h"
 #include "daemon/policy/merge.h"
 #include "daemon/policy/rule.h"
@@ -65,6 +63,7 @@ static const char *problems[STORE_MAX_FILES];
 static struct policy *pushed;   /* the org policy pushed to this daemon */
 static struct ws_cached wscache[STORE_MAX_WS];
 static unsigned long store_gen, ws_clock;
+static void (*changed_cb)(const char *what);
 
 void
 policy_store_init(const struct policy_store_opts *o)
@@ -583,10 +582,17 @@ policy_store_refresh(const char *const *ws, size_t n)
 }
 
 void
+policy_store_on_change(void (*cb)(const char *what))
+{
+	changed_cb = cb;
+}
+
+void
 policy_store_changed(const char *what)
 {
 	log_info("%s changed: new runs use the policy now in force", what);
-	events_policy_changed(what);
+	if (changed_cb)
+		changed_cb(what);
 }
 
 

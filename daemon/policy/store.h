@@ -56,8 +56,10 @@ void policy_store_set_pushed(struct policy *doc);
  */
 void policy_store_refresh(const char *const *ws, size_t n);
 
-/* A layer changed (what: "org policy", a file name): says so once. */
+/* A layer changed (what: "org policy", a file name): logged, and told to
+ * the callback main.c registers (events_policy_changed). */
 void policy_store_changed(const char *what);
+void policy_store_on_change(void (*cb)(const char *what));
 
 /* Problems of the last loads, one line each, for `sbxctl status`. */
 size_t policy_store_problems(const char *const **out);
