@@ -182,7 +182,9 @@ deps:
 	@tests/deps.sh
 	@$(MAKE) -s pkg-deps
 
+# tests/layout.sh: the daemon's folders depend one way (docs/development.md).
 unit: all $(UNIT_BINS)
+	@tests/layout.sh
 	@tests/run-unit.sh $(O) $(UNIT_BINS)
 unit-bins: $(UNIT_BINS)
 
