@@ -94,7 +94,7 @@ session_proxy_listeners(struct session *s, int *fds, int nfds)
 /* No network namespace (SANDBOX_NET_HOST_PORTS): the proxy's ports are
  * on the host's loopback, and a connection is served only when its peer
  * socket is the served user's; Landlock keeps the user's other sandboxes
- * off these ports (proxy.c says why the two together are enough). */
+ * off these ports (proxy/proxy.c says why the two together are enough). */
 static bool
 session_admit(void *arg, int fd)
 {

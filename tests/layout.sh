@@ -29,7 +29,8 @@ allowed() {
 fail=0
 # includes FILE: the daemon/... paths FILE includes, one a line.
 includes() {
-	sed -n 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*"daemon/\([^"]*\)".*|\1|p' "$1"
+	sed -n 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*"daemon/\([^"]*\)".*|\1|p' \
+		"$1"
 }
 
 for dir in $SUBSYSTEMS; do
@@ -38,13 +39,15 @@ for dir in $SUBSYSTEMS; do
 		for inc in $(includes "$f"); do
 			case $inc in
 			rpc/*)
-				echo "layout: $f includes daemon/$inc (RPC handlers are the core's)"
+				echo "layout: $f includes daemon/$inc" \
+					"(RPC handlers are the core's)"
 				fail=1 ;;
 			*/*) ;;	# another subsystem's header: allowed
 			*)
 				if ! allowed "$inc"; then
-					echo "layout: $f includes core header daemon/$inc;" \
-						"register a callback instead (see ALLOWED)"
+					echo "layout: $f includes core header" \
+						"daemon/$inc; register a callback" \
+						"instead (see ALLOWED)"
 					fail=1
 				fi ;;
 			esac
@@ -55,7 +58,8 @@ done
 # The allowed headers stay leaves: they include no core header at all.
 for a in $ALLOWED; do
 	for inc in $(includes "daemon/$a"); do
-		echo "layout: daemon/$a, allowed to subsystems, includes daemon/$inc"
+		echo "layout: daemon/$a, allowed to subsystems," \
+			"includes daemon/$inc"
 		fail=1
 	done
 done

@@ -1,6 +1,6 @@
 /* The file syscalls the supervisor performs for the command: each path is
  * resolved once (linux/resolve.c), checked against the protected paths
- * (protect.c), and the change is made on what was checked, through the
+ * (policy/protect.c), and the change is made on what was checked, through the
  * resolved directory fd and name or the resolved object itself. The
  * supervisor has the command's credentials, mounts and Landlock rules, so
  * the kernel still decides everything else, with the same errors. */

@@ -204,7 +204,7 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 	size_t i;
 	int r;
 
-	/* Denied outright (syscall-deny.c says why, group by group):
+	/* Denied outright (policy/syscall-deny.c says why, group by group):
 	 * filesystem and namespace reshaping, kernel attack surface a build
 	 * or test never needs, process inspection across the sandbox. A name
 	 * the native ABI lacks (umount, iopl on aarch64) resolves to

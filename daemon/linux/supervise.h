@@ -4,7 +4,7 @@
  * seccomp listener. It answers refused syscalls (EPERM, reported to the
  * daemon) and performs the command's file creations, writes, renames,
  * links and removals itself, on a path it read once, so protected paths
- * (protect.c) are checked on what is really changed. */
+ * (policy/protect.c) are checked on what is really changed. */
 #ifndef SBX_LINUX_SUPERVISE_H
 #define SBX_LINUX_SUPERVISE_H
 

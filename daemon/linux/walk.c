@@ -452,7 +452,7 @@ walk_entry(struct walk_state *w, int dfd, const char *name,
 					&st, abs);
 		return 0;
 	}
-	/* A .git file names the repository git uses there (protect.c).
+	/* A .git file names the repository git uses there (policy/protect.c).
 	 * What is read-only is still walked: what is inside is masked as
 	 * anywhere else (the read-only bind clones the masks below it), and
 	 * a read-only file may be another link to a masked one. */

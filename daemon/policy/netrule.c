@@ -1,11 +1,11 @@
 /* Network rules: compiling allowedDomains/deniedDomains entries and deciding a destination against them. */
 
 /*
- * A rule is compiled with the same host.c code that canonicalises the
+ * A rule is compiled with the same proxy/host.c code that canonicalises the
  * destination, so "Example.COM." in a policy and "example.com" on the
  * wire, or "2130706433" and "127.0.0.1", are the same thing. Rules never
  * resolve names: "localhost" matches the name localhost, not 127.0.0.1;
- * what an allowed name resolves to is judged separately (addr-class.c).
+ * what an allowed name resolves to is judged separately (proxy/addr-class.c).
  * A bad rule is an error at compile time with a reason, never skipped.
  */
 #include <errno.h>

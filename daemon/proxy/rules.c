@@ -3,7 +3,7 @@
 /*
  * The first decision is on the destination as the client named it; the
  * second on each address a name resolved to, because an allowed name may
- * resolve anywhere. Rules are compiled by netrule.c with the same host
+ * resolve anywhere. Rules are compiled by policy/netrule.c with the same host
  * canonicaliser the proxy applies to requests, so a rule and a request
  * that mean the same host compare equal byte for byte.
  */

@@ -18,7 +18,8 @@
  * no complement, so the difference goes through a DFA and back.
  */
 
-/* A token list (ignore.h) matched against a whole text, as a language. */
+/* A token list (policy/ignore.h) matched against a whole text, as a
+ * language. */
 struct seatbelt_dfa_lang {
 	const struct ignore_tok	*tok;
 	size_t			 ntok;

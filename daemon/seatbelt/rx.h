@@ -52,7 +52,7 @@ void	seatbelt_rx_lit(struct seatbelt_rx *rx, const char *s, size_t n,
 void	seatbelt_rx_set(struct seatbelt_rx *rx, const unsigned char set[32]);
 void	seatbelt_rx_class(struct seatbelt_rx *rx, const unsigned char set[32],
 	    bool fold);
-/* The tokens of ignore.h, mapped as its header comment says. */
+/* The tokens of policy/ignore.h, mapped as its header comment says. */
 void	seatbelt_rx_toks(struct seatbelt_rx *rx, const struct ignore_tok *tok,
 	    size_t ntok, bool fold);
 /*

@@ -1,5 +1,5 @@
-/* Unit tests for daemon/policy/gitconfig.c: what git init and clone write passes,
- * anything that runs a program or reads another file does not, and a
+/* Unit tests for daemon/policy/gitconfig.c: what git init and clone write
+ * passes, anything that runs a program or reads another file does not, and a
  * differential run against `git config --list` on generated files: for
  * every file the check accepts, git must see only allowed keys. */
 #define _GNU_SOURCE
