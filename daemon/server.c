@@ -20,6 +20,8 @@
 static int listen_fd = -1;
 static int lock_fd = -1;
 static bool own_socket;
+/* The socket as bound: what server_stop() may remove. */
+static struct stat sock_st;
 static struct event *accept_ev;
 
 static void
@@ -57,6 +59,7 @@ static int
 take_lock(char *err, size_t errlen)
 {
 	char path[4200];
+	struct stat st;
 
 	snprintf(path, sizeof(path), "%s.lock", sbxd.socket_path);
 	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -69,8 +72,13 @@ take_lock(char *err, size_t errlen)
 			 sbxd.socket_path);
 		return -EADDRINUSE;
 	}
-	if (sbxd.privileged && fchown(lock_fd, sbxd.uid, sbxd.gid) < 0)
-		return -errno;
+	/* A hard link someone made at that name is not chowned. */
+	if (sbxd.privileged && (fstat(lock_fd, &st) < 0 ||
+				!S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+				fchown(lock_fd, sbxd.uid, sbxd.gid) < 0)) {
+		snprintf(err, errlen, "%s: not a file of the daemon's", path);
+		return -EPERM;
+	}
 	return 0;
 }
 
@@ -95,8 +103,11 @@ bind_socket(char *err, size_t errlen)
 	old = umask(0177);
 	r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
+	/* lchown: a link put in its place is not followed (the default
+	 * socket's directory is root's; a --socket elsewhere may not be). */
 	if (r < 0 || listen(fd, 128) < 0 ||
-	    (sbxd.privileged && chown(sbxd.socket_path, sbxd.uid, sbxd.gid) < 0)) {
+	    (sbxd.privileged && lchown(sbxd.socket_path, sbxd.uid, sbxd.gid) < 0) ||
+	    lstat(sbxd.socket_path, &sock_st) < 0) {
 		r = -errno;
 		snprintf(err, errlen, "%s: %s", sbxd.socket_path, strerror(-r));
 		close(fd);
@@ -128,6 +139,8 @@ server_start(int inherited_fd, char *err, size_t errlen)
 void
 server_stop(void)
 {
+	struct stat st;
+
 	if (accept_ev) {
 		event_free(accept_ev);
 		accept_ev = NULL;
@@ -135,7 +148,9 @@ server_stop(void)
 	if (listen_fd >= 0)
 		close(listen_fd);
 	listen_fd = -1;
-	if (own_socket)
+	/* Only ours: once it was removed, the path may be another daemon's. */
+	if (own_socket && lstat(sbxd.socket_path, &st) == 0 &&
+	    st.st_dev == sock_st.st_dev && st.st_ino == sock_st.st_ino)
 		unlink(sbxd.socket_path);
 	own_socket = false;
 	if (lock_fd >= 0)
