@@ -13,6 +13,7 @@
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/events.h"
+#include "daemon/fdlimit.h"
 #include "daemon/log.h"
 #include "daemon/rpc.h"
 #include "daemon/session.h"
@@ -52,6 +53,7 @@ conn_free_cb(evutil_socket_t fd, short what, void *arg)
 	evbuffer_free(c->out);
 	close(c->fd);
 	free(c);
+	fdlimit_released();
 }
 
 /* Stops reading and frees the connection from a fresh event, after any

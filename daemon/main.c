@@ -11,13 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/fdlimit.h"
 #include "daemon/log.h"
 #include "daemon/policy-org.h"
 #include "daemon/policy-store.h"
@@ -381,18 +381,6 @@ set_state_dir(void)
 	return 0;
 }
 
-/* The proxy holds two sockets per connection: use the whole fd limit. */
-static void
-raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
 static int
 setup(int ready_fd)
 {
@@ -438,7 +426,10 @@ setup(int ready_fd)
 	if ((r = policy_watch_start()) < 0)
 		log_warn("inotify: %s: policy edits show at the next run",
 			 strerror(-r));
-	raise_nofile();
+	if ((r = fdlimit_init(sbxd.base)) < 0) {
+		log_error("file descriptors: %s", strerror(-r));
+		return r;
+	}
 	if ((r = proxy_init(&proxy_cfg, err, sizeof(err))) < 0) {
 		log_error("%s", err);
 		return r;
@@ -478,6 +469,7 @@ main(int argc, char **argv)
 	sbxd.base = event_base_new();
 	if (!sbxd.base)
 		return 1;
+	log_attach(sbxd.base);
 	if ((r = setup(ready_fd)) < 0)
 		return 1;
 	sigterm = evsignal_new(sbxd.base, SIGTERM, stop_cb, NULL);
@@ -514,10 +506,12 @@ main(int argc, char **argv)
 	policy_store_cleanup();
 	free((char *)store_opts.home);
 	proxy_cleanup();
+	fdlimit_cleanup();
 	event_free(sigterm);
 	event_free(sigint);
 	if (wd)
 		event_free(wd);
+	log_detach();
 	event_base_free(sbxd.base);
 	log_info("stopped");
 	return 0;
