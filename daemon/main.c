@@ -78,6 +78,7 @@ usage(FILE *f)
 		"usage: sbxd [--socket PATH] [--user NAME] [--ready-fd N]\n"
 		"            [--policy FILE] [--org-dir DIR] [--hosts-file FILE]\n"
 		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
+		"            [--frame-timeout SEC]\n"
 		"            [--no-netns] [--landlock-only] [--foreground] [--version]\n"
 		"  --socket PATH  listen here (default $XDG_RUNTIME_DIR/sbx/"
 		"sbxd.sock)\n"
@@ -104,6 +105,8 @@ usage(FILE *f)
 		"(60)\n"
 		"  --proxy-timeout SEC  a proxy client's time to send a "
 		"request (30)\n"
+		"  --frame-timeout SEC  a client's time to finish a frame it "
+		"began (5)\n"
 		"  --no-netns     give sandboxes no network namespace, as on "
 		"hosts that cannot\n"
 		"                 make one: proxy on host loopback ports, "
@@ -214,6 +217,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "hosts-file", required_argument, NULL, 'H' },
 		{ "ask-timeout", required_argument, NULL, 'A' },
 		{ "proxy-timeout", required_argument, NULL, 'T' },
+		{ "frame-timeout", required_argument, NULL, 'F' },
 		{ "no-netns", no_argument, NULL, 'N' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -268,6 +272,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			break;
 		case 'A':
 		case 'T':
+		case 'F':
 			if (!seconds_ms(optarg)) {
 				fprintf(stderr, "sbxd: bad number of seconds: "
 					"%s\n", optarg);
@@ -275,8 +280,10 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			}
 			if (c == 'A')
 				proxy_cfg.ask_timeout_ms = seconds_ms(optarg);
-			else
+			else if (c == 'T')
 				proxy_cfg.head_timeout_ms = seconds_ms(optarg);
+			else
+				conn_set_frame_timeout(seconds_ms(optarg));
 			break;
 		case 'N':
 			no_netns = true;
