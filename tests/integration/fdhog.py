@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""A sandbox that takes all the proxy file descriptors it can: reads a line
-("go") on stdin, then opens CONNECT tunnels through HTTP_PROXY to HOST:PORT
+"""A sandbox that takes all the proxy file descriptors it can: prints
+"ready", reads a line ("go") on stdin, then opens CONNECT tunnels through HTTP_PROXY to HOST:PORT
 (an HTTP server) one after another and fetches PATH through each, so that
 each tunnel carries data both ways, and keeps every one open. It stops at
 the first tunnel that does not work and prints
@@ -70,6 +70,7 @@ def main():
     host, port, path = sys.argv[1], sys.argv[2], sys.argv[3]
     most = int(sys.argv[4]) if len(sys.argv) > 4 else 100000
     held = []
+    print("ready", flush=True)
     sys.stdin.readline()
     what = "limit"
     while len(held) < most:
