@@ -11,13 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/fdlimit.h"
 #include "daemon/log.h"
 #include "daemon/policy-org.h"
 #include "daemon/policy-store.h"
@@ -79,6 +79,7 @@ usage(FILE *f)
 		"usage: sbxd [--socket PATH] [--user NAME] [--ready-fd N]\n"
 		"            [--policy FILE] [--org-dir DIR] [--hosts-file FILE]\n"
 		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
+		"            [--frame-timeout SEC]\n"
 		"            [--no-netns] [--landlock-only] [--foreground] [--version]\n"
 		"  --socket PATH  listen here (default $XDG_RUNTIME_DIR/sbx/"
 		"sbxd.sock)\n"
@@ -105,6 +106,8 @@ usage(FILE *f)
 		"(60)\n"
 		"  --proxy-timeout SEC  a proxy client's time to send a "
 		"request (30)\n"
+		"  --frame-timeout SEC  a client's time to finish a frame it "
+		"began (5)\n"
 		"  --no-netns     give sandboxes no network namespace, as on "
 		"hosts that cannot\n"
 		"                 make one: proxy on host loopback ports, "
@@ -270,6 +273,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "hosts-file", required_argument, NULL, 'H' },
 		{ "ask-timeout", required_argument, NULL, 'A' },
 		{ "proxy-timeout", required_argument, NULL, 'T' },
+		{ "frame-timeout", required_argument, NULL, 'F' },
 		{ "no-netns", no_argument, NULL, 'N' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -324,6 +328,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			break;
 		case 'A':
 		case 'T':
+		case 'F':
 			if (!seconds_ms(optarg)) {
 				fprintf(stderr, "sbxd: bad number of seconds: "
 					"%s\n", optarg);
@@ -331,8 +336,10 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			}
 			if (c == 'A')
 				proxy_cfg.ask_timeout_ms = seconds_ms(optarg);
-			else
+			else if (c == 'T')
 				proxy_cfg.head_timeout_ms = seconds_ms(optarg);
+			else
+				conn_set_frame_timeout(seconds_ms(optarg));
 			break;
 		case 'N':
 			no_netns = true;
@@ -437,18 +444,6 @@ set_state_dir(void)
 	return 0;
 }
 
-/* The proxy holds two sockets per connection: use the whole fd limit. */
-static void
-raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
 static int
 setup(int ready_fd)
 {
@@ -500,7 +495,10 @@ setup(int ready_fd)
 	if ((r = policy_watch_start()) < 0)
 		log_warn("inotify: %s: policy edits show at the next run",
 			 strerror(-r));
-	raise_nofile();
+	if ((r = fdlimit_init(sbxd.base)) < 0) {
+		log_error("file descriptors: %s", strerror(-r));
+		return r;
+	}
 	if ((r = proxy_init(&proxy_cfg, err, sizeof(err))) < 0) {
 		log_error("%s", err);
 		return r;
@@ -543,6 +541,7 @@ main(int argc, char **argv)
 	sbxd.base = event_base_new();
 	if (!sbxd.base)
 		return 1;
+	log_attach(sbxd.base);
 	if ((r = setup(ready_fd)) < 0)
 		return 1;
 	sigterm = evsignal_new(sbxd.base, SIGTERM, stop_cb, NULL);
@@ -580,10 +579,12 @@ main(int argc, char **argv)
 	policy_store_cleanup();
 	free((char *)store_opts.home);
 	proxy_cleanup();
+	fdlimit_cleanup();
 	event_free(sigterm);
 	event_free(sigint);
 	if (wd)
 		event_free(wd);
+	log_detach();
 	event_base_free(sbxd.base);
 	log_info("stopped");
 	return 0;

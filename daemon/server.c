@@ -14,6 +14,7 @@
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/fdlimit.h"
 #include "daemon/log.h"
 #include "daemon/server.h"
 
@@ -23,6 +24,37 @@ static bool own_socket;
 /* The socket as bound: what server_stop() may remove. */
 static struct stat sock_st;
 static struct event *accept_ev;
+static struct fdlimit_waiter accept_waiter;
+
+static void
+accept_resume(void *arg)
+{
+	if (accept_ev)
+		event_add(accept_ev, NULL);
+}
+
+/* An accepted connection, or -1. Out of fds, the reserve fd makes room
+ * for one (so that `sbxctl status` is answered while a sandbox holds the
+ * rest); when it is in use too, accepting pauses until an fd comes free,
+ * instead of failing again at once for as long as the backlog is full. */
+static int
+accept_one(int fd)
+{
+	int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+	if (c < 0 && fdlimit_exhausted(errno) && fdlimit_reserve_use() == 0)
+		c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (c >= 0)
+		return c;
+	if (fdlimit_exhausted(errno)) {
+		log_warn("accept: %s; waiting for one to close",
+			 strerror(errno));
+		event_del(accept_ev);
+		fdlimit_wait(&accept_waiter);
+	} else if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+		log_warn("accept: %s", strerror(errno));
+	return -1;
+}
 
 static void
 accept_cb(evutil_socket_t fd, short what, void *arg)
@@ -32,12 +64,8 @@ accept_cb(evutil_socket_t fd, short what, void *arg)
 	struct conn *conn;
 	int c;
 
-	c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (c < 0) {
-		if (errno != EAGAIN && errno != EINTR)
-			log_warn("accept: %s", strerror(errno));
+	if ((c = accept_one(fd)) < 0)
 		return;
-	}
 	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
 		close(c);
 		return;
@@ -127,6 +155,7 @@ server_start(int inherited_fd, char *err, size_t errlen)
 	evutil_make_socket_nonblocking(fd);
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	listen_fd = fd;
+	accept_waiter.cb = accept_resume;
 	accept_ev = event_new(sbxd.base, fd, EV_READ | EV_PERSIST, accept_cb,
 			      NULL);
 	if (!accept_ev || event_add(accept_ev, NULL) < 0) {
@@ -141,6 +170,7 @@ server_stop(void)
 {
 	struct stat st;
 
+	fdlimit_cancel(&accept_waiter);
 	if (accept_ev) {
 		event_free(accept_ev);
 		accept_ev = NULL;
