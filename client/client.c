@@ -172,9 +172,13 @@ connect_daemon(const struct cmd_ctx *ctx, struct client *c, char *err,
 		snprintf(c->socket, sizeof(c->socket), "%s", ctx->socket);
 	else if (env && *env)
 		snprintf(c->socket, sizeof(c->socket), "%s", env);
-	else if (rundir_socket(getuid(), c->socket, sizeof(c->socket)) < 0) {
-		snprintf(err, errlen, "the socket path is too long");
-		return -ENAMETOOLONG;
+	else if ((r = rundir_socket(getuid(), c->socket,
+				    sizeof(c->socket))) < 0) {
+		if (r == -EPERM)
+			rundir_refusal(c->socket, err, errlen);
+		else
+			snprintf(err, errlen, "the socket path is too long");
+		return r;
 	}
 	fd = try_connect(c);
 	if (fd < 0 && (fd == -ENOENT || fd == -ECONNREFUSED) &&

@@ -13,6 +13,7 @@
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/events.h"
+#include "daemon/fdlimit.h"
 #include "daemon/log.h"
 #include "daemon/session.h"
 
@@ -20,14 +21,21 @@
  * buffered without bound (streaming output has its own backpressure). */
 #define CONN_OUT_MAX (64u << 20)
 #define CONN_READ_CHUNK (64u * 1024)
+/* Frames begun and not yet whole, all connections together, counted at
+ * the size their headers announce: past this a connection that begins
+ * another is refused (a client that stops mid-frame holds what it sent). */
+#define CONN_PARTIAL_MAX (16u * WIRE_FRAME_MAX)
 
 static struct conn *conns;
 static unsigned nconns;
 /* Where decoded requests go: rpc_dispatch, registered by main.c. */
 static void (*dispatch)(struct conn *c, const Sbx__Envelope *env);
+static size_t partial_total;
+static unsigned frame_timeout_ms = CONN_FRAME_TIMEOUT_MS;
 
 static void conn_read_cb(evutil_socket_t fd, short what, void *arg);
 static void conn_write_cb(evutil_socket_t fd, short what, void *arg);
+static void conn_frame_late(evutil_socket_t fd, short what, void *arg);
 
 void
 conn_on_request(void (*fn)(struct conn *c, const Sbx__Envelope *env))
@@ -47,6 +55,7 @@ conn_free_cb(evutil_socket_t fd, short what, void *arg)
 			break;
 		}
 	nconns--;
+	partial_total -= c->partial;
 	events_unsubscribe(c);
 	if (c->session)
 		session_client_gone(c->session);
@@ -55,10 +64,12 @@ conn_free_cb(evutil_socket_t fd, short what, void *arg)
 	event_free(c->rev);
 	event_free(c->wev);
 	event_free(c->free_ev);
+	event_free(c->frame_ev);
 	evbuffer_free(c->in);
 	evbuffer_free(c->out);
 	close(c->fd);
 	free(c);
+	fdlimit_released();
 }
 
 /* Stops reading and frees the connection from a fresh event, after any
@@ -70,6 +81,7 @@ conn_kill(struct conn *c)
 		return;
 	c->dead = true;
 	event_del(c->rev);
+	event_del(c->frame_ev);
 	if (evbuffer_get_length(c->out) > 0)
 		evbuffer_write(c->out, c->fd);
 	event_del(c->wev);
@@ -94,13 +106,17 @@ conn_new(int fd, uid_t uid, pid_t pid, struct conn **out)
 	c->wev = event_new(sbxd.base, fd, EV_WRITE | EV_PERSIST, conn_write_cb,
 			   c);
 	c->free_ev = event_new(sbxd.base, -1, 0, conn_free_cb, c);
-	if (!c->in || !c->out || !c->rev || !c->wev || !c->free_ev) {
+	c->frame_ev = evtimer_new(sbxd.base, conn_frame_late, c);
+	if (!c->in || !c->out || !c->rev || !c->wev || !c->free_ev ||
+	    !c->frame_ev) {
 		if (c->rev)
 			event_free(c->rev);
 		if (c->wev)
 			event_free(c->wev);
 		if (c->free_ev)
 			event_free(c->free_ev);
+		if (c->frame_ev)
+			event_free(c->frame_ev);
 		if (c->in)
 			evbuffer_free(c->in);
 		if (c->out)
@@ -194,17 +210,64 @@ conn_take_fds(struct conn *c, int n, int *fds)
 	return 0;
 }
 
+static void
+frame_deadline(struct conn *c)
+{
+	struct timeval tv = { frame_timeout_ms / 1000,
+			      frame_timeout_ms % 1000 * 1000 };
+
+	evtimer_add(c->frame_ev, &tv);
+}
+
+static void
+conn_frame_late(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_FRAME,
+		  "frame not completed within %u ms", frame_timeout_ms);
+}
+
+/* The frame in progress needs len bytes in all (0: none is): counted
+ * against CONN_PARTIAL_MAX, and the deadline runs from its first byte.
+ * -ENOBUFS when it would pass the cap. */
+static int
+frame_pending(struct conn *c, size_t len)
+{
+	if (len > c->partial &&
+	    partial_total - c->partial + len > CONN_PARTIAL_MAX)
+		return -ENOBUFS;
+	if (c->partial == 0 && len > 0)
+		frame_deadline(c);
+	else if (len == 0)
+		event_del(c->frame_ev);
+	partial_total = partial_total - c->partial + len;
+	c->partial = len;
+	return 0;
+}
+
+void
+conn_set_frame_timeout(unsigned ms)
+{
+	frame_timeout_ms = ms;
+}
+
 void
 conn_pause_read(struct conn *c, bool pause)
 {
 	if (c->dead || c->read_paused == pause)
 		return;
 	c->read_paused = pause;
-	if (pause)
+	/* While the daemon does not read, the client cannot finish its
+	 * frame: the deadline starts again when reading does. */
+	if (pause) {
 		event_del(c->rev);
-	else {
+		event_del(c->frame_ev);
+	} else {
 		event_add(c->rev, NULL);
 		event_active(c->rev, EV_READ, 0); /* frames may be buffered */
+		if (c->partial)
+			frame_deadline(c);
 	}
 }
 
@@ -254,8 +317,17 @@ conn_process(struct conn *c)
 				  "frame larger than %u bytes", WIRE_FRAME_MAX);
 			return;
 		}
-		if (r == 0)
+		if (r == 0) {
+			flen = avail ? wire_frame_need(p, avail) : 0;
+			if (frame_pending(c, flen) < 0)
+				conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_FRAME,
+					  "frame of %zu bytes refused: the "
+					  "daemon holds %zu MiB of other "
+					  "clients' unfinished frames; retry",
+					  flen, partial_total >> 20);
 			return;
+		}
+		frame_pending(c, 0);
 		p = evbuffer_pullup(c->in, (ssize_t)flen);
 		r = wire_decode(p + WIRE_HEADER, flen - WIRE_HEADER, &env);
 		evbuffer_drain(c->in, flen);

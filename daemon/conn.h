@@ -22,6 +22,8 @@ struct conn {
 	bool dead;
 	bool read_paused;
 	struct event *rev, *wev, *free_ev;
+	struct event *frame_ev;    /* the frame in progress is late */
+	size_t partial;            /* its announced size, or 0 */
 	struct evbuffer *in, *out;
 	int fds[FDPASS_MAX];       /* received, not yet claimed */
 	int nfds;
@@ -29,6 +31,9 @@ struct conn {
 	bool session_over;         /* it has ended: late input is dropped */
 	struct conn *next;
 };
+
+/* A frame begun must be whole within this, or the connection is closed. */
+#define CONN_FRAME_TIMEOUT_MS 5000
 
 /* Takes ownership of fd (a connected, accepted socket). */
 int conn_new(int fd, uid_t uid, pid_t pid, struct conn **out);
@@ -54,6 +59,8 @@ void conn_error(struct conn *c, Sbx__ErrorCode code, const char *fmt, ...)
 int conn_take_fds(struct conn *c, int n, int *fds);
 
 void conn_pause_read(struct conn *c, bool pause);
+/* The deadline of a frame in progress (tests shorten it). */
+void conn_set_frame_timeout(unsigned ms);
 size_t conn_out_pending(const struct conn *c);
 
 unsigned conn_count(void);

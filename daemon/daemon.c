@@ -4,7 +4,7 @@
 
 #include "daemon/daemon.h"
 
-struct sbxd sbxd;
+struct sbxd sbxd = { .rundir_fd = -1 };
 
 uint64_t
 sbxd_now_ms(void)

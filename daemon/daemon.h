@@ -14,6 +14,7 @@ struct sbxd {
 	struct event_base *base;
 	const char *socket_path;
 	const char *rundir;
+	int rundir_fd;             /* rundir, opened once */
 	const char *statedir;      /* org store, home overlay layers */
 	uid_t uid;                 /* served user */
 	gid_t gid;

@@ -45,28 +45,31 @@ open_base(bool create)
 	return admin_dir_open(path, geteuid());
 }
 
-/* Directory name in dfd, made if missing, owned by owner (fixed when the
- * daemon is root), not a symbolic link. Returns its fd. */
+/* Directory name in dfd, made if missing, owned by owner, not a symbolic
+ * link. Returns its fd. A root daemon chowns only what it has just made
+ * (in its own 0700 directory): one found with another owner is refused. */
 static int
 open_sub(int dfd, const char *name, uid_t owner, gid_t group)
 {
 	struct stat st;
+	bool made;
 	int fd;
 
-	if (mkdirat(dfd, name, 0700) < 0 && errno != EEXIST)
+	made = mkdirat(dfd, name, 0700) == 0;
+	if (!made && errno != EEXIST)
 		return -errno;
 	fd = openat(dfd, name, DIR_FLAGS);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 ||
-	    (st.st_uid != owner && geteuid() == 0 &&
+	    (made && st.st_uid != owner && geteuid() == 0 &&
 	     fchown(fd, owner, group) < 0)) {
 		int e = -errno;
 
 		close(fd);
 		return e;
 	}
-	if (st.st_uid != owner && geteuid() != 0) {
+	if (st.st_uid != owner && !(made && geteuid() == 0)) {
 		close(fd);
 		return -EPERM;
 	}

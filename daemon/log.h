@@ -1,10 +1,17 @@
-/* Daemon logging: the journal under systemd, else stderr. */
+/* Daemon logging: the journal under systemd, else stderr; a line that
+ * repeats is limited per call site (log.c says how). */
 #ifndef SBX_LOG_H
 #define SBX_LOG_H
 
 #include <syslog.h>
 
+struct event_base;
+
 void log_init(void);
+/* Lines left out by the rate limit are summarised from a timer on base;
+ * log_detach writes what is still untold. */
+void log_attach(struct event_base *base);
+void log_detach(void);
 void log_msg(int priority, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/events.h"
+#include "daemon/fdlimit.h"
 #include "daemon/log.h"
 #include "daemon/policy/org.h"
 #include "daemon/policy/store.h"
@@ -28,6 +28,7 @@
 #include "daemon/sandbox.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
+#include "daemon/sockwatch.h"
 #include "daemon/svc.h"
 #include "daemon/usercred.h"
 #include "proto/rundir.h"
@@ -70,6 +71,7 @@ usage(FILE *f)
 		"usage: sbxd [--socket PATH] [--user NAME] [--ready-fd N]\n"
 		"            [--policy FILE] [--org-dir DIR] [--hosts-file FILE]\n"
 		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
+		"            [--frame-timeout SEC]\n"
 		"            [--no-netns] [--landlock-only] [--foreground] [--version]\n"
 		"  --socket PATH  listen here (default $XDG_RUNTIME_DIR/sbx/"
 		"sbxd.sock)\n"
@@ -96,6 +98,8 @@ usage(FILE *f)
 		"(60)\n"
 		"  --proxy-timeout SEC  a proxy client's time to send a "
 		"request (30)\n"
+		"  --frame-timeout SEC  a client's time to finish a frame it "
+		"began (5)\n"
 		"  --no-netns     give sandboxes no network namespace, as on "
 		"hosts that cannot\n"
 		"                 make one: proxy on host loopback ports, "
@@ -103,15 +107,22 @@ usage(FILE *f)
 }
 
 static void
-stop_cb(evutil_socket_t sig, short what, void *arg)
+stop(void)
 {
 	if (sbxd.stopping)
 		return;
-	log_info("signal %d: stopping", (int)sig);
 	sbxd.stopping = true;
 	svc_notify("STOPPING=1");
 	server_stop();
 	session_shutdown_all(SHUTDOWN_GRACE_MS);
+}
+
+static void
+stop_cb(evutil_socket_t sig, short what, void *arg)
+{
+	if (!sbxd.stopping)
+		log_info("signal %d: stopping", (int)sig);
+	stop();
 }
 
 static void
@@ -120,37 +131,85 @@ watchdog_cb(evutil_socket_t fd, short what, void *arg)
 	svc_notify("WATCHDOG=1");
 }
 
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+/* Directory name in dfd, made with mode if missing, opened without
+ * following a link, and accepted only when owned by owner and writable by
+ * nobody else. */
+static int
+own_dir(int dfd, const char *name, uid_t owner, mode_t mode)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdirat(dfd, name, mode) < 0 && errno != EEXIST)
+		return -errno;
+	fd = openat(dfd, name, DIR_FLAGS);
+	if (fd < 0)
+		return errno == ELOOP ? -ENOTDIR : -errno;
+	if (fstat(fd, &st) < 0 || st.st_uid != owner ||
+	    (st.st_mode & (mode == 0700 ? 077 : 022))) {
+		close(fd);
+		return -EPERM;
+	}
+	/* The umask took the others' x of a 0711 dir. */
+	if ((st.st_mode & 07777) != mode && fchmod(fd, mode) < 0) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+/* A root daemon's runtime dir, /run/sbx/UID: root's all the way down, so
+ * the user can rename nothing in it, and 0711, so the user reaches the
+ * socket (the user's, 0600) by name. What the user may change is below
+ * it, in directories the daemon made itself (workspace.c). */
+static int
+prepare_priv_rundir(void)
+{
+	char name[32];
+	int top, fd;
+
+	top = own_dir(AT_FDCWD, RUNDIR_PRIV_ROOT, 0, 0711);
+	if (top < 0)
+		return top;
+	snprintf(name, sizeof(name), "%u", (unsigned)sbxd.uid);
+	fd = own_dir(top, name, 0, 0711);
+	close(top);
+	return fd;
+}
+
 /* The runtime dir holds the socket and the private temp dirs: it must be
- * the user's alone. */
+ * the user's alone. Returns its fd. */
 static int
 prepare_rundir(void)
 {
-	struct stat st;
+	int r;
 
-	if (mkdir(sbxd.rundir, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	if (lstat(sbxd.rundir, &st) < 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	/* Privileged mode: root may own it (systemd makes it 0711 for the
-	 * system socket unit); nobody else may write to it. */
-	if (sbxd.privileged && st.st_uid == 0)
-		return (st.st_mode & 022) ? -EPERM : 0;
-	if (st.st_uid != sbxd.uid || (st.st_mode & 077))
-		return -EPERM;
-	return 0;
+	if (sbxd.privileged) {
+		if ((r = rundir_priv_dir(sbxd.uid, rundir_buf,
+					 sizeof(rundir_buf))) < 0)
+			return r;
+		sbxd.rundir = rundir_buf;
+		return prepare_priv_rundir();
+	}
+	r = rundir_dir(sbxd.uid, rundir_buf, sizeof(rundir_buf));
+	sbxd.rundir = rundir_buf;
+	if (r < 0)
+		return r;
+	/* Made and checked through one fd: a directory someone else put
+	 * there first is refused, not used. */
+	return own_dir(AT_FDCWD, sbxd.rundir, sbxd.uid, 0700);
 }
 
 static void
 redirect_log(void)
 {
-	char path[PATH_MAX];
-	int fd;
+	int fd = openat(sbxd.rundir_fd, "sbxd.log", O_WRONLY | O_CREAT |
+			O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
 
-	snprintf(path, sizeof(path), "%s/sbxd.log", sbxd.rundir);
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
 	if (fd < 0)
 		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -206,6 +265,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "hosts-file", required_argument, NULL, 'H' },
 		{ "ask-timeout", required_argument, NULL, 'A' },
 		{ "proxy-timeout", required_argument, NULL, 'T' },
+		{ "frame-timeout", required_argument, NULL, 'F' },
 		{ "no-netns", no_argument, NULL, 'N' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -260,6 +320,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			break;
 		case 'A':
 		case 'T':
+		case 'F':
 			if (!seconds_ms(optarg)) {
 				fprintf(stderr, "sbxd: bad number of seconds: "
 					"%s\n", optarg);
@@ -267,8 +328,10 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			}
 			if (c == 'A')
 				proxy_cfg.ask_timeout_ms = seconds_ms(optarg);
-			else
+			else if (c == 'T')
 				proxy_cfg.head_timeout_ms = seconds_ms(optarg);
+			else
+				conn_set_frame_timeout(seconds_ms(optarg));
 			break;
 		case 'N':
 			no_netns = true;
@@ -373,34 +436,28 @@ set_state_dir(void)
 	return 0;
 }
 
-/* The proxy holds two sockets per connection: use the whole fd limit. */
-static void
-raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
 static int
 setup(int ready_fd)
 {
 	struct sandbox_config cfg = { 0 };
 	char err[512] = "";
+	struct stat st;
 	int r;
 
-	if (rundir_dir(sbxd.uid, rundir_buf, sizeof(rundir_buf)) < 0)
-		return -ENAMETOOLONG;
-	sbxd.rundir = rundir_buf;
 	if ((r = prepare_rundir()) < 0) {
-		log_error("runtime dir %s: %s (must be a directory of uid %u, "
-			  "mode 0700)", sbxd.rundir, strerror(-r),
-			  (unsigned)sbxd.uid);
+		if (r == -EPERM && !sbxd.privileged &&
+		    (lstat(sbxd.rundir, &st) < 0 || !S_ISDIR(st.st_mode) ||
+		     st.st_uid != sbxd.uid)) {
+			rundir_refusal(sbxd.rundir, err, sizeof(err));
+			fprintf(stderr, "sbxd: %s\n", err);
+		} else
+			log_error("runtime dir %s: %s (must be a directory of "
+				  "uid %u, mode %s)", sbxd.rundir, strerror(-r),
+				  sbxd.privileged ? 0u : (unsigned)sbxd.uid,
+				  sbxd.privileged ? "0711" : "0700");
 		return r;
 	}
+	sbxd.rundir_fd = r;
 	if (!sbxd.socket_path) {
 		snprintf(socket_buf, sizeof(socket_buf), "%s/%s", sbxd.rundir,
 			 RUNDIR_SOCKET_NAME);
@@ -430,7 +487,10 @@ setup(int ready_fd)
 	if ((r = policy_watch_start()) < 0)
 		log_warn("inotify: %s: policy edits show at the next run",
 			 strerror(-r));
-	raise_nofile();
+	if ((r = fdlimit_init(sbxd.base)) < 0) {
+		log_error("file descriptors: %s", strerror(-r));
+		return r;
+	}
 	if ((r = proxy_init(&proxy_cfg, err, sizeof(err))) < 0) {
 		log_error("%s", err);
 		return r;
@@ -439,6 +499,9 @@ setup(int ready_fd)
 		log_error("%s", err);
 		return r;
 	}
+	if ((r = sockwatch_start(sbxd.base, sbxd.socket_path, stop)) < 0)
+		log_warn("%s: cannot watch it (%s): the daemon outlives its "
+			 "removal", sbxd.socket_path, strerror(-r));
 	return 0;
 }
 
@@ -473,6 +536,7 @@ main(int argc, char **argv)
 	sbxd.base = event_base_new();
 	if (!sbxd.base)
 		return 1;
+	log_attach(sbxd.base);
 	if ((r = setup(ready_fd)) < 0)
 		return 1;
 	sigterm = evsignal_new(sbxd.base, SIGTERM, stop_cb, NULL);
@@ -499,6 +563,7 @@ main(int argc, char **argv)
 	if (log_after_ready)
 		redirect_log();
 	event_base_dispatch(sbxd.base);
+	sockwatch_stop();
 	server_stop();
 	conn_close_all();
 	session_cleanup();
@@ -509,10 +574,12 @@ main(int argc, char **argv)
 	policy_store_cleanup();
 	free((char *)store_opts.home);
 	proxy_cleanup();
+	fdlimit_cleanup();
 	event_free(sigterm);
 	event_free(sigint);
 	if (wd)
 		event_free(wd);
+	log_detach();
 	event_base_free(sbxd.base);
 	log_info("stopped");
 	return 0;

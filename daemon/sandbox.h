@@ -83,6 +83,8 @@ struct sandbox_request {
 	const char *cwd;           /* absolute */
 	const char *workspace;     /* absolute, writable */
 	const char *tmpdir;        /* host dir mounted as the sandbox's /tmp */
+	int tmp_fd;                /* that dir, opened: what is mounted (the
+				      plan takes a copy) */
 	const char *home_layers;   /* holds upper/ and work/ of the home
 				      overlay when fs overlays the home */
 	int stdio[3];              /* fds for 0,1,2; with tty all are the slave */

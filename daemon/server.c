@@ -14,13 +14,47 @@
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/fdlimit.h"
 #include "daemon/log.h"
 #include "daemon/server.h"
 
 static int listen_fd = -1;
 static int lock_fd = -1;
 static bool own_socket;
+/* The socket as bound: what server_stop() may remove. */
+static struct stat sock_st;
 static struct event *accept_ev;
+static struct fdlimit_waiter accept_waiter;
+
+static void
+accept_resume(void *arg)
+{
+	if (accept_ev)
+		event_add(accept_ev, NULL);
+}
+
+/* An accepted connection, or -1. Out of fds, the reserve fd makes room
+ * for one (so that `sbxctl status` is answered while a sandbox holds the
+ * rest); when it is in use too, accepting pauses until an fd comes free,
+ * instead of failing again at once for as long as the backlog is full. */
+static int
+accept_one(int fd)
+{
+	int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+	if (c < 0 && fdlimit_exhausted(errno) && fdlimit_reserve_use() == 0)
+		c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (c >= 0)
+		return c;
+	if (fdlimit_exhausted(errno)) {
+		log_warn("accept: %s; waiting for one to close",
+			 strerror(errno));
+		event_del(accept_ev);
+		fdlimit_wait(&accept_waiter);
+	} else if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+		log_warn("accept: %s", strerror(errno));
+	return -1;
+}
 
 static void
 accept_cb(evutil_socket_t fd, short what, void *arg)
@@ -30,12 +64,8 @@ accept_cb(evutil_socket_t fd, short what, void *arg)
 	struct conn *conn;
 	int c;
 
-	c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (c < 0) {
-		if (errno != EAGAIN && errno != EINTR)
-			log_warn("accept: %s", strerror(errno));
+	if ((c = accept_one(fd)) < 0)
 		return;
-	}
 	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
 		close(c);
 		return;
@@ -57,6 +87,7 @@ static int
 take_lock(char *err, size_t errlen)
 {
 	char path[4200];
+	struct stat st;
 
 	snprintf(path, sizeof(path), "%s.lock", sbxd.socket_path);
 	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -69,8 +100,13 @@ take_lock(char *err, size_t errlen)
 			 sbxd.socket_path);
 		return -EADDRINUSE;
 	}
-	if (sbxd.privileged && fchown(lock_fd, sbxd.uid, sbxd.gid) < 0)
-		return -errno;
+	/* A hard link someone made at that name is not chowned. */
+	if (sbxd.privileged && (fstat(lock_fd, &st) < 0 ||
+				!S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+				fchown(lock_fd, sbxd.uid, sbxd.gid) < 0)) {
+		snprintf(err, errlen, "%s: not a file of the daemon's", path);
+		return -EPERM;
+	}
 	return 0;
 }
 
@@ -95,8 +131,11 @@ bind_socket(char *err, size_t errlen)
 	old = umask(0177);
 	r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
+	/* lchown: a link put in its place is not followed (the default
+	 * socket's directory is root's; a --socket elsewhere may not be). */
 	if (r < 0 || listen(fd, 128) < 0 ||
-	    (sbxd.privileged && chown(sbxd.socket_path, sbxd.uid, sbxd.gid) < 0)) {
+	    (sbxd.privileged && lchown(sbxd.socket_path, sbxd.uid, sbxd.gid) < 0) ||
+	    lstat(sbxd.socket_path, &sock_st) < 0) {
 		r = -errno;
 		snprintf(err, errlen, "%s: %s", sbxd.socket_path, strerror(-r));
 		close(fd);
@@ -116,6 +155,7 @@ server_start(int inherited_fd, char *err, size_t errlen)
 	evutil_make_socket_nonblocking(fd);
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	listen_fd = fd;
+	accept_waiter.cb = accept_resume;
 	accept_ev = event_new(sbxd.base, fd, EV_READ | EV_PERSIST, accept_cb,
 			      NULL);
 	if (!accept_ev || event_add(accept_ev, NULL) < 0) {
@@ -128,6 +168,9 @@ server_start(int inherited_fd, char *err, size_t errlen)
 void
 server_stop(void)
 {
+	struct stat st;
+
+	fdlimit_cancel(&accept_waiter);
 	if (accept_ev) {
 		event_free(accept_ev);
 		accept_ev = NULL;
@@ -135,7 +178,9 @@ server_stop(void)
 	if (listen_fd >= 0)
 		close(listen_fd);
 	listen_fd = -1;
-	if (own_socket)
+	/* Only ours: once it was removed, the path may be another daemon's. */
+	if (own_socket && lstat(sbxd.socket_path, &st) == 0 &&
+	    st.st_dev == sock_st.st_dev && st.st_ino == sock_st.st_ino)
 		unlink(sbxd.socket_path);
 	own_socket = false;
 	if (lock_fd >= 0)

@@ -552,13 +552,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	size_t i;
 	char tmpdir[PATH_MAX], layers[PATH_MAX];
 	char **env;
-	int r;
+	int r, tmp_fd = -1;
 
-	r = workspace_tmpdir(req->workspace, tmpdir, sizeof(tmpdir));
-	if (r < 0) {
-		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
-		return r;
-	}
 	/* Edits made before this request are seen (and watched from now). */
 	policy_watch_workspace(req->workspace);
 	r = policy_store_effective(req->workspace, request, &s->policy, err,
@@ -573,18 +568,27 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	}
 	if ((r = plan_fs(s, req->workspace, &fs, layers, err, errlen)) < 0)
 		return r;
+	/* Opened here and mounted from that fd: the path is for messages. */
+	r = workspace_tmpdir(req->workspace, tmpdir, sizeof(tmpdir), &tmp_fd);
+	if (r < 0) {
+		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
+		return r;
+	}
 	/* /tmp is the sandbox's own, except where there are no mounts. */
 	env = runenv_build(req, s->policy, s->id,
 			   sandbox_caps()->landlock_only ? tmpdir : "/tmp",
 			   net == SANDBOX_NET_NONE ? NULL : ports, &pe);
-	if (!env)
+	if (!env) {
+		close(tmp_fd);
 		return -ENOMEM;
+	}
 	sr.fs = fs;
 	sr.argv = s->argv;
 	sr.envp = env;
 	sr.cwd = req->cwd;
 	sr.workspace = req->workspace;
 	sr.tmpdir = tmpdir;
+	sr.tmp_fd = tmp_fd;
 	sr.home_layers = fsplan_home(fs) ? layers : NULL;
 	sr.tty = req->tty;
 	sr.umask = req->umask;
@@ -593,6 +597,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 		memcpy(sr.proxy_ports, ports, sizeof(sr.proxy_ports));
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
+	close(tmp_fd);
 	runenv_free(env);
 	proxy_env_free(&pe);
 	if (r < 0)

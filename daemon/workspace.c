@@ -39,61 +39,98 @@ workspace_resolve(const char *in, char *out, size_t len)
 	return 0;
 }
 
-/* A spawn's temp dir as made before: checked, not made again (that cost
- * two mkdirs and a hash per spawn). */
-static struct ws_cache tmpdirs;
+/* A workspace's temp dir name (a hash of the workspace), remembered for
+ * the few recent workspaces: one hash fewer per spawn. */
+static struct ws_cache names;
+/* rundir/tmp, opened once: every temp dir is made and opened from it. */
+static int tmp_fd = -1;
 
-/* path is a directory (not a symbolic link) of the served user's. */
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+/* rundir/tmp: the daemon's own (root's in privileged mode), 0700, so the
+ * user can neither reach nor swap what is in it from the host. */
 static int
-check_dir(const char *path)
+open_parent(void)
 {
-	/* Opened, not named twice: what is checked is what is chowned. */
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	int r = 0;
+	int fd;
 
+	if (tmp_fd >= 0)
+		return tmp_fd;
+	if (mkdirat(sbxd.rundir_fd, "tmp", 0700) < 0 && errno != EEXIST)
+		return -errno;
+	fd = openat(sbxd.rundir_fd, "tmp", DIR_FLAGS);
 	if (fd < 0)
 		return errno == ELOOP ? -ENOTDIR : -errno;
-	if (fstat(fd, &st) < 0)
-		r = -errno;
-	else if (sbxd.privileged && st.st_uid != sbxd.uid &&
-		 fchown(fd, sbxd.uid, sbxd.gid) < 0)
-		r = -errno;
-	close(fd);
-	return r;
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() ||
+	    (st.st_mode & 077)) {
+		close(fd);
+		return -EPERM;
+	}
+	return tmp_fd = fd;
 }
 
+/* name in the parent, the user's: made here and given to the user, or
+ * made so before. The daemon chowns only what it has just made, in a
+ * directory nobody else can write to. */
 static int
-ensure_dir(const char *path)
+open_leaf(int dfd, const char *name)
 {
-	if (mkdir(path, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	return check_dir(path);
+	struct stat st;
+	int made, fd, tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		made = mkdirat(dfd, name, 0700) == 0;
+		if (!made && errno != EEXIST)
+			return -errno;
+		if ((fd = openat(dfd, name, DIR_FLAGS)) < 0)
+			return errno == ELOOP ? -ENOTDIR : -errno;
+		if (made && sbxd.privileged && fchown(fd, sbxd.uid, sbxd.gid) < 0)
+			break;
+		if (fstat(fd, &st) < 0)
+			break;
+		if (st.st_uid == sbxd.uid)
+			return fd;
+		/* Made, not given (a daemon killed in between): made again,
+		 * if empty; never chowned as found. */
+		close(fd);
+		if (unlinkat(dfd, name, AT_REMOVEDIR) < 0)
+			return -EPERM;
+	}
+	if (tries < 2) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	return -EPERM;
 }
 
 int
-workspace_tmpdir(const char *ws, char *out, size_t len)
+workspace_tmpdir(const char *ws, char *out, size_t len, int *fd_out)
 {
-	const char *made = ws_cache_get(&tmpdirs, ws);
-	char hex[65], dir[PATH_MAX];
-	int r, n;
+	const char *name = ws_cache_get(&names, ws);
+	char hex[65];
+	int dfd, fd, r, n;
 
-	if (made && strlen(made) < len && check_dir(made) == 0) {
-		strcpy(out, made);
-		return 0;
+	if (!name) {
+		if ((r = crypto_sha256_hex(ws, strlen(ws), hex)) < 0)
+			return r;
+		hex[16] = '\0';
+		name = hex;
 	}
-	r = crypto_sha256_hex(ws, strlen(ws), hex);
-	if (r < 0)
-		return r;
-	n = snprintf(dir, sizeof(dir), "%s/tmp", sbxd.rundir);
-	if (n < 0 || (size_t)n >= sizeof(dir))
-		return -ENAMETOOLONG;
-	if ((r = ensure_dir(dir)) < 0)
-		return r;
-	n = snprintf(out, len, "%s/%.16s", dir, hex);
+	n = snprintf(out, len, "%s/tmp/%s", sbxd.rundir, name);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
-	if ((r = ensure_dir(out)) == 0)
-		ws_cache_put(&tmpdirs, ws, out);
-	return r;
+	if ((dfd = open_parent()) < 0)
+		return dfd;
+	if ((fd = open_leaf(dfd, name)) < 0)
+		return fd;
+	if (name == hex)
+		ws_cache_put(&names, ws, hex);
+	if (fd_out)
+		*fd_out = fd;
+	else
+		close(fd);
+	return 0;
 }

@@ -12,7 +12,10 @@
  * workspace by the caller, not here. */
 int workspace_resolve(const char *in, char *out, size_t len);
 
-/* rundir/tmp/<hash of workspace>, created 0700 and owned by the user. */
-int workspace_tmpdir(const char *ws, char *out, size_t len);
+/* rundir/tmp/<hash of workspace>, created 0700 and owned by the user; its
+ * path in out and, when fd_out is not NULL, the directory opened there
+ * (what a sandbox mounts: the path is for messages and Landlock-only
+ * mode, where the user owns the runtime dir anyway). */
+int workspace_tmpdir(const char *ws, char *out, size_t len, int *fd_out);
 
 #endif

@@ -21,6 +21,15 @@ wire_frame_check(const uint8_t *buf, size_t avail, size_t *frame_len)
 	return 1;
 }
 
+size_t
+wire_frame_need(const uint8_t *buf, size_t avail)
+{
+	if (avail < WIRE_HEADER)
+		return WIRE_HEADER;
+	return WIRE_HEADER + ((size_t)buf[0] << 24 | (size_t)buf[1] << 16 |
+			      (size_t)buf[2] << 8 | (size_t)buf[3]);
+}
+
 int
 wire_decode(const uint8_t *payload, size_t len, Sbx__Envelope **out)
 {

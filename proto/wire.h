@@ -21,6 +21,10 @@
  * announces more than WIRE_FRAME_MAX. */
 int wire_frame_check(const uint8_t *buf, size_t avail, size_t *frame_len);
 
+/* What the frame begun at buf takes in all, header included, once that
+ * header is there (checked by wire_frame_check); WIRE_HEADER before. */
+size_t wire_frame_need(const uint8_t *buf, size_t avail);
+
 /* Decodes the payload of one frame (header excluded). -EBADMSG when it does
  * not decode; an Envelope with no known message comes back with msg_case
  * SBX__ENVELOPE__MSG__NOT_SET and is the dispatcher's to refuse. The result

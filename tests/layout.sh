@@ -11,10 +11,10 @@ cd "$(dirname "$0")/.." || exit 2
 # Core headers a subsystem may include: the read-only context and clock
 # (daemon.h), the log, the served user's rights, OpenSSL glue, root-only
 # files, the backend and service-manager interfaces the platform folders
-# implement, and the pure violation record. Each includes no other core
-# header (checked below), so none leads back into the core.
+# implement, the pure violation record and the fd budget. Each includes
+# no other core header (checked below), so none leads back into the core.
 ALLOWED="daemon.h log.h usercred.h crypto.h admin-file.h sandbox.h svc.h
-violation.h"
+violation.h fdlimit.h"
 
 SUBSYSTEMS="daemon/policy daemon/proxy daemon/linux daemon/seatbelt
 daemon/macos"

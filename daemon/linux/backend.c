@@ -357,15 +357,17 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 /* A connect() the supervisor handed on, to make or refuse as when the
  * notification comes to us (linux/connect.c), with the listener the
  * command gave us. The pid the supervisor saw is its pid namespace's: the
- * pidfd it sent names the caller. Unanswerable without the listener. */
+ * pidfd it sent names the caller (-1: it could not be received, and
+ * pid 0 makes the answer EACCES). Unanswerable without the listener. */
 static int
 connect_read(struct sandbox_proc *p, const struct sup_report *rep, int pidfd,
 	     struct sandbox_denial *out)
 {
 	struct seccomp_notif req;
-	pid_t pid = linux_pidfd_pid(pidfd);
+	pid_t pid = pidfd >= 0 ? linux_pidfd_pid(pidfd) : 0;
 
-	close(pidfd);
+	if (pidfd >= 0)
+		close(pidfd);
 	if (p->notify_fd < 0)
 		return -EAGAIN;
 	memset(&req, 0, sizeof(req));
@@ -382,10 +384,14 @@ connect_read(struct sandbox_proc *p, const struct sup_report *rep, int pidfd,
 static int
 report_read(struct sandbox_proc *p, int fd, struct sandbox_denial *out)
 {
-	struct sup_report rep;
+	struct sup_report rep = { 0 };
 	int pidfd = -1, nfds = 0;
 	ssize_t n = fdpass_recv(fd, &rep, sizeof(rep), &pidfd, &nfds, 1);
 
+	/* The caller's pidfd did not come (the daemon is out of fds): the
+	 * connect() is refused, not left waiting for an answer. */
+	if (n == -ETOOMANYREFS && rep.kind == SUP_REPORT_CONNECT)
+		return connect_read(p, &rep, -1, out);
 	if (n == -EAGAIN || n == -EINTR || n == -ETOOMANYREFS)
 		return -EAGAIN;
 	if (n < 0)

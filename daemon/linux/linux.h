@@ -72,6 +72,8 @@ struct sandbox_plan {
 	bool tty;                  /* job, and a direct sandbox */
 	char *workspace;
 	char *tmpdir;
+	int tmp_fd;                /* tmpdir, opened by the daemon: mounted
+				      from the fd, never looked up again */
 	char *home_layers;         /* upper/ and work/ of the home overlay,
 				      when fs overlays the home */
 	const struct fsplan *fs;   /* borrowed from the request */

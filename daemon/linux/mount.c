@@ -54,6 +54,27 @@ clone_tree(const char *path, unsigned extra)
 	return fd < 0 ? -errno : fd;
 }
 
+/* The directory the daemon opened as fd, cloned by its path: a mount of
+ * the daemon's namespace cannot be cloned from another (EINVAL), so the
+ * path is looked up here, never through a final link, and must name that
+ * very directory, whatever was renamed meanwhile. */
+static int
+clone_same(const char *path, int fd)
+{
+	struct stat a, b;
+	int t = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+			  AT_SYMLINK_NOFOLLOW);
+
+	if (t < 0)
+		return -errno;
+	if (fstat(t, &a) < 0 || fstat(fd, &b) < 0 || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino || !S_ISDIR(a.st_mode)) {
+		close(t);
+		return -ESTALE;
+	}
+	return t;
+}
+
 static int
 attach(int fd, const char *target)
 {
@@ -272,7 +293,7 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 			return t->ws[k];
 	}
 	t->nws = (int)w->n;
-	t->tmp = clone_tree(p->tmpdir, 0);
+	t->tmp = clone_same(p->tmpdir, p->tmp_fd);
 	t->null = clone_tree("/dev/null", 0);
 	if (t->tmp < 0 || t->null < 0)
 		return t->tmp < 0 ? t->tmp : t->null;

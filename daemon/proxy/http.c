@@ -428,7 +428,7 @@ try_splice_body(struct pconn *pc)
 	if (h->splicing || h->rst != R_BODY ||
 	    h->resp.body != HTTP_RESP_LENGTH || h->rleft < SPLICE_MIN ||
 	    evbuffer_get_length(pio_in(pc->u)) > 0 || pio_pending(pc->c) > 0 ||
-	    pio_pipe_open(&pc->pipe[1]) < 0)
+	    proxy_fds_pipe(pc, 1) < 0)
 		return;
 	h->splicing = true;
 	pio_raw(pc->u, true);

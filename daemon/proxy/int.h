@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "daemon/fdlimit.h"
 #include "daemon/proxy/host.h"
 #include "daemon/proxy/io.h"
 #include "daemon/proxy/rules.h"
@@ -24,6 +25,8 @@ struct tunnel_check;
 #define PROXY_LINGER_MS 5000
 /* Connections one session may hold open; more are refused at accept. */
 #define PROXY_CONNS_MAX 4096
+/* What a connection costs in fds before any pipe (proxy-fds.c). */
+#define PCONN_FDS 2
 
 
 struct proxy {
@@ -31,11 +34,14 @@ struct proxy {
 	struct proxy_hooks hooks;
 	struct proxy_rules *rules;	/* never NULL */
 	struct evconnlistener *lis[2];
-	struct event *retry_ev;		/* listeners paused after EMFILE */
+	/* Listeners paused (at a limit, or EMFILE) wait for fds here. */
+	struct fdlimit_waiter waiter;
 	struct event *reap_ev;
 	struct pconn *conns, *dead;
 	struct ask *asks;
 	unsigned nconns;
+	unsigned fds;			/* held by its connections */
+	bool joined;			/* counted by proxy-fds.c */
 	/* proxy_listen_loopback's: the ports, and the list of such proxies */
 	uint16_t ports[2];
 	struct proxy *lo_next, **lo_pprev;
@@ -66,6 +72,7 @@ struct pconn {
 	struct pio *c, *u;		/* client; upstream or NULL */
 	struct event *timer;		/* a deadline: closes on expiry */
 	bool dead, closing;
+	unsigned nfds;			/* counted in px->fds */
 
 	/* The destination asked for, and how. */
 	struct host host;
@@ -108,6 +115,19 @@ void pconn_close(struct pconn *pc);
 void pconn_finish(struct pconn *pc);
 /* Arms pc->timer (0 disarms). */
 void pconn_deadline(struct pconn *pc, unsigned ms);
+
+/* proxy/fds.c: each proxy's share of fdlimit_budget(). */
+void proxy_fds_join(struct proxy *px);
+void proxy_fds_leave(struct proxy *px);
+unsigned proxy_fds_share(void);
+/* Whether px may hold n more; take counts them (false: not taken). */
+bool proxy_fds_room(const struct proxy *px, unsigned n);
+bool proxy_fds_take(struct proxy *px, unsigned n);
+void proxy_fds_give(struct proxy *px, unsigned n);
+/* Opens pc->pipe[d] within the share: 0, -EMFILE past it, or -errno. */
+int proxy_fds_pipe(struct pconn *pc, int d);
+/* Closes an accepted fd past the share; an HTTP client is told why. */
+void proxy_fds_refuse(struct proxy *px, int fd, bool http);
 
 /* proxy/dial.c: decide, maybe ask, resolve, connect; done is called once
  * unless the connection closes first. */

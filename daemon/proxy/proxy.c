@@ -42,9 +42,6 @@
 #include "daemon/proxy/int.h"
 #include "daemon/proxy/io.h"
 
-/* After EMFILE the listeners rest this long instead of spinning. */
-#define ACCEPT_RETRY_MS 200
-
 static struct evdns_base *dns;
 static struct proxy_config config;
 /* The proxies listening on the host's loopback. */
@@ -131,13 +128,13 @@ pconn_close(struct pconn *pc)
 	if (pc->next != NULL)
 		pc->next->pprev = pc->pprev;
 	px->nconns--;
+	proxy_fds_give(px, pc->nfds);
+	pc->nfds = 0;
 	pc->next = px->dead;
 	px->dead = pc;
 	event_active(px->reap_ev, EV_TIMEOUT, 0);
-	/* A listener paused at the limit may take connections again. */
-	if (px->nconns == PROXY_CONNS_MAX - 1 && px->retry_ev != NULL &&
-	    !event_pending(px->retry_ev, EV_TIMEOUT, NULL))
-		event_active(px->retry_ev, EV_TIMEOUT, 0);
+	/* A listener paused at a limit may take connections again. */
+	fdlimit_released();
 }
 
 static void
@@ -221,6 +218,8 @@ pconn_new(struct proxy *px, evutil_socket_t fd)
 	pc->pprev = &px->conns;
 	px->conns = pc;
 	px->nconns++;
+	if (proxy_fds_take(px, PCONN_FDS))	/* room was checked */
+		pc->nfds = PCONN_FDS;
 	return pc;
 }
 
@@ -249,13 +248,17 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 		close(fd);
 		return;
 	}
-	if (px->nconns >= PROXY_CONNS_MAX) {
+	if (px->nconns >= PROXY_CONNS_MAX ||
+	    !proxy_fds_room(px, PCONN_FDS)) {
 		/* This one is refused; the next wait in the backlog until a
 		 * connection closes. */
-		close(fd);
-		log_warn("session %llu: %u proxy connections, refusing more",
-		    (unsigned long long)px->session_id, px->nconns);
+		proxy_fds_refuse(px, fd, l == px->lis[0]);
+		log_warn("session %llu: %u proxy connections holding %u file "
+		    "descriptors (its share: %u), refusing more",
+		    (unsigned long long)px->session_id, px->nconns, px->fds,
+		    proxy_fds_share());
 		pause_listeners(px, true);
+		fdlimit_wait(&px->waiter);
 		return;
 	}
 	if ((pc = pconn_new(px, fd)) == NULL) {
@@ -271,25 +274,29 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 }
 
 static void
-retry_cb(evutil_socket_t fd, short what, void *arg)
+resume_cb(void *arg)
 {
 	struct proxy *px = arg;
 
-	if (px->nconns < PROXY_CONNS_MAX)
+	if (px->nconns < PROXY_CONNS_MAX && proxy_fds_room(px, PCONN_FDS))
 		pause_listeners(px, false);
+	else
+		fdlimit_wait(&px->waiter);
 }
 
+/* EMFILE above all: the backlog keeps the listener readable, and retrying
+ * at once would spin. Paused until an fd closes (or a while, for other
+ * errors). */
 static void
 accept_error_cb(struct evconnlistener *l, void *arg)
 {
 	struct proxy *px = arg;
-	struct timeval tv = { 0, ACCEPT_RETRY_MS * 1000 };
 	int e = EVUTIL_SOCKET_ERROR();
 
-	log_warn("session %llu: proxy accept: %s",
+	log_warn("session %llu: proxy accept: %s; paused",
 	    (unsigned long long)px->session_id, strerror(e));
 	pause_listeners(px, true);
-	evtimer_add(px->retry_ev, &tv);
+	fdlimit_wait(&px->waiter);
 }
 
 struct proxy *
@@ -304,6 +311,9 @@ proxy_attach(uint64_t session_id, const struct policy *policy,
 		goto fail;
 	px->session_id = session_id;
 	px->hooks = *hooks;
+	px->waiter.cb = resume_cb;
+	px->waiter.arg = px;
+	proxy_fds_join(px);
 	if ((r = proxy_rules_compile(policy, &px->rules, err,
 	    sizeof(err))) < 0) {
 		/* Fail closed: no rules, unknown hosts denied. */
@@ -315,8 +325,7 @@ proxy_attach(uint64_t session_id, const struct policy *policy,
 			goto fail;
 	}
 	px->reap_ev = event_new(sbxd.base, -1, 0, reap_cb, px);
-	px->retry_ev = evtimer_new(sbxd.base, retry_cb, px);
-	if (px->reap_ev == NULL || px->retry_ev == NULL)
+	if (px->reap_ev == NULL)
 		goto fail;
 	for (i = 0; i < 2; i++) {
 		px->lis[i] = evconnlistener_new(sbxd.base, accept_cb, px,
@@ -424,8 +433,8 @@ proxy_free(struct proxy *px)
 		reap_cb(-1, 0, px);
 		event_free(px->reap_ev);
 	}
-	if (px->retry_ev != NULL)
-		event_free(px->retry_ev);
+	fdlimit_cancel(&px->waiter);
+	proxy_fds_leave(px);
 	proxy_rules_free(px->rules);
 	free(px);
 }

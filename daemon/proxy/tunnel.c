@@ -131,7 +131,7 @@ try_splice(struct pconn *pc, int d)
 {
 	if (*eof_of(pc, d) || (d == 0 && pc->tc != NULL) ||
 	    evbuffer_get_length(pio_in(src(pc, d))) > 0 ||
-	    pio_pending(dst(pc, d)) > 0 || pio_pipe_open(&pc->pipe[d]) < 0)
+	    pio_pending(dst(pc, d)) > 0 || proxy_fds_pipe(pc, d) < 0)
 		return;
 	pio_raw(src(pc, d), true);
 }

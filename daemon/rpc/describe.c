@@ -43,7 +43,7 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 	dc.workspace = ws;
 	/* Without mounts /tmp is the host's: runs get this one (session.c). */
 	if (caps->landlock_only &&
-	    workspace_tmpdir(ws, tmpdir, sizeof(tmpdir)) == 0)
+	    workspace_tmpdir(ws, tmpdir, sizeof(tmpdir), NULL) == 0)
 		dc.tmp = tmpdir;
 	if ((r = policy_store_effective(ws, NULL, &eff, err, sizeof(err))) < 0) {
 		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);

@@ -16,6 +16,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (wire_frame_check(data, size, &flen) == 1) {
 		Sbx__Envelope *env = NULL;
 
+		/* What conn.c reserves for a frame is what it then takes. */
+		if (wire_frame_need(data, size) != flen)
+			abort();
 		if (wire_decode(data + WIRE_HEADER, flen - WIRE_HEADER, &env) == 0) {
 			uint8_t *buf;
 			size_t len;
@@ -29,5 +32,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += flen;
 		size -= flen;
 	}
+	/* An unfinished frame needs more than there is, within the limit. */
+	if (wire_frame_check(data, size, &flen) == 0 &&
+	    (wire_frame_need(data, size) <= size ||
+	     wire_frame_need(data, size) > WIRE_HEADER + WIRE_FRAME_MAX))
+		abort();
 	return 0;
 }

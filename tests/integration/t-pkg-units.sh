@@ -46,8 +46,9 @@ note "systemd-analyze verify: 4 units and 2 instances clean (man pages checked: 
 val() { sed -n "s/^$2=//p" "$1"; }
 [ "$(val systemd/sbxd.socket ListenStream)" = '%t/sbx/sbxd.sock' ] ||
 	fail "user socket not at %t/sbx/sbxd.sock"
-[ "$(val systemd/sbxd@.socket ListenStream)" = '/run/user/%i/sbx/sbxd.sock' ] ||
-	fail "privileged socket not in the user's runtime directory"
+[ "$(val systemd/sbxd@.socket ListenStream)" = '/run/sbx/%i/sbxd.sock' ] &&
+	[ "$(val systemd/sbxd@.socket DirectoryMode)" = 0711 ] ||
+	fail "privileged socket not in root's /run/sbx/UID (0711)"
 [ "$(val systemd/sbxd.socket SocketMode)" = 0600 ] &&
 	[ "$(val systemd/sbxd.socket DirectoryMode)" = 0700 ] &&
 	[ "$(val systemd/sbxd@.socket SocketMode)" = 0600 ] &&

@@ -32,6 +32,21 @@ test_frame_check(void)
 }
 
 static void
+test_frame_need(void)
+{
+	uint8_t b[5] = { 0, 0x10, 0, 0, 7 };
+
+	/* Before the header is whole, the header is what is needed. */
+	CHECK_INT(wire_frame_need(b, 0), WIRE_HEADER);
+	CHECK_INT(wire_frame_need(b, 3), WIRE_HEADER);
+	CHECK_INT(wire_frame_need(b, 4), WIRE_HEADER + WIRE_FRAME_MAX);
+	CHECK_INT(wire_frame_need(b, 5), WIRE_HEADER + WIRE_FRAME_MAX);
+	b[1] = 0;
+	b[3] = 2;
+	CHECK_INT(wire_frame_need(b, 4), WIRE_HEADER + 2);
+}
+
+static void
 test_roundtrip(void)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT, *out = NULL;
@@ -105,6 +120,7 @@ int
 main(void)
 {
 	test_frame_check();
+	test_frame_need();
 	test_roundtrip();
 	test_bad_payloads();
 	test_encode_limit();
