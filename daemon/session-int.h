@@ -57,6 +57,13 @@ void session_maybe_finish(struct session *s);
 /* Counted, rate-limited and delivered (arg: the session). */
 void session_violation(void *arg, const struct violation *v);
 
+/* session-proxy.c: serves the listeners the sandbox made in its network
+ * namespace (closes them when the session has a proxy already). */
+void session_proxy_listeners(struct session *s, int *fds, int nfds);
+/* Host loopback listeners made before the spawn (no network namespace):
+ * their ports in ports[2]; -EADDRNOTAVAIL when none could be made. */
+int session_loopback_proxy(struct session *s, uint16_t ports[2]);
+
 /* session-deny.c */
 void session_fs_denied(struct session *s, int kind, const char *access,
 		       const char *target);

@@ -1,6 +1,7 @@
 /* Sessions: spawning a request into a sandbox, relaying signals, timing
- * out, reporting denials and how it ended (its streams: session-io.c). A
- * session is freed only from its deferred free event. */
+ * out, reporting denials and how it ended (its streams: session-io.c; its
+ * proxy: session-proxy.c). A session is freed only from its deferred free
+ * event. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <event2/buffer.h>
@@ -57,14 +58,6 @@ on_drained(void)
 		drained_cb();
 }
 
-static int
-session_send_hook(void *arg, const Sbx__Envelope *env)
-{
-	struct session *s = arg;
-
-	return s->conn ? conn_send(s->conn, env) : -ENOTCONN;
-}
-
 /* Every source's denials end here: counted, rate-limited, delivered. */
 void
 session_violation(void *arg, const struct violation *v)
@@ -72,58 +65,6 @@ session_violation(void *arg, const struct violation *v)
 	struct session *s = arg;
 
 	events_report(s->vlog, s->id, s->conn, v);
-}
-
-/* The sandbox made its proxy listeners (HTTP, SOCKS5) inside its network
- * namespace: the proxy serves them, for this session only. */
-static void
-session_proxy_listeners(struct session *s, int *fds, int nfds)
-{
-	const struct proxy_hooks hooks = { s, session_send_hook,
-					   session_violation, NULL };
-	int i;
-
-	if (s->proxy) {
-		for (i = 0; i < nfds; i++)
-			close(fds[i]);
-		return;
-	}
-	s->proxy = proxy_attach(s->id, s->policy, &hooks, fds,
-				nfds);
-}
-/* No network namespace (SANDBOX_NET_HOST_PORTS): the proxy's ports are
- * on the host's loopback, and a connection is served only when its peer
- * socket is the served user's; Landlock keeps the user's other sandboxes
- * off these ports (proxy/proxy.c says why the two together are enough). */
-static bool
-session_admit(void *arg, int fd)
-{
-	struct session *s = arg;
-	uid_t uid = (uid_t)-1;
-	int r = sandbox_peer_uid(fd, &uid);
-
-	if (r == 0 && uid == sbxd.uid)
-		return true;
-	/* Someone else's doing: the daemon's log, not the session's
-	 * violations, and not without end. */
-	if (s->proxy_refused++ < 8)
-		log_warn("session %llu: proxy connection refused: %s %u",
-			 (unsigned long long)s->id, r == 0 ?
-			 "it comes from uid" : "cannot tell its owner, errno",
-			 r == 0 ? (unsigned)uid : (unsigned)-r);
-	return false;
-}
-
-/* Listeners on the host's loopback, made before the spawn: their ports go
- * into the command's environment and its Landlock rules. */
-static int
-session_loopback_proxy(struct session *s, uint16_t ports[2])
-{
-	const struct proxy_hooks hooks = { s, session_send_hook,
-					   session_violation, session_admit };
-
-	s->proxy = proxy_listen_loopback(s->id, s->policy, &hooks, ports);
-	return s->proxy ? 0 : -EADDRNOTAVAIL;
 }
 
 static void session_started(struct session *s, int pidfd);

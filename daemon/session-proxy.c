@@ -1,0 +1,76 @@
+/* A session's proxy: the listeners its sandbox made in its network
+ * namespace, or loopback ports on the host's when it has none, served for
+ * that session only. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "daemon/conn.h"
+#include "daemon/daemon.h"
+#include "daemon/log.h"
+#include "daemon/proxy/proxy.h"
+#include "daemon/sandbox.h"
+#include "daemon/session-int.h"
+
+static int
+session_send_hook(void *arg, const Sbx__Envelope *env)
+{
+	struct session *s = arg;
+
+	return s->conn ? conn_send(s->conn, env) : -ENOTCONN;
+}
+
+/* The sandbox made its proxy listeners (HTTP, SOCKS5) inside its network
+ * namespace: the proxy serves them, for this session only. */
+void
+session_proxy_listeners(struct session *s, int *fds, int nfds)
+{
+	const struct proxy_hooks hooks = { s, session_send_hook,
+					   session_violation, NULL };
+	int i;
+
+	if (s->proxy) {
+		for (i = 0; i < nfds; i++)
+			close(fds[i]);
+		return;
+	}
+	s->proxy = proxy_attach(s->id, s->policy, &hooks, fds,
+				nfds);
+}
+/* No network namespace (SANDBOX_NET_HOST_PORTS): the proxy's ports are
+ * on the host's loopback, and a connection is served only when its peer
+ * socket is the served user's; Landlock keeps the user's other sandboxes
+ * off these ports (proxy/proxy.c says why the two together are enough). */
+static bool
+session_admit(void *arg, int fd)
+{
+	struct session *s = arg;
+	uid_t uid = (uid_t)-1;
+	int r = sandbox_peer_uid(fd, &uid);
+
+	if (r == 0 && uid == sbxd.uid)
+		return true;
+	/* Someone else's doing: the daemon's log, not the session's
+	 * violations, and not without end. */
+	if (s->proxy_refused++ < 8)
+		log_warn("session %llu: proxy connection refused: %s %u",
+			 (unsigned long long)s->id, r == 0 ?
+			 "it comes from uid" : "cannot tell its owner, errno",
+			 r == 0 ? (unsigned)uid : (unsigned)-r);
+	return false;
+}
+
+/* Listeners on the host's loopback, made before the spawn: their ports go
+ * into the command's environment and its Landlock rules. */
+int
+session_loopback_proxy(struct session *s, uint16_t ports[2])
+{
+	const struct proxy_hooks hooks = { s, session_send_hook,
+					   session_violation, session_admit };
+
+	s->proxy = proxy_listen_loopback(s->id, s->policy, &hooks, ports);
+	return s->proxy ? 0 : -EADDRNOTAVAIL;
+}
+
