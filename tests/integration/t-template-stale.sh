@@ -81,6 +81,10 @@ if ! sbx status | grep -q 'no home overlay'; then
 	echo home-v2 >"$H/f"
 	expect_eq "replaced home: the new one is seen" \
 		"$(run_in "$WS" cat "$H/f")" home-v2
+	# Through the overlay of the new home, not its bare read-only name.
+	expect_eq "replaced home: writable (overlay)" \
+		"$(run_in "$WS" "$P" write "$H/hw")" ok
+	check "the host's new home is untouched" test ! -e "$H/hw"
 fi
 
 # 6. Replaced while a session runs: it keeps its view, the next run gets
