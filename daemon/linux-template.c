@@ -325,14 +325,14 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 {
 	struct ltemplate_state st = { .done = 1 };
 	/* The supervisors' lock is handed down to the sessions' own. */
-	int keep[7] = { sync_fd, ready_w, t->state_fd, ctl, t->inotify_fd,
-			p->lock_fd, p->tmp_fd };
+	int keep[8] = { sync_fd, ready_w, t->state_fd, ctl, t->inotify_fd,
+			p->lock_fd, p->tmp_fd, p->vartmp_fd };
 	struct walk_state *walk = NULL;
 	struct walk_watch hook;
 	int spawner = -1;
 	char c;
 
-	linux_close_fds_except(keep, 7);
+	linux_close_fds_except(keep, 8);
 	linux_lean_children();
 	prctl(PR_SET_NAME, "sbx-template");
 	umask(022);
