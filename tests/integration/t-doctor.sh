@@ -38,7 +38,7 @@ check "every warn has a fix" test "$(grep -c '^warn' <<<"$out")" = \
 check "summary says enforceable" grep -q \
 	'^the sandbox is enforceable as configured' <<<"$out"
 check "it proved the write outside was refused" grep -Eq \
-	'^ok +sandbox-write: .*refused \((Read-only file system|Permission denied)\)' \
+	'^ok +sandbox-write: .*did not reach the host \((Read-only file system|Permission denied)\)' \
 	<<<"$out"
 check "it found the daemon it started" grep -q \
 	"answers on $XDG_RUNTIME_DIR/sbx/sbxd.sock" <<<"$out"
