@@ -10,7 +10,7 @@ P=$BIN/sbx-probe
 uid=$(id -u)
 decoy=$(mktemp /var/tmp/sbx-vt-decoy.XXXXXX)
 echo host-decoy >"$decoy"
-trap 'rm -rf "$decoy" "${HT:-}" "${HV:-}"; cleanup' EXIT
+trap 'rm -rf "$decoy" "${HT:-}" "${HV:-}" "${WV:-}"; cleanup' EXIT
 start_daemon
 cd "$WS"
 expect_eq "the host's /var/tmp files are not there" "$(sbx run -- "$P" read "$decoy")" ENOENT
@@ -29,6 +29,14 @@ expect_eq "in a directory of its own there, 0700, the user's" \
 expect_eq "the workspace under /var/tmp's parent is still the real one" \
 	"$(sbx run -- "$P" write "$WS/through")" ok
 check "which lands on the host" test -f "$WS/through"
+# A workspace under the host's /var/tmp is mounted there all the same.
+WV=$(mktemp -d /var/tmp/sbx-vt-ws.XXXXXX)
+chmod 755 "$WV"
+expect_eq "a workspace under /var/tmp is writable" \
+	"$(sbx run --workspace "$WV" -C "$WV" -- "$P" write "$WV/in")" ok
+check "and the write lands on the host" test -f "$WV/in"
+expect_eq "its cwd is that workspace" \
+	"$(sbx run --workspace "$WV" -C "$WV" -- pwd)" "$WV"
 stop_daemon
 
 # A home under /tmp, then under /var/tmp: its overlay is mounted (made in
