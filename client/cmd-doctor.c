@@ -107,27 +107,22 @@ check_daemon(struct doctor *d, const struct cmd_ctx *ctx,
 			   SBX_VERSION, dd->pid);
 }
 
-/* Scratch space the sandbox can see: not /tmp, which each sandbox
- * replaces with its own; base (--scratch) or /var/tmp, else $HOME. dir
- * gets its real path (PATH_MAX bytes). */
+/* Scratch space the sandbox can see: not /tmp or /var/tmp, which each
+ * sandbox replaces with its own; base (--scratch), else $HOME. dir gets
+ * its real path (PATH_MAX bytes). */
 static int
 scratch_dir(const char *base, char *dir)
 {
 	const char *home = getenv("HOME");
 	char tmp[PATH_MAX];
 
-	if (snprintf(tmp, sizeof(tmp), "%s/sbx-doctor.XXXXXX",
-		     base ? base : "/var/tmp") >= (int)sizeof(tmp))
+	if (!base && (!home || !*home))
+		return -ENOENT;
+	if (snprintf(tmp, sizeof(tmp), "%s/%ssbx-doctor.XXXXXX",
+		     base ? base : home, base ? "" : ".") >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	if (!mkdtemp(tmp)) {
-		if (base)
-			return -errno;
-		if (!home || !*home)
-			return -errno;
-		snprintf(tmp, sizeof(tmp), "%s/.sbx-doctor.XXXXXX", home);
-		if (!mkdtemp(tmp))
-			return -errno;
-	}
+	if (!mkdtemp(tmp))
+		return -errno;
 	if (!realpath(tmp, dir)) {
 		rmdir(tmp);
 		return -errno;
@@ -172,7 +167,7 @@ cmd_doctor(const struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if ((r = scratch_dir(base, dir)) < 0) {
 		client_err("doctor: no scratch directory in %s: %s",
-			   base ? base : "/var/tmp or $HOME", strerror(-r));
+			   base ? base : "$HOME", strerror(-r));
 		return EXIT_SBX;
 	}
 	if (!(d = calloc(1, sizeof(*d)))) {

@@ -276,7 +276,7 @@ proof_judge(struct doctor *d, const struct proof *p)
 	} else
 		doctor_add(d, DOCTOR_OK, "sandbox-write", "a throwaway sandbox "
 			   "wrote inside its workspace, and its write outside "
-			   "was refused (%s)", said(p, "outside", a,
+			   "did not reach the host (%s)", said(p, "outside", a,
 			   sizeof(a)));
 	if (!strstr(p->out, p->readable_text)) {
 		c = doctor_add(d, DOCTOR_FAIL, "sandbox-read", "a readable "
@@ -315,7 +315,8 @@ doctor_proof(struct doctor *d, struct client *c, const char *dir)
 	if (!p || (r = proof_setup(p, dir)) < 0) {
 		doctor_fix(doctor_add(d, DOCTOR_FAIL, "sandbox", "cannot set "
 				      "up the test files in %s", dir),
-			   "make /var/tmp writable");
+			   "pass --scratch DIR: a directory of yours, not "
+			   "under /tmp or /var/tmp");
 		free(p);
 		return;
 	}

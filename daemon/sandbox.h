@@ -85,6 +85,8 @@ struct sandbox_request {
 	const char *tmpdir;        /* host dir mounted as the sandbox's /tmp */
 	int tmp_fd;                /* that dir, opened: what is mounted (the
 				      plan takes a copy) */
+	const char *vartmpdir;     /* the same for /var/tmp (NULL: none) */
+	int vartmp_fd;
 	const char *home_layers;   /* holds upper/ and work/ of the home
 				      overlay when fs overlays the home */
 	int stdio[3];              /* fds for 0,1,2; with tty all are the slave */

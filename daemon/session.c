@@ -491,9 +491,9 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	const struct fsplan *fs = NULL;
 	struct proxy_env pe;
 	size_t i;
-	char tmpdir[PATH_MAX], layers[PATH_MAX];
+	char tmpdir[PATH_MAX], vartmp[PATH_MAX], layers[PATH_MAX];
 	char **env;
-	int r, tmp_fd = -1;
+	int r, tmp_fd = -1, vartmp_fd = -1;
 
 	/* Edits made before this request are seen (and watched from now). */
 	policy_watch_workspace(req->workspace);
@@ -511,6 +511,11 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 		return r;
 	/* Opened here and mounted from that fd: the path is for messages. */
 	r = workspace_tmpdir(req->workspace, tmpdir, sizeof(tmpdir), &tmp_fd);
+	/* /var/tmp too, where sandboxes have mounts of their own. */
+	if (r == 0 && sandbox_caps()->namespaces[0] &&
+	    (r = workspace_vartmpdir(req->workspace, vartmp, sizeof(vartmp),
+				     &vartmp_fd)) < 0)
+		close(tmp_fd);
 	if (r < 0) {
 		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
 		return r;
@@ -521,6 +526,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 			   net == SANDBOX_NET_NONE ? NULL : ports, &pe);
 	if (!env) {
 		close(tmp_fd);
+		if (vartmp_fd >= 0)
+			close(vartmp_fd);
 		return -ENOMEM;
 	}
 	sr.fs = fs;
@@ -530,6 +537,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.workspace = req->workspace;
 	sr.tmpdir = tmpdir;
 	sr.tmp_fd = tmp_fd;
+	sr.vartmpdir = vartmp_fd >= 0 ? vartmp : NULL;
+	sr.vartmp_fd = vartmp_fd;
 	sr.home_layers = fsplan_home(fs) ? layers : NULL;
 	sr.tty = req->tty;
 	sr.umask = req->umask;
@@ -539,6 +548,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
 	r = sandbox_plan_new(&sr, &plan, err, errlen);
 	close(tmp_fd);
+	if (vartmp_fd >= 0)
+		close(vartmp_fd);
 	runenv_free(env);
 	proxy_env_free(&pe);
 	if (r < 0)

@@ -42,24 +42,28 @@ workspace_resolve(const char *in, char *out, size_t len)
 /* A workspace's temp dir name (a hash of the workspace), remembered for
  * the few recent workspaces: one hash fewer per spawn. */
 static struct ws_cache names;
-/* rundir/tmp, opened once: every temp dir is made and opened from it. */
-static int tmp_fd = -1;
+/* rundir/tmp and rundir/var-tmp (the sandboxes' /tmp and /var/tmp),
+ * opened once: every temp dir is made and opened from them. */
+static const char *const parents[2] = { "tmp", "var-tmp" };
+static int parent_fd[2] = { -1, -1 };
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
-/* rundir/tmp: the daemon's own (root's in privileged mode), 0700, so the
- * user can neither reach nor swap what is in it from the host. */
+/* rundir/tmp or var-tmp: the daemon's own (root's in privileged mode),
+ * 0700, so the user can neither reach nor swap what is in it from the
+ * host. */
 static int
-open_parent(void)
+open_parent(int which)
 {
 	struct stat st;
 	int fd;
 
-	if (tmp_fd >= 0)
-		return tmp_fd;
-	if (mkdirat(sbxd.rundir_fd, "tmp", 0700) < 0 && errno != EEXIST)
+	if (parent_fd[which] >= 0)
+		return parent_fd[which];
+	if (mkdirat(sbxd.rundir_fd, parents[which], 0700) < 0 &&
+	    errno != EEXIST)
 		return -errno;
-	fd = openat(sbxd.rundir_fd, "tmp", DIR_FLAGS);
+	fd = openat(sbxd.rundir_fd, parents[which], DIR_FLAGS);
 	if (fd < 0)
 		return errno == ELOOP ? -ENOTDIR : -errno;
 	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() ||
@@ -67,7 +71,7 @@ open_parent(void)
 		close(fd);
 		return -EPERM;
 	}
-	return tmp_fd = fd;
+	return parent_fd[which] = fd;
 }
 
 /* name in the parent, the user's: made here and given to the user, or
@@ -80,10 +84,17 @@ open_leaf(int dfd, const char *name)
 	int made, fd, tries;
 
 	for (tries = 0; tries < 2; tries++) {
-		made = mkdirat(dfd, name, 0700) == 0;
-		if (!made && errno != EEXIST)
-			return -errno;
-		if ((fd = openat(dfd, name, DIR_FLAGS)) < 0)
+		/* Opened first: per spawn it is there already (one syscall
+		 * fewer). */
+		made = 0;
+		fd = openat(dfd, name, DIR_FLAGS);
+		if (fd < 0 && errno == ENOENT) {
+			made = mkdirat(dfd, name, 0700) == 0;
+			if (!made && errno != EEXIST)
+				return -errno;
+			fd = openat(dfd, name, DIR_FLAGS);
+		}
+		if (fd < 0)
 			return errno == ELOOP ? -ENOTDIR : -errno;
 		if (made && sbxd.privileged && fchown(fd, sbxd.uid, sbxd.gid) < 0)
 			break;
@@ -106,8 +117,8 @@ open_leaf(int dfd, const char *name)
 	return -EPERM;
 }
 
-int
-workspace_tmpdir(const char *ws, char *out, size_t len, int *fd_out)
+static int
+tmpdir_in(int which, const char *ws, char *out, size_t len, int *fd_out)
 {
 	const char *name = ws_cache_get(&names, ws);
 	char hex[65];
@@ -119,10 +130,10 @@ workspace_tmpdir(const char *ws, char *out, size_t len, int *fd_out)
 		hex[16] = '\0';
 		name = hex;
 	}
-	n = snprintf(out, len, "%s/tmp/%s", sbxd.rundir, name);
+	n = snprintf(out, len, "%s/%s/%s", sbxd.rundir, parents[which], name);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
-	if ((dfd = open_parent()) < 0)
+	if ((dfd = open_parent(which)) < 0)
 		return dfd;
 	if ((fd = open_leaf(dfd, name)) < 0)
 		return fd;
@@ -133,4 +144,16 @@ workspace_tmpdir(const char *ws, char *out, size_t len, int *fd_out)
 	else
 		close(fd);
 	return 0;
+}
+
+int
+workspace_tmpdir(const char *ws, char *out, size_t len, int *fd_out)
+{
+	return tmpdir_in(0, ws, out, len, fd_out);
+}
+
+int
+workspace_vartmpdir(const char *ws, char *out, size_t len, int *fd_out)
+{
+	return tmpdir_in(1, ws, out, len, fd_out);
 }

@@ -17,5 +17,7 @@ int workspace_resolve(const char *in, char *out, size_t len);
  * (what a sandbox mounts: the path is for messages and Landlock-only
  * mode, where the user owns the runtime dir anyway). */
 int workspace_tmpdir(const char *ws, char *out, size_t len, int *fd_out);
+/* The same, rundir/var-tmp/<hash>: the sandbox's /var/tmp. */
+int workspace_vartmpdir(const char *ws, char *out, size_t len, int *fd_out);
 
 #endif

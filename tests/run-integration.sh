@@ -9,10 +9,24 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 user=${SBX_TEST_USER:-sbxtest}
 only=${SBX_TESTS:-}
 
+# Scratch space (SBX_TEST_TMP) that sandboxes see: not under /tmp or
+# /var/tmp, which they have private ones of. As root a sticky directory
+# both users write to; else under the home.
+if [ -z "${SBX_TEST_TMP:-}" ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		SBX_TEST_TMP=$(mktemp -d /var/lib/sbx-test.XXXXXX)
+		chmod 1777 "$SBX_TEST_TMP"
+	else
+		mkdir -p "$HOME/.cache"
+		SBX_TEST_TMP=$(mktemp -d "$HOME/.cache/sbx-test.XXXXXX")
+	fi
+	made_scratch=$SBX_TEST_TMP
+fi
+export SBX_TEST_TMP
 # Binaries go where an unprivileged user can reach them whatever the
-# checkout's permissions are, and not under /tmp, which sandboxes replace.
-bin=$(mktemp -d /var/tmp/sbx-bin.XXXXXX)
-trap 'rm -rf "$bin"' EXIT
+# checkout's permissions are.
+bin=$(mktemp -d "$SBX_TEST_TMP/sbx-bin.XXXXXX")
+trap 'rm -rf "$bin" ${made_scratch:+"$made_scratch"}' EXIT
 cp "$build/sbxd" "$build/sbxctl" "$build/sbx-probe" "$bin/"
 chmod 755 "$bin" "$bin"/*
 cp -r "$top/tests/integration" "$bin/t"
@@ -41,7 +55,8 @@ if [ "$(id -u)" -eq 0 ]; then
 	as_user=(setpriv --reuid="$user" --regid="$user" --init-groups
 		 env -i HOME="$(getent passwd "$user" | cut -d: -f6)"
 		 PATH=/usr/local/bin:/usr/bin:/bin USER="$user" LANG=C.UTF-8
-		 TMPDIR=/tmp SBX_TEST_AS_USER=1 SBXD_ARGS="${SBXD_ARGS:-}")
+		 TMPDIR=/tmp SBX_TEST_AS_USER=1 SBXD_ARGS="${SBXD_ARGS:-}"
+		 SBX_TEST_TMP="$SBX_TEST_TMP")
 fi
 
 # Run from the repo root: the packaging tests use the tree itself.

@@ -486,10 +486,12 @@ linux_close_fds_except(int *keep, int n)
 int
 linux_landlock_ruleset(const struct sandbox_plan *p)
 {
-	/* The sandbox's own /tmp and /dev/shm (POSIX shared memory and
-	 * semaphores: Python's multiprocessing needs them) are writable, and
-	 * so is the home overlay; the real home is not reachable. */
-	const char *must[4] = { "/tmp", "/dev/shm", fsplan_home(p->fs), NULL };
+	/* The sandbox's own /tmp, /var/tmp and /dev/shm (POSIX shared
+	 * memory and semaphores: Python's multiprocessing needs them) are
+	 * writable, and so is the home overlay; the real home is not
+	 * reachable. */
+	const char *must[5] = { "/tmp", "/dev/shm", "/var/tmp",
+				fsplan_home(p->fs), NULL };
 	int rs;
 
 	/* The writable paths are the user's: opened with the user's rights,
@@ -514,8 +516,9 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		(struct linux_session_fds){ -1, -1, -1 };
 	/* A direct sandbox checks its pty slave against the one it binds. */
 	int slave = direct && p->tty_path ? p->stdio[0] : -1;
-	int keep[9] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
-			fds ? -1 : p->lock_fd, direct ? p->tmp_fd : -1 };
+	int keep[10] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
+			 fds ? -1 : p->lock_fd, direct ? p->tmp_fd : -1,
+			 direct ? p->vartmp_fd : -1 };
 	int own[2] = { -1, -1 }, sigfd, err = 0, step;
 	pid_t sup = 0;
 	struct command c;
@@ -526,7 +529,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 
 	/* The clone copied every fd of its parent (the daemon's sessions and
 	 * clients, a template's watches): keep only what this sandbox uses. */
-	linux_close_fds_except(keep, 9);
+	linux_close_fds_except(keep, 10);
 	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
 	umask(INIT_UMASK);

@@ -54,8 +54,10 @@ uint64_t landlock_write_rights(int abi);
 
 /* Creates a ruleset handling write rights (and scopes at ABI >= 6) with full
  * write access beneath each path of rw[] (NULL-terminated, may be NULL;
- * absent paths are skipped) and of must[] (NULL-terminated; each must
- * exist: /tmp, the home overlay), and file writes beneath dev (may be
+ * absent paths are skipped) and of must[] (NULL-terminated: /tmp,
+ * /var/tmp, the home overlay; absent ones are skipped, any other failure
+ * fails the ruleset, unlike rw's out-of-reach paths), and file writes
+ * beneath dev (may be
  * NULL). Runs inside the sandbox after its mounts, so paths are the
  * sandbox's view. Returns the ruleset fd or -errno. */
 int landlock_build(int abi, const char *const *rw, const char *const *must,

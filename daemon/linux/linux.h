@@ -74,6 +74,8 @@ struct sandbox_plan {
 	char *tmpdir;
 	int tmp_fd;                /* tmpdir, opened by the daemon: mounted
 				      from the fd, never looked up again */
+	char *vartmpdir;           /* the same for /var/tmp, or NULL */
+	int vartmp_fd;
 	char *home_layers;         /* upper/ and work/ of the home overlay,
 				      when fs overlays the home */
 	const struct fsplan *fs;   /* borrowed from the request */

@@ -36,7 +36,7 @@ struct home_mounts {
 };
 
 struct trees {
-	int tmp, tty, null;
+	int tmp, vartmp, tty, null;
 	int dev[NDEV];
 	int ws[MAX_WRITE];  /* clones of the writable trees, -1: absent */
 	int nws;
@@ -297,6 +297,9 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 	t->null = clone_tree("/dev/null", 0);
 	if (t->tmp < 0 || t->null < 0)
 		return t->tmp < 0 ? t->tmp : t->null;
+	if (p->vartmpdir &&
+	    (t->vartmp = clone_same(p->vartmpdir, p->vartmp_fd)) < 0)
+		return t->vartmp;
 	for (i = 0; i < NDEV; i++) {
 		char path[32];
 
@@ -412,8 +415,29 @@ attach_read_only(int fd, const char *path, bool user)
 	return r == -ENOENT || r == -ELOOP ? 0 : r;
 }
 
+/* The private /tmp and /var/tmp, before anything the daemon mounts by a
+ * host path: one under them (a home or a writable tree in /tmp) is made
+ * in them, as the user. A /var/tmp the host lacks, or has as a link
+ * (into /tmp, private already), gets none. */
+static int
+mount_tmp(const struct trees *t)
+{
+	int r = set_attr(t->tmp, "", AT_EMPTY_PATH,
+			 MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+
+	if (r < 0 || (r = attach(t->tmp, "/tmp")) < 0 || t->vartmp < 0)
+		return r;
+	r = set_attr(t->vartmp, "", AT_EMPTY_PATH,
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+	if (r == 0)
+		r = attach_nolink(t->vartmp, "/var/tmp");
+	return r == -ENOENT || r == -ELOOP ? 0 : r;
+}
+
 /* The overlay over the home, then the mounts it hid and the workspace,
- * read-only; writable trees and masks come on top later. */
+ * read-only; writable trees and masks come on top later. The home is
+ * reached as the user, and its mount point made so when the private /tmp
+ * lacks it. */
 static int
 mount_home(const struct sandbox_plan *p, struct trees *t)
 {
@@ -421,7 +445,7 @@ mount_home(const struct sandbox_plan *p, struct trees *t)
 
 	if (t->home < 0)
 		return 0;
-	if ((r = attach(t->home, fsplan_home(p->fs))) < 0)
+	if ((r = linux_userpath_attach(t->home, fsplan_home(p->fs), true)) < 0)
 		return r;
 	for (i = 0; i < t->sub.n; i++)
 		if ((r = attach_read_only(t->sub.fd[i], t->sub.path[i],
@@ -737,9 +761,7 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
 	if (r < 0)
 		return *err = -r, STEP_MOUNT_READONLY;
-	r = set_attr(t.tmp, "", AT_EMPTY_PATH,
-		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
-	if (r < 0 || (r = attach(t.tmp, "/tmp")) < 0)
+	if ((r = mount_tmp(&t)) < 0)
 		return *err = -r, STEP_MOUNT_TMP;
 	if ((r = mount_home(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_HOME;

@@ -117,6 +117,9 @@ sandbox_plan_free(struct sandbox_plan *p)
 	free(p->tmpdir);
 	if (p->tmp_fd >= 0)
 		close(p->tmp_fd);
+	free(p->vartmpdir);
+	if (p->vartmp_fd >= 0)
+		close(p->vartmp_fd);
 	free(p->home_layers);
 	free(p->tty_path);
 	if (p->llonly && p->ll_dev >= 0)
@@ -160,16 +163,21 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 
 	if (!p)
 		return -ENOMEM;
-	p->tmp_fd = -1;
+	p->tmp_fd = p->vartmp_fd = -1;
 	p->argv = strv_dup(req->argv);
 	p->envp = strv_dup(req->envp);
 	p->cwd = strdup(req->cwd);
 	p->workspace = strdup(req->workspace);
 	p->tmpdir = strdup(req->tmpdir);
 	p->tmp_fd = fcntl(req->tmp_fd, F_DUPFD_CLOEXEC, 3);
+	if (req->vartmpdir) {
+		p->vartmpdir = strdup(req->vartmpdir);
+		p->vartmp_fd = fcntl(req->vartmp_fd, F_DUPFD_CLOEXEC, 3);
+	}
 	p->home_layers = req->home_layers ? strdup(req->home_layers) : NULL;
 	if (!p->argv || !p->envp || !p->cwd || !p->workspace || !p->tmpdir ||
 	    p->tmp_fd < 0 ||
+	    (req->vartmpdir && (!p->vartmpdir || p->vartmp_fd < 0)) ||
 	    (req->home_layers && !p->home_layers)) {
 		sandbox_plan_free(p);
 		return -ENOMEM;

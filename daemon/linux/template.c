@@ -122,6 +122,7 @@ template_destroy(struct ltemplate *t)
 	free(t->key);
 	free(t->workspace);
 	free(t->problem);
+	linux_roots_free(&t->roots);
 	free(t);
 }
 
@@ -159,8 +160,20 @@ template_free(struct ltemplate *t)
 		template_destroy(t);
 }
 
+/* t serves only the sessions already in it, and keeps nothing warm. */
+static void
+retire(struct ltemplate *t)
+{
+	if (t->users == 0)
+		template_free(t);
+	else {
+		t->stale = true;
+		warm_drop(t);
+	}
+}
+
 /* A policy or ignore-file change gave ws a new plan: the old templates
- * serve only the sessions already in them, and keep nothing warm. */
+ * are retired. */
 static void
 retire_stale(const char *ws, const struct ltemplate *fresh)
 {
@@ -168,14 +181,8 @@ retire_stale(const char *ws, const struct ltemplate *fresh)
 
 	for (t = templates; t; t = next) {
 		next = t->next;
-		if (t == fresh || strcmp(t->workspace, ws))
-			continue;
-		if (t->users == 0)
-			template_free(t);
-		else {
-			t->stale = true;
-			warm_drop(t);
-		}
+		if (t != fresh && !strcmp(t->workspace, ws))
+			retire(t);
 	}
 }
 
@@ -318,14 +325,14 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 {
 	struct ltemplate_state st = { .done = 1 };
 	/* The supervisors' lock is handed down to the sessions' own. */
-	int keep[7] = { sync_fd, ready_w, t->state_fd, ctl, t->inotify_fd,
-			p->lock_fd, p->tmp_fd };
+	int keep[8] = { sync_fd, ready_w, t->state_fd, ctl, t->inotify_fd,
+			p->lock_fd, p->tmp_fd, p->vartmp_fd };
 	struct walk_state *walk = NULL;
 	struct walk_watch hook;
 	int spawner = -1;
 	char c;
 
-	linux_close_fds_except(keep, 7);
+	linux_close_fds_except(keep, 8);
 	linux_lean_children();
 	prctl(PR_SET_NAME, "sbx-template");
 	umask(022);
@@ -462,6 +469,12 @@ template_new(const struct sandbox_plan *p)
 		return NULL;
 	}
 	t->landlock_log = p->landlock_log;
+	/* Before the template looks: a directory replaced in between makes
+	 * one template too many, never a stale one. */
+	if (linux_roots_record(p, &t->roots) < 0) {
+		template_destroy(t);
+		return NULL;
+	}
 	return t;
 }
 
@@ -487,16 +500,25 @@ template_events(struct ltemplate *t)
 int
 ltemplate_get(const struct sandbox_plan *p, struct ltemplate **out)
 {
-	struct ltemplate *t;
+	struct ltemplate *t, *next;
 	int r;
 
 	/* A template serves one workspace under one filesystem plan; a
 	 * failed one serves nothing new. */
-	for (t = templates; t; t = t->next) {
+	for (t = templates; t; t = next) {
+		next = t->next;
 		if (t->ctl_fd < 0 || !same_sandbox(t, p))
 			continue;
 		if (__atomic_load_n(&t->shared->unwatched, __ATOMIC_SEQ_CST))
 			linux_backend_unwatched();
+		if (__atomic_load_n(&t->shared->gone, __ATOMIC_SEQ_CST) ||
+		    linux_roots_changed(p, &t->roots)) {
+			/* Its trees are detached from the names now: a new
+			 * one of the directories there, its sessions left
+			 * with their old view. */
+			retire(t);
+			continue;
+		}
 		if (!__atomic_load_n(&t->shared->broken, __ATOMIC_SEQ_CST))
 			goto found;
 		/* A refused ignore file since: a new one walks again. */

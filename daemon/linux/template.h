@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "daemon/linux/roots.h"
+
 struct sandbox_plan;
 
 /* What a template reports once built, in its shared state memfd. */
@@ -34,6 +36,10 @@ struct ltemplate_shared {
 	/* Directories walked but not watched: past LTEMPLATE_WATCH_MAX, or
 	 * refused by the user's inotify limits (the instance is the user's). */
 	uint32_t unwatched;
+	/* The workspace or a writable tree the template holds was removed,
+	 * moved or unmounted on the host (its watch said so): no sandbox of
+	 * it sees the directory now at that name. */
+	uint32_t gone;
 	char detail[480];
 };
 
@@ -73,11 +79,14 @@ struct ltemplate {
 	uint64_t last_used_ms;
 	struct event *exit_ev, *ready_ev, *fill_ev;
 	char *problem;      /* the failed build's detail, or NULL */
+	struct linux_roots roots; /* what it was built on */
 	struct ltemplate *next;
 };
 
 /* The template for plan's workspace, started when there is none yet (the
- * build continues in the background; requests queue until it is done). A
+ * build continues in the background; requests queue until it is done);
+ * never one whose workspace, writable trees or home were replaced on the
+ * host since it was started (linux-roots.c, and its own watch). A
  * new one makes the workspace's older templates stale: idle ones go at
  * once, busy ones when their last session ends, so they do not pile up. */
 int ltemplate_get(const struct sandbox_plan *plan, struct ltemplate **out);

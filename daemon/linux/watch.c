@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/policy/fsplan.h"
+#include "daemon/linux/roots.h"
 #include "daemon/linux/template.h"
 #include "daemon/linux/walk.h"
 #include "daemon/linux/linux.h"
@@ -27,6 +29,10 @@
 #include "proto/fdpass.h"
 
 #define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR)
+/* On the roots (the workspace, the writable trees): gone from the host's
+ * name. (IN_UNMOUNT and IN_IGNORED come unasked.) */
+#define ROOT_GONE (IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED)
+#define MAX_ROOTS 65
 
 struct watch {
 	int fd;
@@ -38,6 +44,8 @@ struct watch {
 	const struct sandbox_plan *plan;
 	int spawner;                         /* makes the sandboxes */
 	const struct ltemplate_state *built; /* how the build went */
+	int root_wd[MAX_ROOTS];              /* watches of the roots */
+	size_t nroots;
 };
 
 /* The template's one watch table: filled by its walk while it builds,
@@ -166,6 +174,40 @@ apply(struct watch *w, const char *dir, const char *name)
 		_exit(1); /* "/" is there: cannot happen */
 }
 
+/* Each root the template holds, as its tree shows it (the mounted clone:
+ * the very inode), watched for going away on the host. The home is not:
+ * its name shows the overlay. */
+static void
+watch_roots(struct watch *w)
+{
+	const char *path, *home = fsplan_home(w->plan->fs);
+	size_t i;
+	int wd;
+
+	for (i = 0; (path = linux_roots_path(w->plan, i)); i++) {
+		if (w->nroots == MAX_ROOTS || (home && !strcmp(path, home)))
+			continue;
+		usercred_enter();
+		wd = inotify_add_watch(w->fd, path, IN_DELETE_SELF |
+				       IN_MOVE_SELF | IN_MASK_ADD |
+				       IN_ONLYDIR | IN_DONT_FOLLOW);
+		usercred_leave();
+		if (wd >= 0)
+			w->root_wd[w->nroots++] = wd;
+	}
+}
+
+/* A root went: the daemon makes no new sandbox of this template. */
+static void
+root_gone(struct watch *w, const struct inotify_event *ev)
+{
+	size_t i;
+
+	for (i = 0; i < w->nroots; i++)
+		if (w->root_wd[i] == ev->wd)
+			__atomic_store_n(&w->sh->gone, 1, __ATOMIC_SEQ_CST);
+}
+
 static void
 handle(struct watch *w, const struct inotify_event *ev)
 {
@@ -173,6 +215,8 @@ handle(struct watch *w, const struct inotify_event *ev)
 
 	if (!w->st)
 		return; /* a failed build's watches: nothing to mask into */
+	if (ev->mask & ROOT_GONE)
+		root_gone(w, ev);
 	if (ev->mask & IN_Q_OVERFLOW) {
 		size_t i;
 
@@ -301,8 +345,10 @@ linux_watch_run(struct walk_state *st, int ctl, int inotify_fd,
 	w->spawner = spawner;
 	w->built = built;
 	/* Every walked directory is watched already (watch_dir). */
-	if (w->fd >= 0 && st)
+	if (w->fd >= 0 && st) {
+		watch_roots(w);
 		__atomic_store_n(&sh->watching, 1, __ATOMIC_SEQ_CST);
+	}
 	/* A failed build may have left watches (the walk adds them as it
 	 * goes): their events are only drained, at a sync. */
 	pfd[0].fd = st ? w->fd : -1;

@@ -4,9 +4,10 @@
 set -u
 BIN=${SBX_BIN:?SBX_BIN must point at sbxd, sbxctl, sbx-probe}
 HERE=$(cd "$(dirname "$0")" && pwd)
-# Not under /tmp: sandboxes replace /tmp with a private one, and tests need
-# paths outside the workspace that the sandbox can see.
-T=$(mktemp -d /var/tmp/sbxt.XXXXXX)
+# Not under /tmp or /var/tmp: sandboxes have private ones, and tests need
+# paths outside the workspace that the sandbox can see (run-integration.sh
+# makes SBX_TEST_TMP).
+T=$(mktemp -d "${SBX_TEST_TMP:?set SBX_TEST_TMP to a directory outside /tmp and /var/tmp (tests/run-integration.sh does)}/sbxt.XXXXXX")
 chmod 755 "$T"
 export XDG_RUNTIME_DIR="$T/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
