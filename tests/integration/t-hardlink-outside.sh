@@ -1,0 +1,79 @@
+#!/bin/bash
+# Hard links to files outside the writable paths (a pnpm-style store that
+# links every file of node_modules to itself, cp -al, a planted link) are
+# read-only in the sandbox: a write fails with EROFS and the file outside
+# keeps its content. Files linked only within the workspace stay writable.
+# Links that appear while the template is held (made on the host) are
+# read-only at the next run. As the invoking user, and as root serving
+# the test user (privileged mode).
+. "$(dirname "$0")/lib.sh"
+P=$BIN/sbx-probe
+STORE="$T/store" # outside the workspace, readable by the user
+mkdir -p "$STORE" "$WS/node_modules/pkg"
+
+# scenario RUN...: the checks, with RUN the sbxctl of the user served.
+scenario() {
+	local out sum
+	rm -rf "${STORE:?}"/* "$WS"/node_modules/pkg/* "$WS"/in-a "$WS"/in-b "$WS"/late.js
+	echo 'module.exports = 1' >"$STORE/index.js"
+	echo 'second' >"$STORE/late.js"
+	ln "$STORE/index.js" "$WS/node_modules/pkg/index.js"
+	echo inside >"$WS/in-a"
+	ln "$WS/in-a" "$WS/in-b"
+	chown -R "$OWNER" "$STORE" "$WS"
+	sum=$(sha256sum <"$STORE/index.js")
+	out=$("$@" run -q -- "$P" open-write node_modules/pkg/index.js)
+	expect_eq "$MODE: write to a link of a store file" "$out" EROFS
+	out=$("$@" run -q -- "$P" truncate node_modules/pkg/index.js)
+	expect_eq "$MODE: truncate it" "$out" EROFS
+	out=$("$@" run -- sh -c 'echo x >> node_modules/pkg/index.js' 2>&1)
+	check "$MODE: shell append refused ($out)" grep -q "Read-only file system" <<<"$out"
+	check "$MODE: ... and reported with the reason" grep -q "hard link" <<<"$out"
+	expect_eq "$MODE: store file unchanged" "$(sha256sum <"$STORE/index.js")" "$sum"
+	expect_eq "$MODE: reading works" \
+		"$("$@" run -q -- cat node_modules/pkg/index.js)" 'module.exports = 1'
+	out=$("$@" run -q -- sh -c 'echo more >> in-b && cat in-a')
+	expect_eq "$MODE: a file linked only inside stays writable" "$out" "inside
+more"
+	# Planted on the host while the template is held: its watch sees the
+	# new entry.
+	ln "$STORE/late.js" "$WS/node_modules/pkg/late.js"
+	sum=$(sha256sum <"$STORE/late.js")
+	out=$("$@" run -q -- "$P" open-write node_modules/pkg/late.js)
+	expect_eq "$MODE: a link planted later is read-only" "$out" EROFS
+	# Planted while a session runs: read-only at the next run at the
+	# latest.
+	mkfifo "$WS/go"
+	chown "$OWNER" "$WS/go"
+	"$@" run -q -- sh -c 'read x < go' &
+	local bg=$!
+	ln "$STORE/late.js" "$WS/late.js"
+	echo go >"$WS/go"
+	wait $bg
+	rm -f "$WS/go"
+	out=$("$@" run -q -- "$P" open-write late.js)
+	expect_eq "$MODE: a link planted during a run is read-only next" "$out" EROFS
+	expect_eq "$MODE: late store file unchanged" "$(sha256sum <"$STORE/late.js")" "$sum"
+}
+
+sbx() { "$BIN/sbxctl" --no-autostart --socket "$SOCK" "$@"; }
+OWNER=$(id -u):$(id -g)
+MODE=user
+start_daemon
+cd "$WS"
+scenario sbx
+stop_daemon
+
+if [ "$(id -u)" -eq 0 ] && id "${SBX_TEST_USER:-sbxtest}" >/dev/null 2>&1; then
+	user=${SBX_TEST_USER:-sbxtest}
+	OWNER=$user:
+	chown "$user": "$WS" "$STORE"
+	start_daemon --user "$user"
+	chmod 755 "$XDG_RUNTIME_DIR"
+	as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
+	psbx() { as "$BIN/sbxctl" --no-autostart --socket "$SOCK" "$@"; }
+	MODE=privileged
+	scenario psbx
+	stop_daemon
+fi
+done_test
