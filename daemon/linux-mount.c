@@ -462,7 +462,7 @@ mount_writable(const struct sandbox_plan *p, const struct trees *t)
  * gone. user: a path of the user's, the caller holding the user's
  * credentials (linux_userpath_policy); else one of the daemon's. */
 static int
-bind_self(const char *path, uint64_t attrs, bool user)
+bind_self_as(const char *path, uint64_t attrs, bool user, unsigned rec)
 {
 	int t = user ? linux_userpath_policy(path, 0) :
 		       open(path, O_PATH | O_CLOEXEC), fd, r = 0;
@@ -472,11 +472,11 @@ bind_self(const char *path, uint64_t attrs, bool user)
 	if (t < 0)
 		return t == -ENOENT ? 0 : t;
 	fd = open_tree(t, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-			      AT_EMPTY_PATH | AT_RECURSIVE);
+			      AT_EMPTY_PATH | rec);
 	if (fd < 0)
 		r = -errno;
 	if (r == 0 && attrs)
-		r = set_attr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, attrs, 0);
+		r = set_attr(fd, "", AT_EMPTY_PATH | rec, attrs, 0);
 	if (r == 0 && move_mount(fd, "", t, "", MOVE_MOUNT_F_EMPTY_PATH |
 				 MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		r = -errno;
@@ -486,12 +486,29 @@ bind_self(const char *path, uint64_t attrs, bool user)
 	return r;
 }
 
+static int
+bind_self(const char *path, uint64_t attrs, bool user)
+{
+	return bind_self_as(path, attrs, user, AT_RECURSIVE);
+}
+
 /* A path goes read-only by a read-only bind of itself. */
 int
 linux_mount_read_only(const char *path)
 {
 	return bind_self(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 				       MOUNT_ATTR_NODEV, true);
+}
+
+/* A file with links outside the writable trees, the same way, but alone:
+ * nothing is mounted below a file (a mask on it is what the path names),
+ * and a recursive clone looks at every mount of the workspace's tree, so
+ * 10,000 of them would cost a hundred times more. */
+static int
+read_only_file(const char *path)
+{
+	return bind_self_as(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				  MOUNT_ATTR_NODEV, true, 0);
 }
 
 /* A mask of each kind, once mounted (its fd refers to that mount): the
@@ -649,6 +666,7 @@ linux_mount_apply(const struct walk_result *w)
 
 	if ((r = apply_list(&w->ro, pin_parent)) == 0 &&
 	    (r = apply_list(&w->ro, linux_mount_read_only)) == 0 &&
+	    (r = apply_list(&w->ro_links, read_only_file)) == 0 &&
 	    (r = apply_list(&w->deny_dirs, mask_dir)) == 0)
 		r = apply_list(&w->deny, mask_file);
 	return r;

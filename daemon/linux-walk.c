@@ -49,6 +49,9 @@ struct walk_state {
 	struct pathset linked;     /* other links of masked files, masked
 				      (some were decided read-only first) */
 	struct pathset repos;      /* repositories made read-only (git_repos) */
+	struct pathset outside;    /* read-only: links of files outside */
+	struct linux_links counts; /* links seen under the writable trees */
+	size_t checked;            /* links[] looked at for outside links */
 	struct inode *links, *masked;
 	size_t nlinks, caplinks, nmasked, capmasked;
 	size_t entries;
@@ -440,6 +443,11 @@ walk_entry(struct walk_state *w, int dfd, const char *name,
 	else if (linux_userpath_lstat(dfd, name, &st) < 0)
 		return 0; /* vanished meanwhile (or another's, unsearchable) */
 	dir = S_ISDIR(st.st_mode);
+	/* Masked ones too: a link under a writable tree, only the home
+	 * overlay's own entries not (a write there is copied up). */
+	if (S_ISREG(st.st_mode) && !w->root->shallow &&
+	    (r = linux_links_see(&w->counts, &st, hash(abs))) < 0)
+		return r;
 	if (any_glob(&w->fs->l[FSPLAN_DENY_GLOBS], abs) ||
 	    ignore_set_match(w->root->ign, rel, dir, NULL) == 1) {
 		if (S_ISLNK(st.st_mode))
@@ -560,6 +568,31 @@ mask_links(struct walk_state *w)
 	return 0;
 }
 
+/* Files with more links than were seen under the writable trees are
+ * read-only (a write would change the file elsewhere too), unless masked
+ * or read-only already. The links remembered since the last look only:
+ * a file seen again is remembered again. */
+static int
+ro_links(struct walk_state *w)
+{
+	const struct inode *l;
+	int r;
+
+	for (; w->checked < w->nlinks; w->checked++) {
+		l = &w->links[w->checked];
+		if (!linux_links_outside(&w->counts, l->dev, l->ino) ||
+		    pathset_has(&w->done, l->path) ||
+		    pathset_has(&w->linked, l->path))
+			continue;
+		r = pathset_add(&w->outside, l->path);
+		if (r == 1)
+			r = fsplan_append(&w->res->ro_links, l->path);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* Walks root-relative directory rel of root (rel "" = the root). */
 static int
 walk_from(struct walk_state *w, struct root *root, const char *abs_dir,
@@ -580,6 +613,9 @@ walk_from(struct walk_state *w, struct root *root, const char *abs_dir,
 		r = 0; /* absent (allowWrite names nothing, or it went away) */
 	if (r == 0)
 		r = mask_links(w);
+	/* The build looks once all trees are counted (linux_walk). */
+	if (r == 0 && !w->building)
+		r = ro_links(w);
 	return r;
 }
 
@@ -612,6 +648,8 @@ linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 		    (r = pathset_add(&w->seen_dirs, root->path)) >= 0)
 			r = walk_from(w, root, root->path, out);
 	}
+	if (r == 0)
+		r = ro_links(w);
 	if (r < 0) {
 		linux_walk_result_free(out);
 		linux_walk_state_free(w);
@@ -632,8 +670,11 @@ forget_path(struct walk_state *w, const char *abs)
 {
 	int r = 0;
 
-	if (pathset_has(&w->done, abs) || pathset_has(&w->seen_dirs, abs)) {
-		r = pathset_drop_tree(&w->done, abs);
+	if (pathset_has(&w->done, abs) || pathset_has(&w->seen_dirs, abs) ||
+	    pathset_has(&w->outside, abs)) {
+		r = pathset_drop_tree(&w->outside, abs);
+		if (r == 0)
+			r = pathset_drop_tree(&w->done, abs);
 		if (r == 0)
 			r = pathset_drop_tree(&w->seen_dirs, abs);
 		if (r == 0)
@@ -672,6 +713,8 @@ walk_one(struct walk_state *w, struct root *root, const char *abs_dir,
 	close(dfd);
 	if (r == 0)
 		r = mask_links(w);
+	if (r == 0)
+		r = ro_links(w);
 	return r;
 }
 
@@ -753,6 +796,7 @@ linux_walk_result_free(struct walk_result *r)
 	fsplan_list_free(&r->deny);
 	fsplan_list_free(&r->deny_dirs);
 	fsplan_list_free(&r->ro);
+	fsplan_list_free(&r->ro_links);
 }
 
 void
@@ -768,6 +812,8 @@ linux_walk_state_free(struct walk_state *w)
 	pathset_free(&w->seen_dirs);
 	pathset_free(&w->linked);
 	pathset_free(&w->repos);
+	pathset_free(&w->outside);
+	linux_links_free(&w->counts);
 	forget(w->links, w->nlinks);
 	forget(w->masked, w->nmasked);
 	free(w);

@@ -7,6 +7,8 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
 
 #include "daemon/fsplan.h"
 
@@ -19,6 +21,7 @@ struct walk_result {
 	struct fsplan_list deny;   /* to make unreadable: files */
 	struct fsplan_list deny_dirs; /* ... and directories */
 	struct fsplan_list ro;     /* to make read-only */
+	struct fsplan_list ro_links; /* read-only: files with links outside */
 };
 
 struct walk_state;
@@ -55,6 +58,22 @@ int linux_walk_each_dir(const struct walk_state *st,
 			int (*fn)(const char *dir, void *arg), void *arg);
 void linux_walk_result_free(struct walk_result *r);
 void linux_walk_state_free(struct walk_state *st);
+
+/* Link counts of the files under the writable trees (linux-links.c). */
+struct ilink;
+struct linux_links_tab {
+	struct ilink *v;
+	size_t cap, n;
+};
+struct linux_links {
+	struct linux_links_tab inodes, paths;
+};
+/* A regular file st seen at a path whose hash is ph (again: no change). */
+int linux_links_see(struct linux_links *l, const struct stat *st,
+		    uint64_t ph);
+/* The inode has links the walk did not see under the writable trees. */
+bool linux_links_outside(struct linux_links *l, dev_t dev, ino_t ino);
+void linux_links_free(struct linux_links *l);
 
 /* The repositories git reaches from the .git at abs (linux-gitrepo.c):
  * the one it names and its common directory, canonical, into out[];

@@ -5,7 +5,9 @@
 # keeps its content. Files linked only within the workspace stay writable.
 # Links that appear while the template is held (made on the host) are
 # read-only at the next run. As the invoking user, and as root serving
-# the test user (privileged mode).
+# the test user (privileged mode). In Landlock-only mode (no mounts) every
+# file with several links under the workspace is refused (EPERM), which
+# status says.
 . "$(dirname "$0")/lib.sh"
 P=$BIN/sbx-probe
 STORE="$T/store" # outside the workspace, readable by the user
@@ -14,10 +16,18 @@ mkdir -p "$STORE" "$WS/node_modules/pkg"
 # scenario RUN...: the checks, with RUN the sbxctl of the user served.
 scenario() {
 	local out sum
-	rm -rf "${STORE:?}"/* "$WS"/node_modules/pkg/* "$WS"/in-a "$WS"/in-b "$WS"/late.js
+	rm -rf "${STORE:?}"/* "$WS"/node_modules/pkg/* "$WS"/in-a "$WS"/in-b "$WS"/late.js "$WS"/.env "$WS"/.sbxignore
 	echo 'module.exports = 1' >"$STORE/index.js"
 	echo 'second' >"$STORE/late.js"
+	echo 'three' >"$STORE/three.js"
+	echo SECRET >"$STORE/env"
 	ln "$STORE/index.js" "$WS/node_modules/pkg/index.js"
+	# One store file linked twice in the workspace: both read-only.
+	ln "$STORE/three.js" "$WS/node_modules/pkg/a.js"
+	ln "$STORE/three.js" "$WS/node_modules/pkg/b.js"
+	# An ignored file linked to the store stays masked.
+	echo .env >"$WS/.sbxignore"
+	ln "$STORE/env" "$WS/.env"
 	echo inside >"$WS/in-a"
 	ln "$WS/in-a" "$WS/in-b"
 	chown -R "$OWNER" "$STORE" "$WS"
@@ -32,6 +42,15 @@ scenario() {
 	expect_eq "$MODE: store file unchanged" "$(sha256sum <"$STORE/index.js")" "$sum"
 	expect_eq "$MODE: reading works" \
 		"$("$@" run -q -- cat node_modules/pkg/index.js)" 'module.exports = 1'
+	out=$("$@" run -q -- sh -c "$P open-write node_modules/pkg/a.js; $P open-write node_modules/pkg/b.js")
+	expect_eq "$MODE: both workspace links of one store file" "$out" "EROFS
+EROFS"
+	out=$("$@" run -q -- sh -c 'cat .env 2>&1 || echo unreadable')
+	check "$MODE: an ignored link of a store file stays masked ($out)" \
+		grep -q unreadable <<<"$out"
+	expect_eq "$MODE: store's other files unchanged" \
+		"$(cat "$STORE/three.js" "$STORE/env")" "three
+SECRET"
 	out=$("$@" run -q -- sh -c 'echo more >> in-b && cat in-a')
 	expect_eq "$MODE: a file linked only inside stays writable" "$out" "inside
 more"
@@ -63,6 +82,29 @@ start_daemon
 cd "$WS"
 scenario sbx
 stop_daemon
+
+# Landlock-only mode (unprivileged only): no binds; the supervisor refuses
+# writes to every file with several links under the workspace.
+if [ "$(id -u)" -ne 0 ]; then
+	start_daemon --landlock-only
+	out=$(sbx status)
+	check "landlock-only: status says what holds" \
+		grep -q "several hard links under the writable paths cannot be written" <<<"$out"
+	rm -f "$WS"/node_modules/pkg/* "$WS"/late.js "$WS"/.env "$WS"/.sbxignore
+	echo 'module.exports = 1' >"$STORE/index.js"
+	ln "$STORE/index.js" "$WS/node_modules/pkg/index.js"
+	sum=$(sha256sum <"$STORE/index.js")
+	out=$(sbx run -q -- "$P" open-write node_modules/pkg/index.js)
+	expect_eq "landlock-only: write to a link of a store file" "$out" EPERM
+	out=$(sbx run -q -- "$P" truncate node_modules/pkg/index.js)
+	expect_eq "landlock-only: truncate it" "$out" EPERM
+	out=$(sbx run -- sh -c 'echo x >> node_modules/pkg/index.js' 2>&1)
+	check "landlock-only: reported with the reason ($out)" grep -q "hard links" <<<"$out"
+	expect_eq "landlock-only: store file unchanged" "$(sha256sum <"$STORE/index.js")" "$sum"
+	expect_eq "landlock-only: reading works" \
+		"$(sbx run -q -- cat node_modules/pkg/index.js)" 'module.exports = 1'
+	stop_daemon
+fi
 
 if [ "$(id -u)" -eq 0 ] && id "${SBX_TEST_USER:-sbxtest}" >/dev/null 2>&1; then
 	user=${SBX_TEST_USER:-sbxtest}
