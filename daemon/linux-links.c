@@ -1,9 +1,11 @@
 /* The link counts a template's walk sees under the writable trees: a
  * regular file with more links than the walk met there has one elsewhere
  * (a package store's, cp -al, a planted link), which a write through the
- * workspace would change too, so the walk makes it read-only. One entry
- * per inode (the first path's hash), one more per further path of a file
- * with several links, so walking a directory again counts nothing twice. */
+ * workspace would change too, so the walk makes it read-only. Three
+ * tables of path hashes: per inode its first path and how many were
+ * seen; per (inode, path) the further ones, so walking a directory again
+ * counts nothing twice; per path its inode, so a removal (inotify names
+ * only the path) takes its path off its inode's count. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,39 +14,65 @@
 
 #include "daemon/linux-walk.h"
 
+enum { FREE, LIVE, GONE };          /* GONE: a removed key, probed past */
+enum key { BY_INODE, BY_PAIR, BY_PATH };
+
 struct ilink {
-	uint64_t dev, ino, ph; /* ph: a path's hash (for paths: the key) */
-	uint32_t n, nlink;     /* paths seen, links the inode has */
-	uint32_t used;
+	uint64_t dev, ino, ph; /* the key's parts (BY_PATH: dev, ino too) */
+	uint32_t n, nlink;     /* BY_INODE: paths seen, links it has */
+	uint16_t state;
+	uint16_t first_gone;   /* BY_INODE: its first path was removed */
 };
 
 static uint64_t
-mix(uint64_t dev, uint64_t ino, uint64_t ph)
+mix(enum key k, uint64_t dev, uint64_t ino, uint64_t ph)
 {
-	uint64_t h = (dev * 0x9e3779b97f4a7c15ull) ^ ino;
+	uint64_t h = k == BY_PATH ? 0 : (dev * 0x9e3779b97f4a7c15ull) ^ ino;
 
-	h = (h ^ ph) * 0xff51afd7ed558ccdull;
+	h = (h ^ (k == BY_INODE ? 0 : ph)) * 0xff51afd7ed558ccdull;
 	return h ^ (h >> 33);
 }
 
-/* The slot of key (ph part of it when bypath), empty if absent. */
-static struct ilink *
-slot(struct linux_links_tab *t, uint64_t dev, uint64_t ino, uint64_t ph,
-     bool bypath)
+static bool
+match(enum key k, const struct ilink *e, uint64_t dev, uint64_t ino,
+      uint64_t ph)
 {
-	size_t i = mix(dev, ino, bypath ? ph : 0) & (t->cap - 1);
+	if (k == BY_PATH)
+		return e->ph == ph;
+	return e->dev == dev && e->ino == ino && (k == BY_INODE || e->ph == ph);
+}
+
+/* The slot of the key: its entry (live or gone), or a free one. */
+static struct ilink *
+slot(struct linux_links_tab *t, enum key k, uint64_t dev, uint64_t ino,
+     uint64_t ph)
+{
+	size_t i = mix(k, dev, ino, ph) & (t->cap - 1);
 	struct ilink *e;
 
 	for (;; i = (i + 1) & (t->cap - 1)) {
 		e = &t->v[i];
-		if (!e->used || (e->dev == dev && e->ino == ino &&
-				 (!bypath || e->ph == ph)))
+		if (e->state == FREE || match(k, e, dev, ino, ph))
 			return e;
 	}
 }
 
+/* The live entry of the key, or NULL. */
+static struct ilink *
+find(struct linux_links_tab *t, enum key k, uint64_t dev, uint64_t ino,
+     uint64_t ph)
+{
+	struct ilink *e;
+
+	if (!t->cap)
+		return NULL;
+	e = slot(t, k, dev, ino, ph);
+	return e->state == LIVE ? e : NULL;
+}
+
+/* Twice as large (gone entries left behind), once 3/4 full. */
 static int
-grow(struct linux_links_tab *t, bool bypath)
+grow(struct linux_links_tab *t, enum key k)
 {
 	struct linux_links_tab big = { .cap = t->cap ? t->cap * 2 : 4096 };
 	size_t i;
@@ -52,32 +80,70 @@ grow(struct linux_links_tab *t, bool bypath)
 	if (!(big.v = calloc(big.cap, sizeof(*big.v))))
 		return -ENOMEM;
 	for (i = 0; i < t->cap; i++)
-		if (t->v[i].used)
-			*slot(&big, t->v[i].dev, t->v[i].ino, t->v[i].ph,
-			      bypath) = t->v[i];
-	big.n = t->n;
+		if (t->v[i].state == LIVE) {
+			*slot(&big, k, t->v[i].dev, t->v[i].ino,
+			      t->v[i].ph) = t->v[i];
+			big.n++;
+		}
 	free(t->v);
 	*t = big;
 	return 0;
 }
 
-/* The entry of key, made (zeroed but for the key) when new. */
+/* The live entry of the key, made (zeroed but for the key) when it was
+ * not. */
 static struct ilink *
-get(struct linux_links_tab *t, uint64_t dev, uint64_t ino, uint64_t ph,
-    bool bypath, bool *made)
+get(struct linux_links_tab *t, enum key k, uint64_t dev, uint64_t ino,
+    uint64_t ph, bool *made)
 {
 	struct ilink *e;
 
-	if (t->n * 2 >= t->cap && grow(t, bypath) < 0)
+	if (t->n * 4 >= t->cap * 3 && grow(t, k) < 0)
 		return NULL;
-	e = slot(t, dev, ino, ph, bypath);
-	*made = !e->used;
+	e = slot(t, k, dev, ino, ph);
+	*made = e->state != LIVE;
 	if (*made) {
+		if (e->state == FREE)
+			t->n++;
 		*e = (struct ilink){ .dev = dev, .ino = ino, .ph = ph,
-				     .used = 1 };
-		t->n++;
+				     .state = LIVE };
 	}
 	return e;
+}
+
+/* Path ph no longer names inode (dev, ino): off its count. Its entry,
+ * when that path counted. */
+static struct ilink *
+drop(struct linux_links *l, uint64_t dev, uint64_t ino, uint64_t ph)
+{
+	struct ilink *e = find(&l->inodes, BY_INODE, dev, ino, 0), *q;
+
+	if (!e)
+		return NULL;
+	if (e->ph == ph && !e->first_gone)
+		e->first_gone = 1;
+	else if ((q = find(&l->pairs, BY_PAIR, dev, ino, ph)))
+		q->state = GONE;
+	else
+		return NULL;
+	e->n--;
+	return e;
+}
+
+bool
+linux_links_gone(struct linux_links *l, uint64_t ph, dev_t *dev, ino_t *ino)
+{
+	struct ilink *p = find(&l->paths, BY_PATH, 0, 0, ph), *e;
+
+	if (!p)
+		return false;
+	p->state = GONE;
+	e = drop(l, p->dev, p->ino, ph);
+	*dev = (dev_t)p->dev;
+	*ino = (ino_t)p->ino;
+	/* Links left here, fewer than it had: one may be outside now (a
+	 * link moved out), or the one removed was the only other. */
+	return e && e->n > 0 && e->nlink > e->n;
 }
 
 int
@@ -86,14 +152,31 @@ linux_links_see(struct linux_links *l, const struct stat *st, uint64_t ph)
 	struct ilink *e, *p;
 	bool made;
 
-	if (!(e = get(&l->inodes, st->st_dev, st->st_ino, ph, false, &made)))
+	if (!(p = get(&l->paths, BY_PATH, 0, 0, ph, &made)))
 		return -ENOMEM;
-	if (made)
+	/* Another file there now (replaced unseen): the old one's count
+	 * loses that path. */
+	if (!made && (p->dev != (uint64_t)st->st_dev ||
+		      p->ino != (uint64_t)st->st_ino))
+		drop(l, p->dev, p->ino, ph);
+	p->dev = st->st_dev; /* what is at that path now */
+	p->ino = st->st_ino;
+	if (!(e = get(&l->inodes, BY_INODE, st->st_dev, st->st_ino, 0,
+		      &made)))
+		return -ENOMEM;
+	if (made || st->st_nlink == 1) {
+		/* New, or alone here whatever was counted before (an inode
+		 * number used again, paths renamed away unseen). */
+		e->ph = ph;
 		e->n = 1;
-	else if (e->ph != ph) {
-		/* A further path (or the first again, after a rename). */
-		if (!(p = get(&l->paths, st->st_dev, st->st_ino, ph, true,
-			      &made)))
+		e->first_gone = 0;
+	} else if (e->ph == ph) {
+		if (e->first_gone)
+			e->n++;
+		e->first_gone = 0;
+	} else {
+		if (!get(&l->pairs, BY_PAIR, st->st_dev, st->st_ino, ph,
+			 &made))
 			return -ENOMEM;
 		if (made)
 			e->n++;
@@ -105,18 +188,16 @@ linux_links_see(struct linux_links *l, const struct stat *st, uint64_t ph)
 bool
 linux_links_outside(struct linux_links *l, dev_t dev, ino_t ino)
 {
-	struct ilink *e;
+	struct ilink *e = find(&l->inodes, BY_INODE, dev, ino, 0);
 
-	if (!l->inodes.cap)
-		return false;
-	e = slot(&l->inodes, dev, ino, 0, false);
-	return e->used && e->nlink > e->n;
+	return e && e->nlink > e->n;
 }
 
 void
 linux_links_free(struct linux_links *l)
 {
 	free(l->inodes.v);
+	free(l->pairs.v);
 	free(l->paths.v);
 	memset(l, 0, sizeof(*l));
 }

@@ -770,6 +770,71 @@ rewalk(struct walk_state *w, const char *abs, const char *name,
 	return walk_one(w, root, abs, name, out);
 }
 
+/* The paths left of inode (dev, ino), which lost one: read-only when
+ * they are still that file and it has more links than are seen here. */
+static int
+left_links(struct walk_state *w, dev_t dev, ino_t ino)
+{
+	struct stat st;
+	size_t i;
+	int r;
+
+	for (i = 0; i < w->nlinks; i++) {
+		const char *p = w->links[i].path;
+
+		if (w->links[i].dev != dev || w->links[i].ino != ino ||
+		    pathset_has(&w->outside, p) || pathset_has(&w->done, p) ||
+		    lstat(p, &st) < 0 || st.st_dev != dev || st.st_ino != ino)
+			continue;
+		if ((r = linux_links_see(&w->counts, &st, hash(p))) < 0)
+			return r;
+		if (!linux_links_outside(&w->counts, dev, ino))
+			return 0;
+		r = pathset_add(&w->outside, p);
+		if (r == 1)
+			r = fsplan_append(&w->res->ro_links, p);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* One path gone from the counts, and (check) what is left of its file. */
+static int
+gone(struct walk_state *w, const char *path, bool check)
+{
+	dev_t dev;
+	ino_t ino;
+
+	if (!linux_links_gone(&w->counts, hash(path), &dev, &ino) || !check)
+		return 0;
+	return left_links(w, dev, ino);
+}
+
+int
+linux_walk_gone(struct walk_state *w, const char *dir, const char *name,
+		bool is_dir, bool check, struct walk_result *out)
+{
+	char abs[4096];
+	size_t i, n;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	w->res = out;
+	n = (size_t)snprintf(abs, sizeof(abs), "%s/%s", dir, name);
+	if (n >= sizeof(abs))
+		return 0;
+	r = gone(w, abs, check);
+	/* A directory's files with several links, which are what the
+	 * counts are for (a file alone that went is counted again as
+	 * alone when its inode is seen next). */
+	for (i = 0; r >= 0 && is_dir && i < w->nlinks; i++)
+		if (!strncmp(w->links[i].path, abs, n) &&
+		    w->links[i].path[n] == '/')
+			r = gone(w, w->links[i].path, check);
+	return r < 0 ? r : 0;
+}
+
 int
 linux_walk_rescan(struct walk_state *w, const char *abs, const char *name,
 		  struct walk_result *out)

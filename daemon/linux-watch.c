@@ -26,7 +26,8 @@
 #include "daemon/sandbox.h"
 #include "proto/fdpass.h"
 
-#define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR)
+#define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | \
+		    IN_MOVED_FROM | IN_ONLYDIR)
 
 struct watch {
 	int fd;
@@ -166,8 +167,20 @@ apply(struct watch *w, const char *dir, const char *name)
 		_exit(1); /* "/" is there: cannot happen */
 }
 
+/* ev is the IN_MOVED_FROM of a rename whose IN_MOVED_TO, into a watched
+ * directory, follows at once (the kernel queues the two together). */
+static bool
+moved_within(const struct inotify_event *ev, const char *next,
+	     const char *end)
+{
+	const struct inotify_event *to = (const void *)next;
+
+	return (ev->mask & IN_MOVED_FROM) && next + sizeof(*to) <= end &&
+	       (to->mask & IN_MOVED_TO) && to->cookie == ev->cookie;
+}
+
 static void
-handle(struct watch *w, const struct inotify_event *ev)
+handle(struct watch *w, const struct inotify_event *ev, bool within)
 {
 	const char *dir;
 
@@ -186,6 +199,19 @@ handle(struct watch *w, const struct inotify_event *ev)
 	    !ev->len)
 		return;
 	dir = w->dirs[ev->wd];
+	/* A link gone from the trees: what is left of its file may then
+	 * have a link outside them (linux-links.c). */
+	if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
+		struct walk_result res;
+
+		usercred_enter();
+		if (linux_walk_gone(w->st, dir, ev->name, ev->mask & IN_ISDIR,
+				    !within, &res) == 0)
+			settle(w, &res);
+		usercred_leave();
+		linux_walk_result_free(&res);
+		return;
+	}
 	if ((ev->mask & IN_CLOSE_WRITE) &&
 	    !linux_walk_is_ignore_file(w->st, ev->name))
 		return; /* only ignore files change what is masked */
@@ -206,8 +232,8 @@ drain(struct watch *w)
 		for (p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (void *)p;
 
-			handle(w, ev);
 			p += sizeof(*ev) + ev->len;
+			handle(w, ev, moved_within(ev, p, buf + n));
 		}
 	__atomic_fetch_add(&w->sh->done, 1, __ATOMIC_SEQ_CST);
 }

@@ -16,7 +16,7 @@ mkdir -p "$STORE" "$WS/node_modules/pkg"
 # scenario RUN...: the checks, with RUN the sbxctl of the user served.
 scenario() {
 	local out sum
-	rm -rf "${STORE:?}"/* "$WS"/node_modules/pkg/* "$WS"/in-a "$WS"/in-b "$WS"/late.js "$WS"/.env "$WS"/.sbxignore
+	rm -rf "${STORE:?}"/* "$WS"/node_modules/pkg/* "$WS"/in-a "$WS"/in-b "$WS"/late.js "$WS"/node_modules/.pnpm "$WS"/.env "$WS"/.sbxignore
 	echo 'module.exports = 1' >"$STORE/index.js"
 	echo 'second' >"$STORE/late.js"
 	echo 'three' >"$STORE/three.js"
@@ -54,6 +54,36 @@ SECRET"
 	out=$("$@" run -q -- sh -c 'echo more >> in-b && cat in-a')
 	expect_eq "$MODE: a file linked only inside stays writable" "$out" "inside
 more"
+	# Changes on the host while the template is held (its watch): links
+	# made inside stay writable (of a file linked inside, of one alone,
+	# a directory of them renamed); a link moved out makes what is left
+	# read-only; a store file linked again under a new layout (the old
+	# path removed) is read-only.
+	echo solo >"$WS/solo"
+	mkdir -p "$WS/d1"
+	echo pair >"$WS/d1/p"
+	ln "$WS/d1/p" "$WS/p2"
+	chown -R "$OWNER" "$WS/solo" "$WS/d1" "$WS/p2"
+	"$@" run -q -- true
+	ln "$WS/in-a" "$WS/in-c"
+	ln "$WS/solo" "$WS/solo2"
+	mv "$WS/d1" "$WS/d2"
+	out=$("$@" run -q -- sh -c "$P open-write in-c; $P open-write solo2; $P open-write p2")
+	expect_eq "$MODE: links made inside while held stay writable" "$out" "ok
+ok
+ok"
+	mv "$WS/in-c" "$STORE/moved-out"
+	out=$("$@" run -q -- sh -c "$P open-write in-a; $P open-write in-b")
+	expect_eq "$MODE: a link moved out: what is left is read-only" "$out" "EROFS
+EROFS"
+	rm -rf "$WS/node_modules/pkg" "$WS/solo" "$WS/solo2" "$WS/d2" "$WS/p2"
+	mkdir -p "$WS/node_modules/.pnpm/pkg"
+	ln "$STORE/index.js" "$WS/node_modules/.pnpm/pkg/index.js"
+	chown -R "$OWNER" "$WS/node_modules"
+	out=$("$@" run -q -- "$P" open-write node_modules/.pnpm/pkg/index.js)
+	expect_eq "$MODE: relinked under a new layout" "$out" EROFS
+	mkdir -p "$WS/node_modules/pkg"
+	chown "$OWNER" "$WS/node_modules/pkg"
 	# Planted on the host while the template is held: its watch sees the
 	# new entry.
 	ln "$STORE/late.js" "$WS/node_modules/pkg/late.js"
