@@ -61,6 +61,7 @@ struct walk_state {
 	struct walk_result *res;
 	bool recurse_known;
 	bool building;             /* the template's first walk */
+	bool recounting;           /* counts being made again (lost events) */
 };
 
 static uint64_t
@@ -614,7 +615,7 @@ walk_from(struct walk_state *w, struct root *root, const char *abs_dir,
 	if (r == 0)
 		r = mask_links(w);
 	/* The build looks once all trees are counted (linux_walk). */
-	if (r == 0 && !w->building)
+	if (r == 0 && !w->building && !w->recounting)
 		r = ro_links(w);
 	return r;
 }
@@ -713,7 +714,7 @@ walk_one(struct walk_state *w, struct root *root, const char *abs_dir,
 	close(dfd);
 	if (r == 0)
 		r = mask_links(w);
-	if (r == 0)
+	if (r == 0 && !w->recounting)
 		r = ro_links(w);
 	return r;
 }
@@ -833,6 +834,23 @@ linux_walk_gone(struct walk_state *w, const char *dir, const char *name,
 		    w->links[i].path[n] == '/')
 			r = gone(w, w->links[i].path, check);
 	return r < 0 ? r : 0;
+}
+
+void
+linux_walk_recount(struct walk_state *w)
+{
+	linux_links_free(&w->counts);
+	w->checked = w->nlinks;
+	w->recounting = true;
+}
+
+int
+linux_walk_recounted(struct walk_state *w, struct walk_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	w->res = out;
+	w->recounting = false;
+	return ro_links(w);
 }
 
 int

@@ -56,6 +56,11 @@ int linux_walk_rescan(struct walk_state *st, const char *abs,
 int linux_walk_gone(struct walk_state *st, const char *dir,
 		    const char *name, bool is_dir, bool check,
 		    struct walk_result *out);
+/* Events were lost: the link counts start again from what the walks
+ * until linux_walk_recounted see, which then reports the files they saw
+ * with links elsewhere (none is decided from half the counts). */
+void linux_walk_recount(struct walk_state *st);
+int linux_walk_recounted(struct walk_state *st, struct walk_result *out);
 bool linux_walk_is_ignore_file(const struct walk_state *st, const char *name);
 /* The last ignore file a walk of this process refused (not a regular
  * file, a link, too large), "path: reason", or NULL. */

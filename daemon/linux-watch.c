@@ -187,12 +187,20 @@ handle(struct watch *w, const struct inotify_event *ev, bool within)
 	if (!w->st)
 		return; /* a failed build's watches: nothing to mask into */
 	if (ev->mask & IN_Q_OVERFLOW) {
+		struct walk_result res;
 		size_t i;
 
-		/* Events were lost: walk every watched directory again. */
+		/* Events were lost: walk every watched directory again,
+		 * the link counts made afresh (removals were lost too). */
+		linux_walk_recount(w->st);
 		for (i = 0; i < w->ndirs; i++)
 			if (w->dirs[i])
 				apply(w, w->dirs[i], NULL);
+		usercred_enter();
+		if (linux_walk_recounted(w->st, &res) == 0)
+			settle(w, &res);
+		usercred_leave();
+		linux_walk_result_free(&res);
 		return;
 	}
 	if (ev->wd < 0 || (size_t)ev->wd >= w->ndirs || !w->dirs[ev->wd] ||
