@@ -110,6 +110,8 @@ OWNER=$(id -u):$(id -g)
 MODE=user
 start_daemon
 cd "$WS"
+check "describe tells the agent" \
+	grep -q "^- Hard links of files outside the writable paths .* are read-only" < <(sbx describe)
 scenario sbx
 stop_daemon
 
@@ -120,6 +122,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	out=$(sbx status)
 	check "landlock-only: status says what holds" \
 		grep -q "several hard links under the writable paths cannot be written" <<<"$out"
+	check "landlock-only: describe tells the agent" \
+		grep -q "^- Files with several hard links in the writable paths cannot be written" < <(sbx describe)
 	rm -f "$WS"/node_modules/pkg/* "$WS"/late.js "$WS"/.env "$WS"/.sbxignore
 	echo 'module.exports = 1' >"$STORE/index.js"
 	ln "$STORE/index.js" "$WS/node_modules/pkg/index.js"
