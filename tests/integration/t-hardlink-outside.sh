@@ -36,6 +36,9 @@ scenario() {
 	expect_eq "$MODE: write to a link of a store file" "$out" EROFS
 	out=$("$@" run -q -- "$P" truncate node_modules/pkg/index.js)
 	expect_eq "$MODE: truncate it" "$out" EROFS
+	out=$("$@" run -q -- sh -c "$P unlink node_modules/pkg/index.js; $P rename node_modules/pkg/index.js x.js")
+	expect_eq "$MODE: nor remove or rename it" "$out" "EBUSY
+EBUSY"
 	out=$("$@" run -- sh -c 'echo x >> node_modules/pkg/index.js' 2>&1)
 	check "$MODE: shell append refused ($out)" grep -q "Read-only file system" <<<"$out"
 	check "$MODE: ... and reported with the reason" grep -q "hard link" <<<"$out"
