@@ -239,6 +239,18 @@ say_protect(void)
 		degrade("protected paths that do not exist yet are made "
 			"read-only only once they appear, not refused (%s)",
 			why);
+	/* Hard links of files outside the writable paths: read-only
+	 * binds in the namespace modes (linux/walk.c). */
+	if (lb.caps.landlock_only && lb.caps.protect_new)
+		degrade("files with several hard links under the writable "
+			"paths cannot be written (EPERM), links inside only "
+			"too: without mounts a link outside them (a package "
+			"store's) cannot be made read-only alone");
+	else if (lb.caps.landlock_only)
+		degrade("hard links of files outside the writable paths "
+			"(a package store's) are NOT read-only (no "
+			"supervisor: %s): a write changes the file outside",
+			why);
 }
 
 /* The home overlay as templates make it, of the real home over layers on

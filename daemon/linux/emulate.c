@@ -25,6 +25,7 @@
 #include "daemon/linux/supervise.h"
 #include "daemon/linux/linux.h"
 #include "daemon/policy/protect.h"
+#include "daemon/sandbox.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
@@ -150,6 +151,39 @@ mount_root(int fd)
 	       (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
 }
 
+/* A write to a regular file with other hard links under no protecting
+ * rule. In the namespace modes the template made those with links outside
+ * the writable paths read-only binds of themselves (linux/walk.c): the
+ * kernel's EROFS stands, and the report says why, which that error alone
+ * does not. Landlock-only mode has neither binds nor the walk's count of
+ * the links inside: every such file under the writable trees is refused
+ * (EPERM), since a write could change a package store's copy. */
+static int
+hard_linked(struct sup *s, struct sreq *r, const struct rpath *p)
+{
+	static const char why[] = "a hard link of a file outside the "
+				  "writable paths, which a write would "
+				  "change too";
+	static const char why_ll[] = "a file with several hard links: "
+				     "Landlock-only mode cannot tell whether "
+				     "one is outside the writable paths";
+	bool ll = sandbox_caps()->landlock_only;
+	char path[PATH_MAX];
+	const char *rule = NULL;
+
+	if (!S_ISREG(p->st.st_mode) || p->st.st_nlink < 2 ||
+	    (!ll && !(mount_root(p->obj) && ro_mount(p->obj))) ||
+	    res_fd_path(p->obj, path, sizeof(path)) != 0 ||
+	    protect_decide(s->fs, PROTECT_WRITE, S_IFREG, path, &rule) !=
+		    PROTECT_ALLOW ||
+	    (ll && !protect_creatable(s->fs, path)))
+		return 0;
+	if (ll)
+		return deny(s, r, PROTECT_WRITE, path, NULL, why_ll);
+	sup_report_protect(s, r, PROTECT_WRITE, path, NULL, why);
+	return 0;
+}
+
 /* Opening a FIFO blocks until the other end opens: a child waits, so the
  * supervisor keeps serving (the other end may need it first). */
 static int
@@ -224,6 +258,8 @@ open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 					     &rule) != PROTECT_ALLOW)
 			return deny(s, r, PROTECT_WRITE, path, rule, NULL);
 	}
+	if (writes(flags) && (e = hard_linked(s, r, p)) < 0)
+		return e;
 	flags &= ~(O_CREAT | O_EXCL | O_CLOEXEC);
 	if (S_ISFIFO(p->st.st_mode))
 		return fifo_worker(s, r, p->obj, flags, cloexec);
@@ -660,6 +696,8 @@ emu_truncate(struct sup *s, struct sreq *r, uint64_t addr, off_t len)
 		return e;
 	if (p.obj < 0)
 		e = -ENOENT;
+	else if ((e = hard_linked(s, r, &p)) < 0)
+		;
 	else if (ro_mount(p.obj) ||
 		 (e = check_object(s, r, PROTECT_WRITE, p.obj)) == 0) {
 		snprintf(self, sizeof(self), "/proc/self/fd/%d", p.obj);

@@ -1,5 +1,5 @@
 /* The directories a held template was built on, and whether the names
- * still lead to them (linux-roots.c). Private to the Linux backend. */
+ * still lead to them (linux/roots.c). Private to the Linux backend. */
 #ifndef SBX_LINUX_ROOTS_H
 #define SBX_LINUX_ROOTS_H
 

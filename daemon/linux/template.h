@@ -86,7 +86,7 @@ struct ltemplate {
 /* The template for plan's workspace, started when there is none yet (the
  * build continues in the background; requests queue until it is done);
  * never one whose workspace, writable trees or home were replaced on the
- * host since it was started (linux-roots.c, and its own watch). A
+ * host since it was started (linux/roots.c, and its own watch). A
  * new one makes the workspace's older templates stale: idle ones go at
  * once, busy ones when their last session ends, so they do not pile up. */
 int ltemplate_get(const struct sandbox_plan *plan, struct ltemplate **out);

@@ -49,6 +49,9 @@ struct walk_state {
 	struct pathset linked;     /* other links of masked files, masked
 				      (some were decided read-only first) */
 	struct pathset repos;      /* repositories made read-only (git_repos) */
+	struct pathset outside;    /* read-only: links of files outside */
+	struct linux_links counts; /* links seen under the writable trees */
+	size_t checked;            /* links[] looked at for outside links */
 	struct inode *links, *masked;
 	size_t nlinks, caplinks, nmasked, capmasked;
 	size_t entries;
@@ -58,6 +61,7 @@ struct walk_state {
 	struct walk_result *res;
 	bool recurse_known;
 	bool building;             /* the template's first walk */
+	bool recounting;           /* counts being made again (lost events) */
 };
 
 static uint64_t
@@ -440,6 +444,11 @@ walk_entry(struct walk_state *w, int dfd, const char *name,
 	else if (linux_userpath_lstat(dfd, name, &st) < 0)
 		return 0; /* vanished meanwhile (or another's, unsearchable) */
 	dir = S_ISDIR(st.st_mode);
+	/* Masked ones too: a link under a writable tree, only the home
+	 * overlay's own entries not (a write there is copied up). */
+	if (S_ISREG(st.st_mode) && !w->root->shallow &&
+	    (r = linux_links_see(&w->counts, &st, hash(abs))) < 0)
+		return r;
 	if (any_glob(&w->fs->l[FSPLAN_DENY_GLOBS], abs) ||
 	    ignore_set_match(w->root->ign, rel, dir, NULL) == 1) {
 		if (S_ISLNK(st.st_mode))
@@ -560,6 +569,31 @@ mask_links(struct walk_state *w)
 	return 0;
 }
 
+/* Files with more links than were seen under the writable trees are
+ * read-only (a write would change the file elsewhere too), unless masked
+ * or read-only already. The links remembered since the last look only:
+ * a file seen again is remembered again. */
+static int
+ro_links(struct walk_state *w)
+{
+	const struct inode *l;
+	int r;
+
+	for (; w->checked < w->nlinks; w->checked++) {
+		l = &w->links[w->checked];
+		if (!linux_links_outside(&w->counts, l->dev, l->ino) ||
+		    pathset_has(&w->done, l->path) ||
+		    pathset_has(&w->linked, l->path))
+			continue;
+		r = pathset_add(&w->outside, l->path);
+		if (r == 1)
+			r = fsplan_append(&w->res->ro_links, l->path);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* Walks root-relative directory rel of root (rel "" = the root). */
 static int
 walk_from(struct walk_state *w, struct root *root, const char *abs_dir,
@@ -580,6 +614,9 @@ walk_from(struct walk_state *w, struct root *root, const char *abs_dir,
 		r = 0; /* absent (allowWrite names nothing, or it went away) */
 	if (r == 0)
 		r = mask_links(w);
+	/* The build looks once all trees are counted (linux_walk). */
+	if (r == 0 && !w->building && !w->recounting)
+		r = ro_links(w);
 	return r;
 }
 
@@ -612,6 +649,8 @@ linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 		    (r = pathset_add(&w->seen_dirs, root->path)) >= 0)
 			r = walk_from(w, root, root->path, out);
 	}
+	if (r == 0)
+		r = ro_links(w);
 	if (r < 0) {
 		linux_walk_result_free(out);
 		linux_walk_state_free(w);
@@ -632,8 +671,11 @@ forget_path(struct walk_state *w, const char *abs)
 {
 	int r = 0;
 
-	if (pathset_has(&w->done, abs) || pathset_has(&w->seen_dirs, abs)) {
-		r = pathset_drop_tree(&w->done, abs);
+	if (pathset_has(&w->done, abs) || pathset_has(&w->seen_dirs, abs) ||
+	    pathset_has(&w->outside, abs)) {
+		r = pathset_drop_tree(&w->outside, abs);
+		if (r == 0)
+			r = pathset_drop_tree(&w->done, abs);
 		if (r == 0)
 			r = pathset_drop_tree(&w->seen_dirs, abs);
 		if (r == 0)
@@ -672,6 +714,8 @@ walk_one(struct walk_state *w, struct root *root, const char *abs_dir,
 	close(dfd);
 	if (r == 0)
 		r = mask_links(w);
+	if (r == 0 && !w->recounting)
+		r = ro_links(w);
 	return r;
 }
 
@@ -727,6 +771,88 @@ rewalk(struct walk_state *w, const char *abs, const char *name,
 	return walk_one(w, root, abs, name, out);
 }
 
+/* The paths left of inode (dev, ino), which lost one: read-only when
+ * they are still that file and it has more links than are seen here. */
+static int
+left_links(struct walk_state *w, dev_t dev, ino_t ino)
+{
+	struct stat st;
+	size_t i;
+	int r;
+
+	for (i = 0; i < w->nlinks; i++) {
+		const char *p = w->links[i].path;
+
+		if (w->links[i].dev != dev || w->links[i].ino != ino ||
+		    pathset_has(&w->outside, p) || pathset_has(&w->done, p) ||
+		    lstat(p, &st) < 0 || st.st_dev != dev || st.st_ino != ino)
+			continue;
+		if ((r = linux_links_see(&w->counts, &st, hash(p))) < 0)
+			return r;
+		if (!linux_links_outside(&w->counts, dev, ino))
+			return 0;
+		r = pathset_add(&w->outside, p);
+		if (r == 1)
+			r = fsplan_append(&w->res->ro_links, p);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* One path gone from the counts, and (check) what is left of its file. */
+static int
+gone(struct walk_state *w, const char *path, bool check)
+{
+	dev_t dev;
+	ino_t ino;
+
+	if (!linux_links_gone(&w->counts, hash(path), &dev, &ino) || !check)
+		return 0;
+	return left_links(w, dev, ino);
+}
+
+int
+linux_walk_gone(struct walk_state *w, const char *dir, const char *name,
+		bool is_dir, bool check, struct walk_result *out)
+{
+	char abs[4096];
+	size_t i, n;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	w->res = out;
+	n = (size_t)snprintf(abs, sizeof(abs), "%s/%s", dir, name);
+	if (n >= sizeof(abs))
+		return 0;
+	r = gone(w, abs, check);
+	/* A directory's files with several links, which are what the
+	 * counts are for (a file alone that went is counted again as
+	 * alone when its inode is seen next). */
+	for (i = 0; r >= 0 && is_dir && i < w->nlinks; i++)
+		if (!strncmp(w->links[i].path, abs, n) &&
+		    w->links[i].path[n] == '/')
+			r = gone(w, w->links[i].path, check);
+	return r < 0 ? r : 0;
+}
+
+void
+linux_walk_recount(struct walk_state *w)
+{
+	linux_links_free(&w->counts);
+	w->checked = w->nlinks;
+	w->recounting = true;
+}
+
+int
+linux_walk_recounted(struct walk_state *w, struct walk_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	w->res = out;
+	w->recounting = false;
+	return ro_links(w);
+}
+
 int
 linux_walk_rescan(struct walk_state *w, const char *abs, const char *name,
 		  struct walk_result *out)
@@ -753,6 +879,7 @@ linux_walk_result_free(struct walk_result *r)
 	fsplan_list_free(&r->deny);
 	fsplan_list_free(&r->deny_dirs);
 	fsplan_list_free(&r->ro);
+	fsplan_list_free(&r->ro_links);
 }
 
 void
@@ -768,6 +895,8 @@ linux_walk_state_free(struct walk_state *w)
 	pathset_free(&w->seen_dirs);
 	pathset_free(&w->linked);
 	pathset_free(&w->repos);
+	pathset_free(&w->outside);
+	linux_links_free(&w->counts);
 	forget(w->links, w->nlinks);
 	forget(w->masked, w->nmasked);
 	free(w);

@@ -7,6 +7,8 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
 
 #include "daemon/policy/fsplan.h"
 
@@ -19,6 +21,7 @@ struct walk_result {
 	struct fsplan_list deny;   /* to make unreadable: files */
 	struct fsplan_list deny_dirs; /* ... and directories */
 	struct fsplan_list ro;     /* to make read-only */
+	struct fsplan_list ro_links; /* read-only: files with links outside */
 };
 
 struct walk_state;
@@ -46,6 +49,18 @@ int linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
  * is new to mask or protect (new directories are watched as walked). */
 int linux_walk_rescan(struct walk_state *st, const char *abs,
 		      const char *name, struct walk_result *out);
+/* Entry name of directory dir was removed or renamed away: its path (and,
+ * for a directory, those below it) no longer counts as a link seen; with
+ * check, reports the links left of a file that now has more elsewhere,
+ * to be made read-only (without: it comes back under another name). */
+int linux_walk_gone(struct walk_state *st, const char *dir,
+		    const char *name, bool is_dir, bool check,
+		    struct walk_result *out);
+/* Events were lost: the link counts start again from what the walks
+ * until linux_walk_recounted see, which then reports the files they saw
+ * with links elsewhere (none is decided from half the counts). */
+void linux_walk_recount(struct walk_state *st);
+int linux_walk_recounted(struct walk_state *st, struct walk_result *out);
 bool linux_walk_is_ignore_file(const struct walk_state *st, const char *name);
 /* The last ignore file a walk of this process refused (not a regular
  * file, a link, too large), "path: reason", or NULL. */
@@ -55,6 +70,26 @@ int linux_walk_each_dir(const struct walk_state *st,
 			int (*fn)(const char *dir, void *arg), void *arg);
 void linux_walk_result_free(struct walk_result *r);
 void linux_walk_state_free(struct walk_state *st);
+
+/* Link counts of the files under the writable trees (linux/links.c). */
+struct ilink;
+struct linux_links_tab {
+	struct ilink *v;
+	size_t cap, n;
+};
+struct linux_links {
+	struct linux_links_tab inodes, pairs, paths;
+};
+/* A regular file st seen at a path whose hash is ph (again: no change). */
+int linux_links_see(struct linux_links *l, const struct stat *st,
+		    uint64_t ph);
+/* The path whose hash is ph was removed (or renamed away); true when its
+ * inode, (*dev, *ino), has paths left here and may have a link outside. */
+bool linux_links_gone(struct linux_links *l, uint64_t ph, dev_t *dev,
+		      ino_t *ino);
+/* The inode has links the walk did not see under the writable trees. */
+bool linux_links_outside(struct linux_links *l, dev_t dev, ino_t ino);
+void linux_links_free(struct linux_links *l);
 
 /* The repositories git reaches from the .git at abs (linux/gitrepo.c):
  * the one it names and its common directory, canonical, into out[];

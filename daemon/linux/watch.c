@@ -28,7 +28,8 @@
 #include "daemon/sandbox.h"
 #include "proto/fdpass.h"
 
-#define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR)
+#define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | \
+		    IN_MOVED_FROM | IN_ONLYDIR)
 /* On the roots (the workspace, the writable trees): gone from the host's
  * name. (IN_UNMOUNT and IN_IGNORED come unasked.) */
 #define ROOT_GONE (IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED)
@@ -208,8 +209,20 @@ root_gone(struct watch *w, const struct inotify_event *ev)
 			__atomic_store_n(&w->sh->gone, 1, __ATOMIC_SEQ_CST);
 }
 
+/* ev is the IN_MOVED_FROM of a rename whose IN_MOVED_TO, into a watched
+ * directory, follows at once (the kernel queues the two together). */
+static bool
+moved_within(const struct inotify_event *ev, const char *next,
+	     const char *end)
+{
+	const struct inotify_event *to = (const void *)next;
+
+	return (ev->mask & IN_MOVED_FROM) && next + sizeof(*to) <= end &&
+	       (to->mask & IN_MOVED_TO) && to->cookie == ev->cookie;
+}
+
 static void
-handle(struct watch *w, const struct inotify_event *ev)
+handle(struct watch *w, const struct inotify_event *ev, bool within)
 {
 	const char *dir;
 
@@ -218,18 +231,39 @@ handle(struct watch *w, const struct inotify_event *ev)
 	if (ev->mask & ROOT_GONE)
 		root_gone(w, ev);
 	if (ev->mask & IN_Q_OVERFLOW) {
+		struct walk_result res;
 		size_t i;
 
-		/* Events were lost: walk every watched directory again. */
+		/* Events were lost: walk every watched directory again,
+		 * the link counts made afresh (removals were lost too). */
+		linux_walk_recount(w->st);
 		for (i = 0; i < w->ndirs; i++)
 			if (w->dirs[i])
 				apply(w, w->dirs[i], NULL);
+		usercred_enter();
+		if (linux_walk_recounted(w->st, &res) == 0)
+			settle(w, &res);
+		usercred_leave();
+		linux_walk_result_free(&res);
 		return;
 	}
 	if (ev->wd < 0 || (size_t)ev->wd >= w->ndirs || !w->dirs[ev->wd] ||
 	    !ev->len)
 		return;
 	dir = w->dirs[ev->wd];
+	/* A link gone from the trees: what is left of its file may then
+	 * have a link outside them (linux/links.c). */
+	if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
+		struct walk_result res;
+
+		usercred_enter();
+		if (linux_walk_gone(w->st, dir, ev->name, ev->mask & IN_ISDIR,
+				    !within, &res) == 0)
+			settle(w, &res);
+		usercred_leave();
+		linux_walk_result_free(&res);
+		return;
+	}
 	if ((ev->mask & IN_CLOSE_WRITE) &&
 	    !linux_walk_is_ignore_file(w->st, ev->name))
 		return; /* only ignore files change what is masked */
@@ -250,8 +284,8 @@ drain(struct watch *w)
 		for (p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (void *)p;
 
-			handle(w, ev);
 			p += sizeof(*ev) + ev->len;
+			handle(w, ev, moved_within(ev, p, buf + n));
 		}
 	__atomic_fetch_add(&w->sh->done, 1, __ATOMIC_SEQ_CST);
 }

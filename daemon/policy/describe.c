@@ -108,6 +108,18 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 	else
 		rules_line(f, "- Always read-only, even in the workspace "
 			   "(at any depth):", &p->lists[POLICY_PROTECT], 12);
+	if (!c->no_link_mounts)
+		fputs("- Hard links of files outside the writable paths (a "
+		      "package store's, as pnpm makes node_modules) are "
+		      "read-only and cannot be removed.\n", f);
+	else if (!c->protect_unguarded)
+		fputs("- Files with several hard links in the writable paths "
+		      "cannot be written.\n", f);
+	else
+		fputs("- Hard links of files outside the writable paths (a "
+		      "package store's) are writable here, and a write "
+		      "changes the file outside too: do not write them.\n",
+		      f);
 	if (c->no_network) {
 		fputs("- Network: none (this host can confine it neither by "
 		      "a network namespace nor by Landlock TCP rules): IP "
@@ -152,7 +164,7 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		return -ENOMEM;
 	}
 	o = json_pack("{s:s, s:s, s:i, s:b, s:o, s:s, s:s?, s:o, s:o, s:o, "
-		      "s:o, s:o, s:s, s:b, s:b}",
+		      "s:o, s:o, s:s, s:b, s:b, s:s}",
 		      "workspace", c->workspace, "backend", c->backend,
 		      "landlock_abi", c->landlock_abi, "seccomp", c->seccomp,
 		      "writable", strings(&fs->l[FSPLAN_WRITE]),
@@ -168,7 +180,9 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		      "unknown_hosts", unknown_hosts(p),
 		      "unix_sockets",
 		      p->settings[POLICY_ALL_UNIX_SOCKETS].value == POLICY_YES,
-		      "local_servers", !c->host_network && !c->no_network);
+		      "local_servers", !c->host_network && !c->no_network,
+		      "outside_links", !c->no_link_mounts ? "read-only" :
+		      !c->protect_unguarded ? "refused" : "unguarded");
 	if (!o) {
 		free(buf);
 		return -ENOMEM;

@@ -21,6 +21,11 @@ struct describe_ctx {
 	bool protect_unguarded;    /* protected paths in the workspace are
 				      writable (Landlock-only mode without a
 				      supervisor) */
+	bool no_link_mounts;       /* no read-only binds of files linked
+				      outside the writable paths
+				      (Landlock-only mode): with
+				      protect_unguarded unguarded, else
+				      every multi-link file refused */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */

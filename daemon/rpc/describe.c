@@ -24,6 +24,7 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 				   .no_network = caps->net == SANDBOX_NET_NONE,
 				   .protect_unguarded = caps->landlock_only &&
 							!caps->protect_new,
+				   .no_link_mounts = caps->landlock_only,
 				   .tmp = "/tmp" };
 	Sbx__Envelope out = SBX__ENVELOPE__INIT;
 	Sbx__DescribeReply rep = SBX__DESCRIBE_REPLY__INIT;

@@ -17,7 +17,7 @@ main(void)
 	struct policy_ctx ctx = { POLICY_LAYER_USER, "u.json", "/home/u",
 				  "/w" };
 	struct describe_ctx dc = { "/w", "linux", 6, true, false, false,
-				   "/tmp", false };
+				   "/tmp", false, false };
 	struct policy_diags d = { 0 };
 	struct policy *u = NULL, *eff = NULL;
 	const struct policy *docs[1];
@@ -37,10 +37,15 @@ main(void)
 	CHECK(text && strstr(text, "Other hosts: refused"));
 	CHECK(text && strstr(text, ".git/hooks"));
 	CHECK(text && strstr(text, "sbx: blocked"));
+	CHECK(text && strstr(text, "- Hard links of files outside the "
+			     "writable paths (a package store's, as pnpm "
+			     "makes node_modules) are read-only"));
 	CHECK_STR(json_string_value(json_object_get(j, "unknown_hosts")),
 		  "deny");
 	CHECK_INT(json_array_size(json_object_get(j, "writable")), 1);
 	CHECK_INT(json_integer_value(json_object_get(j, "landlock_abi")), 6);
+	CHECK_STR(json_string_value(json_object_get(j, "outside_links")),
+		  "read-only");
 	CHECK(json_is_true(json_object_get(j, "local_servers")));
 	CHECK(text && !strstr(text, "listening"));
 	CHECK(json_is_null(json_object_get(j, "home_overlay")));
@@ -59,7 +64,13 @@ main(void)
 	dc.host_network = false;
 	dc.no_network = true;
 	dc.tmp = "/run/user/1/sbx/tmp/x";
+	dc.no_link_mounts = true;
 	CHECK_INT(describe_build(eff, fs, &dc, &text, &j), 0);
+	CHECK(text && strstr(text, "- Files with several hard links in the "
+			     "writable paths cannot be written."));
+	CHECK(text && !strstr(text, "are read-only and cannot be removed"));
+	CHECK_STR(json_string_value(json_object_get(j, "outside_links")),
+		  "refused");
 	CHECK(text && strstr(text, "- Network: none"));
 	CHECK(text && !strstr(text, "Allowed hosts"));
 	CHECK(text && strstr(text, "- The temp dir is /run/user/1/sbx/tmp/x "
@@ -69,6 +80,17 @@ main(void)
 	CHECK(json_is_false(json_object_get(j, "local_servers")));
 	free(text);
 	json_decref(j);
+	/* ... and without a supervisor: said to be unguarded. */
+	dc.protect_unguarded = true;
+	CHECK_INT(describe_build(eff, fs, &dc, &text, &j), 0);
+	CHECK(text && strstr(text, "are writable here, and a write changes "
+			     "the file outside too"));
+	CHECK_STR(json_string_value(json_object_get(j, "outside_links")),
+		  "unguarded");
+	free(text);
+	json_decref(j);
+	dc.protect_unguarded = false;
+	dc.no_link_mounts = false;
 	dc.no_network = false;
 	dc.tmp = "/tmp";
 	fsplan_free(fs);
