@@ -139,6 +139,12 @@ struct sup_answer {
 	bool cloexec;
 };
 int emu_run(struct sup *s, struct sreq *r, int op, struct sup_answer *a);
+/* emulate-open.c: a FIFO opened by a child, so the supervisor keeps
+ * serving (-EINPROGRESS: the child answers); /dev/tty as the opener's
+ * controlling terminal, one of the sandbox's /dev/pts (or -ENXIO). */
+int emu_open_fifo(struct sup *s, struct sreq *r, int obj, int flags,
+		  bool cloexec);
+int emu_open_ctty(struct sup *s, struct sreq *r, int flags);
 
 /* linux/gitlink.c: git worktree add's files that tie a linked worktree
  * to its repository, written by the supervisor; each returns the fd the

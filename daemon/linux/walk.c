@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "daemon/policy/ignore.h"
+#include "daemon/linux/pathset.h"
 #include "daemon/linux/walk.h"
+#include "daemon/linux/walk-ignore.h"
 #include "daemon/linux/linux.h"
 #include "daemon/policy/glob.h"
 #include "daemon/policy/protect.h"
@@ -26,12 +28,6 @@ struct inode {
 	dev_t dev;
 	ino_t ino;
 	char *path;
-};
-
-/* Paths already decided (masked, protected or walked), by hash. */
-struct pathset {
-	char **slot;
-	size_t cap, n;
 };
 
 struct root {
@@ -63,98 +59,6 @@ struct walk_state {
 	bool building;             /* the template's first walk */
 	bool recounting;           /* counts being made again (lost events) */
 };
-
-static uint64_t
-hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-/* Adds s; 1 when new, 0 when already there. */
-static int
-pathset_add(struct pathset *ps, const char *s)
-{
-	size_t i;
-
-	if (ps->n * 2 >= ps->cap) {
-		struct pathset bigger = { 0 };
-
-		bigger.cap = ps->cap ? ps->cap * 2 : 1024;
-		bigger.slot = calloc(bigger.cap, sizeof(char *));
-		if (!bigger.slot)
-			return -ENOMEM;
-		for (i = 0; i < ps->cap; i++)
-			if (ps->slot[i]) {
-				size_t j = hash(ps->slot[i]) & (bigger.cap - 1);
-
-				while (bigger.slot[j])
-					j = (j + 1) & (bigger.cap - 1);
-				bigger.slot[j] = ps->slot[i];
-			}
-		bigger.n = ps->n;
-		free(ps->slot);
-		*ps = bigger;
-	}
-	for (i = hash(s) & (ps->cap - 1); ps->slot[i]; i = (i + 1) & (ps->cap - 1))
-		if (!strcmp(ps->slot[i], s))
-			return 0;
-	if (!(ps->slot[i] = strdup(s)))
-		return -ENOMEM;
-	ps->n++;
-	return 1;
-}
-
-static void
-pathset_free(struct pathset *ps)
-{
-	size_t i;
-
-	for (i = 0; i < ps->cap; i++)
-		free(ps->slot[i]);
-	free(ps->slot);
-}
-
-static bool
-pathset_has(const struct pathset *ps, const char *s)
-{
-	size_t i;
-
-	if (!ps->cap)
-		return false;
-	for (i = hash(s) & (ps->cap - 1); ps->slot[i]; i = (i + 1) & (ps->cap - 1))
-		if (!strcmp(ps->slot[i], s))
-			return true;
-	return false;
-}
-
-/* Drops s and every path below it (a rebuild: only for a path that was
- * there, which is rare). */
-static int
-pathset_drop_tree(struct pathset *ps, const char *s)
-{
-	struct pathset kept = { 0 };
-	size_t i, n = strlen(s);
-	int r = 0;
-
-	for (i = 0; r >= 0 && i < ps->cap; i++) {
-		const char *p = ps->slot[i];
-
-		if (p && !(strncmp(p, s, n) == 0 &&
-			   (p[n] == '\0' || p[n] == '/')))
-			r = pathset_add(&kept, p);
-	}
-	if (r < 0) {
-		pathset_free(&kept);
-		return r;
-	}
-	pathset_free(ps);
-	*ps = kept;
-	return 0;
-}
 
 static int
 remember(struct inode **v, size_t *n, size_t *cap, const struct stat *st,
@@ -198,108 +102,6 @@ linux_walk_is_ignore_file(const struct walk_state *st, const char *name)
 		if (!strcmp(l->v[i], name))
 			return true;
 	return false;
-}
-
-/* The last ignore file this process refused: "path: reason". */
-static char refused[600];
-
-const char *
-linux_walk_refused(void)
-{
-	return refused[0] ? refused : NULL;
-}
-
-static int
-refuse(const struct walk_state *w, const char *rel, const char *name,
-       const char *why, int r)
-{
-	snprintf(refused, sizeof(refused), "%.200s%s%.200s/%.60s: %.100s",
-		 w->root->path, rel[0] ? "/" : "", rel, name, why);
-	return r;
-}
-
-/* One ignore file of directory dfd: its fd, or -ENOENT when there is none.
- * Opened without following a link and without blocking (a FIFO there must
- * not stop the walk), and refused unless it is a regular file. */
-static int
-open_ignore_file(const struct walk_state *w, int dfd, const char *rel,
-		 const char *name, struct stat *st)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-			O_NOCTTY | O_CLOEXEC), e = errno;
-	struct stat ls;
-
-	if (fd < 0 && (e == ENOENT || e == ENOTDIR))
-		return -ENOENT;
-	/* The user's own, mode 000 (or in such a directory): the user could
-	 * read it after a chmod, so its patterns hold (a deny list must not
-	 * fail open). Only a regular file of the user's is opened so. */
-	if (fd < 0 && e == EACCES &&
-	    (fd = linux_userpath_owned(dfd, name, O_RDONLY | O_NONBLOCK)) < 0)
-		e = -fd;
-	/* Not opened (a link, a socket, a device on a nodev mount): its
-	 * type says why better than the errno. */
-	if (fd < 0 && fstatat(dfd, name, &ls, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    !S_ISREG(ls.st_mode))
-		return refuse(w, rel, name, S_ISLNK(ls.st_mode) ?
-			      "a symbolic link (not followed)" :
-			      "not a regular file", -EINVAL);
-	if (fd < 0)
-		return refuse(w, rel, name, strerror(e), -e);
-	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) ||
-	    st->st_size > IGNORE_FILE_MAX) {
-		close(fd);
-		return refuse(w, rel, name, S_ISREG(st->st_mode) ?
-			      "too large" : "not a regular file", -EINVAL);
-	}
-	return fd;
-}
-
-/* (Re)reads the ignore files of directory dfd (rel: its root-relative
- * path) into the set; present has bit i set when the i-th name was listed
- * (names past the 64th are always tried). A file that does not parse
- * fails the walk: a broken deny list must not fail open. */
-static int
-add_ignore_files(struct walk_state *w, int dfd, const char *rel,
-		 uint64_t present)
-{
-	const struct fsplan_list *names = &w->fs->l[FSPLAN_IGNORE];
-	struct ignore_file *f;
-	struct ignore_error e;
-	struct stat st;
-	char *buf;
-	size_t i;
-	int fd, r;
-
-	for (i = 0; i < names->n; i++) {
-		ignore_set_remove(w->root->ign, rel, names->v[i]);
-		if (i < 64 && !(present & (1ull << i)))
-			continue;
-		fd = open_ignore_file(w, dfd, rel, names->v[i], &st);
-		if (fd == -ENOENT)
-			continue;
-		if (fd < 0)
-			return fd;
-		buf = malloc((size_t)st.st_size + 1);
-		r = buf && read(fd, buf, (size_t)st.st_size) == st.st_size ?
-			    0 : -EIO;
-		close(fd);
-		if (r == 0 &&
-		    (r = ignore_parse(rel, names->v[i], buf,
-				      (size_t)st.st_size, &f, &e)) < 0) {
-			char why[160];
-
-			snprintf(why, sizeof(why), "line %u: %s", e.line,
-				 e.reason ? e.reason : "invalid");
-			refuse(w, rel, names->v[i], why, r);
-		}
-		free(buf);
-		if (r == 0 && (r = ignore_set_add(w->root->ign, f)) < 0)
-			ignore_file_free(f);
-		if (r < 0)
-			return r;
-	}
-	return 0;
 }
 
 static int walk_dir(struct walk_state *w, int dfd, char *abs, size_t alen,
@@ -447,7 +249,7 @@ walk_entry(struct walk_state *w, int dfd, const char *name,
 	/* Masked ones too: a link under a writable tree, only the home
 	 * overlay's own entries not (a write there is copied up). */
 	if (S_ISREG(st.st_mode) && !w->root->shallow &&
-	    (r = linux_links_see(&w->counts, &st, hash(abs))) < 0)
+	    (r = linux_links_see(&w->counts, &st, pathset_hash(abs))) < 0)
 		return r;
 	if (any_glob(&w->fs->l[FSPLAN_DENY_GLOBS], abs) ||
 	    ignore_set_match(w->root->ign, rel, dir, NULL) == 1) {
@@ -533,7 +335,8 @@ walk_dir(struct walk_state *w, int pfd, char *abs, size_t alen, char *rel,
 	rel[rlen] = '\0';
 	r = read_entries(w, d, &e, &present);
 	if (r == 0)
-		r = add_ignore_files(w, fd, rel, present);
+		r = linux_walk_ignore_read(w->fs, w->root->path, w->root->ign,
+					    fd, rel, present);
 	for (off = 0; r == 0 && off < e.len; off += strlen(e.buf + off + 1) + 2) {
 		r = walk_entry(w, fd, e.buf + off + 1, (unsigned char)e.buf[off],
 			       abs, alen, rel, rlen, depth);
@@ -628,7 +431,7 @@ linux_walk(const struct fsplan *fs, const struct walk_watch *watch,
 	size_t i;
 	int r = 0;
 
-	refused[0] = '\0';
+	linux_walk_ignore_forget();
 	memset(out, 0, sizeof(*out));
 	if (!w)
 		return -ENOMEM;
@@ -787,7 +590,7 @@ left_links(struct walk_state *w, dev_t dev, ino_t ino)
 		    pathset_has(&w->outside, p) || pathset_has(&w->done, p) ||
 		    lstat(p, &st) < 0 || st.st_dev != dev || st.st_ino != ino)
 			continue;
-		if ((r = linux_links_see(&w->counts, &st, hash(p))) < 0)
+		if ((r = linux_links_see(&w->counts, &st, pathset_hash(p))) < 0)
 			return r;
 		if (!linux_links_outside(&w->counts, dev, ino))
 			return 0;
@@ -807,7 +610,8 @@ gone(struct walk_state *w, const char *path, bool check)
 	dev_t dev;
 	ino_t ino;
 
-	if (!linux_links_gone(&w->counts, hash(path), &dev, &ino) || !check)
+	if (!linux_links_gone(&w->counts, pathset_hash(path), &dev, &ino) ||
+	    !check)
 		return 0;
 	return left_links(w, dev, ino);
 }
@@ -857,7 +661,7 @@ int
 linux_walk_rescan(struct walk_state *w, const char *abs, const char *name,
 		  struct walk_result *out)
 {
-	refused[0] = '\0';
+	linux_walk_ignore_forget();
 	/* A changed ignore file can mask anything below it: walk it all.
 	 * Otherwise only the new entry (and what is below it). */
 	if (!name || linux_walk_is_ignore_file(w, name))
