@@ -516,9 +516,10 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		(struct linux_session_fds){ -1, -1, -1 };
 	/* A direct sandbox checks its pty slave against the one it binds. */
 	int slave = direct && p->tty_path ? p->stdio[0] : -1;
-	int keep[10] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
+	int keep[11] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
 			 fds ? -1 : p->lock_fd, direct ? p->tmp_fd : -1,
-			 direct ? p->vartmp_fd : -1 };
+			 direct ? p->vartmp_fd : -1,
+			 direct ? p->home_from : -1 };
 	int own[2] = { -1, -1 }, sigfd, err = 0, step;
 	pid_t sup = 0;
 	struct command c;
@@ -529,7 +530,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 
 	/* The clone copied every fd of its parent (the daemon's sessions and
 	 * clients, a template's watches): keep only what this sandbox uses. */
-	linux_close_fds_except(keep, 10);
+	linux_close_fds_except(keep, 11);
 	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
 	umask(INIT_UMASK);

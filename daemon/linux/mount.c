@@ -251,7 +251,9 @@ take_home(const struct sandbox_plan *p, struct trees *t)
 		return 0;
 	if (!p->home_layers)
 		return -EINVAL;
-	if ((fd[0] = open(home, flags & ~O_NOFOLLOW)) >= 0 &&
+	if (p->home_from >= 0)
+		r = linux_homeshare_recv(p->home_from);
+	else if ((fd[0] = open(home, flags & ~O_NOFOLLOW)) >= 0 &&
 	    (fd[1] = open(p->home_layers, flags)) >= 0 &&
 	    (fd[2] = openat(fd[1], "upper", flags)) >= 0 &&
 	    (fd[3] = openat(fd[1], "work", flags)) >= 0)
@@ -264,6 +266,7 @@ take_home(const struct sandbox_plan *p, struct trees *t)
 	if (r < 0)
 		return r;
 	t->home = r;
+	linux_homeshare_keep(r);
 	/* The workspace is never shadowed by the overlay: what allowWrite
 	 * leaves out of it stays the real thing, read-only. */
 	if (under(p->workspace, home) &&

@@ -608,6 +608,17 @@ ltemplate_sync(struct ltemplate *t, int reply_fd)
 	return n == 1 ? 0 : n < 0 ? (int)n : -EIO;
 }
 
+int
+ltemplate_home(struct ltemplate *t, int reply_fd)
+{
+	ssize_t n;
+
+	if (t->ctl_fd < 0)
+		return -EPIPE;
+	n = fdpass_send(t->ctl_fd, "h", 1, &reply_fd, 1);
+	return n == 1 ? 0 : n < 0 ? (int)n : -EIO;
+}
+
 void
 ltemplate_netns_return(struct ltemplate *t, int listener)
 {
