@@ -56,13 +56,39 @@ n1"
 	check "$tag: no ~/.npm on the host" test ! -e "$H/.npm"
 }
 
+policy() {
+	cat >"$T/policy.json" <<JSON
+{ "filesystem": { "denyRead": [$1], "allowWrite": ["."] } }
+JSON
+}
+
 before=$(snap)
-start_daemon --home "$H"
+policy ""
+start_daemon --home "$H" --policy "$T/policy.json"
 if sbx status | grep -q 'no home overlay'; then
 	skip "this kernel cannot make the home overlay"
 fi
 cd "$WS"
 scenario user sbx
+
+# A policy change while a session runs: the new template's runs and the
+# old template's session share the home too.
+rm -f "$WS/f1" "$WS/f2"
+mkfifo -m 666 "$WS/f1" "$WS/f2"
+sbx run -- sh -c "cat ~/.pip/d 2>/dev/null; echo x >'$WS/f1'; read x <'$WS/f2';
+	cat ~/.pip/d && echo e >~/.pip/e" >"$T/oout" 2>&1 &
+opid=$!
+check "old template: its session started" timeout 30 sh -c "read x <'$WS/f1'"
+echo x >"$T/other"
+policy "\"$T/other\""
+out=$(sbx run -- sh -c "mkdir -p ~/.pip && echo d >~/.pip/d && cat '$T/other'" 2>&1)
+check "new template: the policy change is in force ($out)" grep -q 'Permission denied' <<<"$out"
+timeout 30 sh -c "echo x >'$WS/f2'"
+wait "$opid"
+expect_eq "old template's session sees the new template's write" "$(cat "$T/oout")" d
+expect_eq "the new template's runs see the old session's write" \
+	"$(sbx run -- cat ~/.pip/e 2>&1)" e
+expect_eq "policy change: the real home is unchanged" "$(snap)" "$before"
 stop_daemon
 
 user=${SBX_TEST_USER:-sbxtest}
