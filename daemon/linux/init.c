@@ -140,6 +140,8 @@ linux_drop_privs(const struct sandbox_plan *p)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
 	int cap;
 
 	if (prctl(PR_SET_SECUREBITS, SECBITS_LOCKDOWN) < 0 && errno != EPERM)
@@ -151,8 +153,13 @@ linux_drop_privs(const struct sandbox_plan *p)
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
 		    errno == EINVAL)
 			break;
-	/* (Landlock-only mode runs as the user already, with none.) */
-	if (!p->userns && !p->llonly) {
+	/* (Landlock-only mode runs as the user already, with none; so does
+	 * a direct sandbox's supervisor, forked after its init dropped.) */
+	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0)
+		return -errno;
+	if (!p->userns && !p->llonly &&
+	    !(ru == p->uid && eu == p->uid && su == p->uid &&
+	      rg == p->gid && eg == p->gid && sg == p->gid)) {
 		/* Privileged mode: from root to the user; no caps survive. */
 		if (setgroups((size_t)p->ngroups, p->groups) < 0 ||
 		    setresgid(p->gid, p->gid, p->gid) < 0 ||
