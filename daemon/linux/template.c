@@ -379,18 +379,23 @@ new_inotify(void)
 /* The socket an older template of p's workspace, still running a session
  * after a policy change, sends its home overlay on (ltemplate_home), so
  * the new one mounts that one rather than a second overlay of the same
- * upper layer; -1: none to share (none left, or built on a home or
- * workspace since replaced). */
+ * upper layer; -1: none to share (none busy, or built on a home,
+ * workspace or layers since replaced). An idle one goes (retire_stale). */
 static int
-home_from_older(const struct sandbox_plan *p)
+home_from_older(const struct sandbox_plan *p, struct ltemplate *t)
 {
 	struct ltemplate *o;
+	struct stat s;
 	int hs[2];
 
-	if (!p->home_layers)
+	if (!p->home_layers || stat(p->home_layers, &s) < 0)
 		return -1;
+	t->layers_dev = s.st_dev;
+	t->layers_ino = s.st_ino;
 	for (o = templates; o; o = o->next)
-		if (o->ready && !o->dead && !strcmp(o->workspace, p->workspace) &&
+		if (o->ready && !o->dead && o->users > 0 &&
+		    !strcmp(o->workspace, p->workspace) &&
+		    o->layers_dev == s.st_dev && o->layers_ino == s.st_ino &&
 		    !__atomic_load_n(&o->shared->gone, __ATOMIC_SEQ_CST) &&
 		    !linux_roots_changed(p, &o->roots))
 			break;
@@ -451,7 +456,7 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 		  CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
-	home = home_from_older(p);
+	home = home_from_older(p, t);
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
 	if (pid == 0)
 		template_main(p, t, sync[0], ready[1], ctl[1], home);

@@ -80,6 +80,8 @@ struct ltemplate {
 	struct event *exit_ev, *ready_ev, *fill_ev;
 	char *problem;      /* the failed build's detail, or NULL */
 	struct linux_roots roots; /* what it was built on */
+	dev_t layers_dev;   /* its home overlay's layers dir, 0: none */
+	ino_t layers_ino;
 	struct ltemplate *next;
 };
 
