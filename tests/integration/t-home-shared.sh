@@ -3,8 +3,10 @@
 # overlay: what a -t session writes under ~ (a new ~/.npm, a file in an
 # existing directory) later runs see and write to, and the other way
 # round, and a write of a run made while a -t session is open shows in
-# that session. The real home is untouched. A scratch home (sbxd --home)
-# stands for the user's; as root, privileged mode too.
+# that session; so do a session of a template made stale by a policy
+# change and the new template's runs. The real home is untouched. A
+# scratch home (sbxd --home) stands for the user's; as root, privileged
+# mode too.
 . "$(dirname "$0")/lib.sh"
 H=$T/home
 mkdir -p "$H/.cache" "$WS"
