@@ -140,6 +140,8 @@ linux_drop_privs(const struct sandbox_plan *p)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
 	int cap;
 
 	if (prctl(PR_SET_SECUREBITS, SECBITS_LOCKDOWN) < 0 && errno != EPERM)
@@ -151,8 +153,13 @@ linux_drop_privs(const struct sandbox_plan *p)
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
 		    errno == EINVAL)
 			break;
-	/* (Landlock-only mode runs as the user already, with none.) */
-	if (!p->userns && !p->llonly) {
+	/* (Landlock-only mode runs as the user already, with none; so does
+	 * a direct sandbox's supervisor, forked after its init dropped.) */
+	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0)
+		return -errno;
+	if (!p->userns && !p->llonly &&
+	    !(ru == p->uid && eu == p->uid && su == p->uid &&
+	      rg == p->gid && eg == p->gid && sg == p->gid)) {
 		/* Privileged mode: from root to the user; no caps survive. */
 		if (setgroups((size_t)p->ngroups, p->groups) < 0 ||
 		    setresgid(p->gid, p->gid, p->gid) < 0 ||
@@ -516,9 +523,10 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		(struct linux_session_fds){ -1, -1, -1 };
 	/* A direct sandbox checks its pty slave against the one it binds. */
 	int slave = direct && p->tty_path ? p->stdio[0] : -1;
-	int keep[10] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
+	int keep[11] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
 			 fds ? -1 : p->lock_fd, direct ? p->tmp_fd : -1,
-			 direct ? p->vartmp_fd : -1 };
+			 direct ? p->vartmp_fd : -1,
+			 direct ? p->home_from : -1 };
 	int own[2] = { -1, -1 }, sigfd, err = 0, step;
 	pid_t sup = 0;
 	struct command c;
@@ -529,7 +537,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 
 	/* The clone copied every fd of its parent (the daemon's sessions and
 	 * clients, a template's watches): keep only what this sandbox uses. */
-	linux_close_fds_except(keep, 10);
+	linux_close_fds_except(keep, 11);
 	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
 	umask(INIT_UMASK);

@@ -78,6 +78,9 @@ struct sandbox_plan {
 	int vartmp_fd;
 	char *home_layers;         /* upper/ and work/ of the home overlay,
 				      when fs overlays the home */
+	int home_from;             /* a -t sandbox: where the template's
+				      overlay comes (linux/homeshare.c), or
+				      -1: a new overlay of home_layers */
 	const struct fsplan *fs;   /* borrowed from the request */
 	char *tty_path;            /* host path of the pty slave, or NULL */
 	bool proxy;                /* make the proxy listeners inside */
@@ -133,6 +136,12 @@ int linux_mount_build(const struct sandbox_plan *plan, int *err,
  * detached mount (nosuid, nodev); userns: made in a user namespace. Layers
  * are fds (O_PATH will do), so no path is looked up twice. */
 int linux_mount_overlay(int lower, int upper, int work, bool userns);
+/* linux/homeshare.c: a template keeps the overlay it mounted (keep) and
+ * answers a request for it with a detached clone on reply (answer); a -t
+ * sandbox receives that clone (recv: the mount fd, or -errno). */
+void linux_homeshare_keep(int mnt);
+void linux_homeshare_answer(int reply);
+int linux_homeshare_recv(int sock);
 /* linux/userpath.c: the served user's paths, looked up with the user's
  * file-system rights (no magic link followed). open: an fd of path
  * (O_PATH and flags, resolve: RESOLVE_* more), or -errno. clone: a

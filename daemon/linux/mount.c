@@ -237,20 +237,14 @@ take_home_mounts(const char *home, struct home_mounts *m)
 	return r;
 }
 
-/* The home overlay, detached, and what must go back over it: the mounts
- * below the home and the real workspace. */
+/* A new overlay of the home with the workspace's layers, detached. */
 static int
-take_home(const struct sandbox_plan *p, struct trees *t)
+new_home(const struct sandbox_plan *p, const char *home)
 {
 	const int flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-	const char *home = fsplan_home(p->fs);
 	int fd[4] = { -1, -1, -1, -1 }; /* home, layers, upper, work */
 	int i, r;
 
-	if (!home)
-		return 0;
-	if (!p->home_layers)
-		return -EINVAL;
 	if ((fd[0] = open(home, flags & ~O_NOFOLLOW)) >= 0 &&
 	    (fd[1] = open(p->home_layers, flags)) >= 0 &&
 	    (fd[2] = openat(fd[1], "upper", flags)) >= 0 &&
@@ -261,9 +255,31 @@ take_home(const struct sandbox_plan *p, struct trees *t)
 	for (i = 0; i < 4; i++)
 		if (fd[i] >= 0)
 			close(fd[i]);
+	return r;
+}
+
+/* The home overlay, detached, and what must go back over it: the mounts
+ * below the home and the real workspace. */
+static int
+take_home(const struct sandbox_plan *p, struct trees *t)
+{
+	const char *home = fsplan_home(p->fs);
+	int r;
+
+	if (!home)
+		return 0;
+	if (!p->home_layers)
+		return -EINVAL;
+	/* The one a template of the workspace mounted, so that one overlay
+	 * holds the upper layer (linux/homeshare.c); a new one when none was
+	 * asked for, or the template has none or is gone. */
+	r = p->home_from >= 0 ? linux_homeshare_recv(p->home_from) : -ENOENT;
+	if (r == -ENOENT || r == -EIO)
+		r = new_home(p, home);
 	if (r < 0)
 		return r;
 	t->home = r;
+	linux_homeshare_keep(r);
 	/* The workspace is never shadowed by the overlay: what allowWrite
 	 * leaves out of it stays the real thing, read-only. */
 	if (under(p->workspace, home) &&

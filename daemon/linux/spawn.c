@@ -121,6 +121,8 @@ sandbox_plan_free(struct sandbox_plan *p)
 	if (p->vartmp_fd >= 0)
 		close(p->vartmp_fd);
 	free(p->home_layers);
+	if (p->home_from >= 0)
+		close(p->home_from);
 	free(p->tty_path);
 	if (p->llonly && p->ll_dev >= 0)
 		close(p->ll_dev);
@@ -163,7 +165,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 
 	if (!p)
 		return -ENOMEM;
-	p->tmp_fd = p->vartmp_fd = -1;
+	p->tmp_fd = p->vartmp_fd = p->home_from = -1;
 	p->argv = strv_dup(req->argv);
 	p->envp = strv_dup(req->envp);
 	p->cwd = strdup(req->cwd);
@@ -292,19 +294,60 @@ linux_session_ns_flags(const struct sandbox_plan *p)
 	       (p->net == SANDBOX_NET_NAMESPACE ? CLONE_NEWNET : 0);
 }
 
+/* The home overlay of a -t sandbox is its workspace's template's (started
+ * now if there is none, from the plan without its terminal), so one
+ * overlay serves every session of the workspace: p->home_from gets the
+ * socket it comes on, and *t the template, held for the session. */
+static int
+direct_home(struct sandbox_plan *p, struct ltemplate **t)
+{
+	char *tty_path = p->tty_path;
+	int hs[2], r;
+
+	*t = NULL;
+	if (!p->home_layers || !fsplan_home(p->fs))
+		return 0;
+	p->tty = false;
+	p->tty_path = NULL;
+	r = ltemplate_get(p, t);
+	p->tty = true;
+	p->tty_path = tty_path;
+	if (r < 0)
+		return r;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, hs) < 0)
+		r = -errno;
+	else {
+		r = ltemplate_home(*t, hs[1]);
+		close(hs[1]);
+		p->home_from = hs[0];
+	}
+	if (r < 0) {
+		ltemplate_put(*t);
+		*t = NULL;
+	}
+	return r;
+}
+
 /* A -tty sandbox is built directly (its own namespaces, its own mounts):
  * the pty slave must be bound from the daemon's view of /dev/pts, which
- * only a fresh copy of that mount namespace has. */
+ * only a fresh copy of that mount namespace has. Its home overlay is the
+ * template's (direct_home). */
 static int
 spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out)
 {
 	int sync[2], st[2], go[2], pidfd = -1, r = 0;
 	struct clone_args a = { 0 };
+	struct ltemplate *t;
 	pid_t pid;
 
+	if ((r = direct_home(p, &t)) < 0)
+		return r;
 	/* SEQPACKET: records stay whole and may carry fds. */
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
-		return -errno;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0) {
+		r = -errno;
+		st[0] = st[1] = -1;
+		goto out_st;
+	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, go) < 0) {
 		r = -errno;
 		goto out_st;
@@ -329,6 +372,8 @@ spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out)
 		out->pidfd = pidfd;
 		out->own_child = true;
 		out->status_fd = st[0];
+		out->template = t;
+		t = NULL;
 		st[0] = -1;
 	}
 	if (pid < 0)
@@ -339,7 +384,13 @@ out_go:
 out_st:
 	if (st[0] >= 0)
 		close(st[0]);
-	close(st[1]);
+	if (st[1] >= 0)
+		close(st[1]);
+	if (p->home_from >= 0)
+		close(p->home_from); /* the sandbox has its copy */
+	p->home_from = -1;
+	if (t)
+		ltemplate_put(t);
 	return r;
 }
 
@@ -618,7 +669,8 @@ sandbox_reap(struct sandbox_proc *p)
 void
 sandbox_net_recycle(struct sandbox_proc *p, int listener)
 {
-	if (p->template)
+	/* A -t sandbox's namespace is its own, not the template's. */
+	if (p->template && !p->own_child)
 		ltemplate_netns_return(p->template, listener);
 }
 

@@ -320,19 +320,22 @@ evict_one(void)
  * hold the namespaces, keep the masks current and hand requests for
  * sandboxes to the spawner. */
 static void __attribute__((noreturn))
-template_main(const struct sandbox_plan *p, const struct ltemplate *t,
-	      int sync_fd, int ready_w, int ctl)
+template_main(const struct sandbox_plan *plan, const struct ltemplate *t,
+	      int sync_fd, int ready_w, int ctl, int home_from)
 {
 	struct ltemplate_state st = { .done = 1 };
 	/* The supervisors' lock is handed down to the sessions' own. */
-	int keep[8] = { sync_fd, ready_w, t->state_fd, ctl, t->inotify_fd,
-			p->lock_fd, p->tmp_fd, p->vartmp_fd };
+	int keep[9] = { sync_fd, ready_w, t->state_fd, ctl, t->inotify_fd,
+			plan->lock_fd, plan->tmp_fd, plan->vartmp_fd, home_from };
+	struct sandbox_plan q = *plan; /* for as long as the template runs */
+	const struct sandbox_plan *p = &q;
 	struct walk_state *walk = NULL;
 	struct walk_watch hook;
 	int spawner = -1;
 	char c;
 
-	linux_close_fds_except(keep, 8);
+	q.home_from = home_from;
+	linux_close_fds_except(keep, 9);
 	linux_lean_children();
 	prctl(PR_SET_NAME, "sbx-template");
 	umask(022);
@@ -346,6 +349,9 @@ template_main(const struct sandbox_plan *p, const struct ltemplate *t,
 		hook = linux_watch_hook(t->inotify_fd, t->shared);
 		st.step = linux_mount_build(p, &st.err, &hook, &walk);
 	}
+	if (home_from >= 0)
+		close(home_from);
+	q.home_from = -1;
 	if (st.step == 0 && chdir("/") < 0) {
 		st.step = STEP_CHDIR;
 		st.err = errno;
@@ -370,10 +376,43 @@ new_inotify(void)
 	return fd < 0 ? -errno : fd;
 }
 
+/* The socket an older template of p's workspace, still running a session
+ * after a policy change, sends its home overlay on (ltemplate_home), so
+ * the new one mounts that one rather than a second overlay of the same
+ * upper layer; -1: none to share (none busy, or built on a home,
+ * workspace or layers since replaced). An idle one goes (retire_stale). */
+static int
+home_from_older(const struct sandbox_plan *p, struct ltemplate *t)
+{
+	struct ltemplate *o;
+	struct stat s;
+	int hs[2];
+
+	if (!p->home_layers || stat(p->home_layers, &s) < 0)
+		return -1;
+	t->layers_dev = s.st_dev;
+	t->layers_ino = s.st_ino;
+	for (o = templates; o; o = o->next)
+		if (o->ready && !o->dead && o->users > 0 &&
+		    !strcmp(o->workspace, p->workspace) &&
+		    o->layers_dev == s.st_dev && o->layers_ino == s.st_ino &&
+		    !__atomic_load_n(&o->shared->gone, __ATOMIC_SEQ_CST) &&
+		    !linux_roots_changed(p, &o->roots))
+			break;
+	if (!o || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, hs) < 0)
+		return -1;
+	if (ltemplate_home(o, hs[1]) < 0) {
+		close(hs[0]);
+		hs[0] = -1;
+	}
+	close(hs[1]);
+	return hs[0];
+}
+
 static int
 start_template(const struct sandbox_plan *p, struct ltemplate *t)
 {
-	int sync[2], ready[2], ctl[2], pidfd = -1, r = 0;
+	int sync[2], ready[2], ctl[2], pidfd = -1, r = 0, home;
 	struct clone_args a = { 0 };
 	pid_t pid;
 
@@ -417,9 +456,12 @@ start_template(const struct sandbox_plan *p, struct ltemplate *t)
 		  CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
+	home = home_from_older(p, t);
 	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
 	if (pid == 0)
-		template_main(p, t, sync[0], ready[1], ctl[1]);
+		template_main(p, t, sync[0], ready[1], ctl[1], home);
+	if (home >= 0)
+		close(home);
 	close(sync[0]);
 	close(ready[1]);
 	close(ctl[1]);
@@ -605,6 +647,17 @@ ltemplate_sync(struct ltemplate *t, int reply_fd)
 	if (t->ctl_fd < 0)
 		return -EPIPE;
 	n = fdpass_send(t->ctl_fd, "s", 1, &reply_fd, 1);
+	return n == 1 ? 0 : n < 0 ? (int)n : -EIO;
+}
+
+int
+ltemplate_home(struct ltemplate *t, int reply_fd)
+{
+	ssize_t n;
+
+	if (t->ctl_fd < 0)
+		return -EPIPE;
+	n = fdpass_send(t->ctl_fd, "h", 1, &reply_fd, 1);
 	return n == 1 ? 0 : n < 0 ? (int)n : -EIO;
 }
 

@@ -80,6 +80,8 @@ struct ltemplate {
 	struct event *exit_ev, *ready_ev, *fill_ev;
 	char *problem;      /* the failed build's detail, or NULL */
 	struct linux_roots roots; /* what it was built on */
+	dev_t layers_dev;   /* its home overlay's layers dir, 0: none */
+	ino_t layers_ino;
 	struct ltemplate *next;
 };
 
@@ -105,6 +107,9 @@ int ltemplate_sandbox(struct ltemplate *t, int *status_fd, int *go_fd,
 /* Asks t to handle every file event queued so far, then write one byte on
  * reply_fd (sent along; the caller keeps its copy). */
 int ltemplate_sync(struct ltemplate *t, int reply_fd);
+/* Asks t for its home overlay (linux/homeshare.c), sent on reply_fd
+ * once t is built (the caller keeps its copy). */
+int ltemplate_home(struct ltemplate *t, int reply_fd);
 /* True when t has no file event queued or being handled: a sync would
  * find nothing to do. */
 bool ltemplate_quiet(const struct ltemplate *t);

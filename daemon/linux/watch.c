@@ -332,7 +332,8 @@ start(struct watch *w, int status, int go)
 
 /* A request of the daemon: a sync ('s') carries its private reply socket,
  * a new sandbox ('n') its status and go sockets, a network namespace given
- * back ('r') a proxy listener of the session that used it. */
+ * back ('r') a proxy listener of the session that used it, the home
+ * overlay asked for ('h') the socket to send it on. */
 static bool
 answer(struct watch *w, int ctl)
 {
@@ -344,6 +345,11 @@ answer(struct watch *w, int ctl)
 		return false; /* the daemon is gone */
 	if (c == 'n' && nfds == 2) {
 		start(w, fds[0], fds[1]);
+		return true;
+	}
+	if (c == 'h' && nfds == 1) {
+		linux_homeshare_answer(fds[0]);
+		close(fds[0]);
 		return true;
 	}
 	if (c == 'r' && nfds == 1) {
