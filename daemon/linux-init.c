@@ -511,11 +511,12 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 				       SIGCONT, SIGTSTP, SIGALRM };
 	bool direct = sync_fd >= 0;
 	struct linux_session_fds f = fds ? *fds :
-		(struct linux_session_fds){ -1, -1, -1 };
+		(struct linux_session_fds){ -1, -1, -1, -1 };
 	/* A direct sandbox checks its pty slave against the one it binds. */
 	int slave = direct && p->tty_path ? p->stdio[0] : -1;
-	int keep[9] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
-			fds ? -1 : p->lock_fd, direct ? p->tmp_fd : -1 };
+	int keep[10] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
+			 fds ? -1 : p->lock_fd, direct ? p->tmp_fd : -1,
+			 f.proc };
 	int own[2] = { -1, -1 }, sigfd, err = 0, step;
 	pid_t sup = 0;
 	struct command c;
@@ -526,7 +527,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 
 	/* The clone copied every fd of its parent (the daemon's sessions and
 	 * clients, a template's watches): keep only what this sandbox uses. */
-	linux_close_fds_except(keep, 9);
+	linux_close_fds_except(keep, 10);
 	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
 	umask(INIT_UMASK);
@@ -545,6 +546,13 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		fail(sfd, STEP_LOOPBACK, -err);
 	if (direct && (step = linux_mount_build(p, &err, NULL, NULL)) != 0)
 		fail(sfd, step, err);
+	/* A templated sandbox's mount namespace is a copy of the
+	 * template's, whose /proc shows the template's pid namespace (the
+	 * other sessions, the spawner): a fresh one, for ours, mounted here
+	 * while warm, or, when a supervisor's Landlock domain (which forbids
+	 * mounting) is ours already, by its helper (awaited below). */
+	if (!direct && !fds && (err = linux_mount_own_proc(-1)) < 0)
+		fail(sfd, STEP_MOUNT_PROC, -err);
 	if (slave >= 0)
 		close(slave); /* the command gets it with its job */
 	if (chdir("/") < 0)
@@ -578,6 +586,9 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	 * that (umask) already goes to the supervisor. */
 	if (own[0] >= 0)
 		sup = linux_supervisor_fork(p, own);
+	/* The command must not run before its /proc is there. */
+	if (f.proc >= 0 && (read(f.proc, &ch, 1) != 1 || close(f.proc) < 0))
+		fail(sfd, STEP_MOUNT_PROC, EPIPE);
 	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0, sup };
 	cmd = clone(command_entry, stack + COMMAND_STACK,
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, &c);

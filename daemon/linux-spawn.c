@@ -336,7 +336,7 @@ out_st:
 }
 
 /* The session init, in its own network (unless the host cannot make one),
- * IPC, UTS and pid namespaces, in one clone3, handed f (NULL: none); its
+ * IPC, UTS, pid and mount namespaces, in one clone3, handed f (NULL: none); its
  * pidfd, or why it could not be made, goes to the daemon. Returns its
  * pid, or -1. */
 static pid_t
@@ -347,7 +347,10 @@ start_init(const struct sandbox_plan *p, int sfd, int go,
 	int pidfd = -1, e;
 	pid_t pid;
 
-	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_PIDFD;
+	/* A mount namespace of its own, for a /proc of its own: one clone3
+	 * still. */
+	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_NEWNS |
+		  CLONE_PIDFD;
 	/* A network namespace the template lent: cloned inside it. */
 	if (netns >= 0 && linux_netns_enter(netns) == 0)
 		a.flags &= ~(uint64_t)CLONE_NEWNET;
@@ -384,20 +387,72 @@ linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err)
 		close(pidfd);
 }
 
+/* The helper that mounts a supervised sandbox's /proc, which its init,
+ * in the supervisor's Landlock domain, may not: forked before that domain,
+ * told the init's pid, it joins the init's mount namespace and mounts a
+ * /proc of the init's pid namespace there, then says so to the init.
+ * Before Linux 6.15 proc has no pidns option (EINVAL): then a child of
+ * the helper's in that pid namespace mounts it. */
+static void __attribute__((noreturn))
+proc_helper(int pid_r, int done_w)
+{
+	char path[64];
+	pid_t init, c;
+	int pidns, mnt, r, st;
+
+	if (read(pid_r, &init, sizeof(init)) != sizeof(init) || init <= 0)
+		_exit(1);
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
+	pidns = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)init);
+	mnt = open(path, O_RDONLY | O_CLOEXEC);
+	if (pidns < 0 || mnt < 0 || setns(mnt, CLONE_NEWNS) < 0)
+		_exit(1);
+	r = linux_mount_own_proc(pidns);
+	if (r == -EINVAL && setns(pidns, CLONE_NEWPID) == 0 &&
+	    (c = _Fork()) >= 0) {
+		if (c == 0)
+			_exit(linux_mount_own_proc(-1) < 0);
+		if (waitpid(c, &st, 0) == c && WIFEXITED(st) &&
+		    WEXITSTATUS(st) == 0)
+			r = 0;
+	}
+	if (r < 0 || write(done_w, "p", 1) != 1)
+		_exit(1);
+	_exit(0);
+}
+
 /* With a supervisor, a child of the spawner does the start: it builds
  * the command's Landlock ruleset and restricts itself with it (the
  * template must not be), makes the supervisor's sockets, starts the init
  * handed them, then becomes the supervisor itself (in the template's pid
- * namespace, which the sandbox's /proc shows; after the init, so a warm
+ * and mount namespaces, walking paths from the init's root; after the
+ * init, so a warm
  * sandbox is not held up; one process fewer to fork and tear down per
  * sandbox). The init is its child, which it reaps before it exits. */
 static void __attribute__((noreturn))
 start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 {
-	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED };
-	struct linux_session_fds f = { -1, -1, -1 };
-	int own[2] = { -1, -1 }, r;
+	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED,
+				    .step = STEP_MOUNT_PROC };
+	struct linux_session_fds f = { -1, -1, -1, -1 };
+	int own[2] = { -1, -1 }, done[2], pid[2], r;
+	pid_t helper, init;
 
+	/* Not fork(): no atfork handler (linux-lean.c). */
+	if (pipe2(done, O_CLOEXEC) < 0 || pipe2(pid, O_CLOEXEC) < 0 ||
+	    (helper = _Fork()) < 0) {
+		s.value = errno;
+		goto out;
+	}
+	if (helper == 0) {
+		close(done[0]);
+		close(pid[1]);
+		proc_helper(pid[0], done[1]);
+	}
+	close(pid[0]);
+	close(done[1]);
+	f.proc = done[0];
 	if (p->landlock_abi > 0 && (f.ruleset = linux_landlock_ruleset(p)) < 0) {
 		s.step = STEP_LANDLOCK_RULESET;
 		s.value = -f.ruleset;
@@ -405,8 +460,15 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 		s.step = STEP_SUPERVISOR;
 		s.value = -r;
 	} else {
-		linux_supervise(p, own, start_init(p, sfd, go, &f, netns));
+		init = start_init(p, sfd, go, &f, netns);
+		/* The helper's exit, not left to the supervisor to reap. */
+		if (write(pid[1], &init, sizeof(init)) == sizeof(init))
+			waitpid(helper, NULL, 0);
+		close(pid[1]);
+		close(f.proc);
+		linux_supervise(p, own, init);
 	}
+out:
 	if (write(sfd, &s, sizeof(s)) < 0)
 		_exit(1);
 	_exit(0);

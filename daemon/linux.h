@@ -117,6 +117,7 @@ struct linux_session_fds {
 	int ruleset;
 	int sup;
 	int report;
+	int proc;  /* EOF once the sandbox's /proc is mounted for it */
 };
 
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace
@@ -127,6 +128,10 @@ struct linux_session_fds {
 struct walk_watch;
 int linux_mount_build(const struct sandbox_plan *plan, int *err,
 		      const struct walk_watch *watch, struct walk_state **keep);
+/* A templated sandbox's fresh /proc over the template's, for pid
+ * namespace pidns (-1: the caller's), /proc/sys and the like read-only.
+ * 0 or -errno. */
+int linux_mount_own_proc(int pidns);
 /* An overlay of directory lower (read-only) with upper and work, as a
  * detached mount (nosuid, nodev); userns: made in a user namespace. Layers
  * are fds (O_PATH will do), so no path is looked up twice. */
