@@ -336,9 +336,9 @@ out_st:
 }
 
 /* The session init, in its own network (unless the host cannot make one),
- * IPC, UTS, pid and mount namespaces, in one clone3, handed f (NULL: none); its
- * pidfd, or why it could not be made, goes to the daemon. Returns its
- * pid, or -1. */
+ * IPC, UTS, pid and mount namespaces, in one clone3, handed f (NULL:
+ * none); its pidfd, or why it could not be made, goes to the daemon.
+ * Returns its pid, or -1. */
 static pid_t
 start_init(const struct sandbox_plan *p, int sfd, int go,
 	   const struct linux_session_fds *f, int netns)
@@ -427,9 +427,9 @@ proc_helper(int pid_r, int done_w)
  * template must not be), makes the supervisor's sockets, starts the init
  * handed them, then becomes the supervisor itself (in the template's pid
  * and mount namespaces, walking paths from the init's root; after the
- * init, so a warm
- * sandbox is not held up; one process fewer to fork and tear down per
- * sandbox). The init is its child, which it reaps before it exits. */
+ * init, so a warm sandbox is not held up; one process fewer to fork and
+ * tear down per sandbox). The init is its child, which it reaps before
+ * it exits. Before all that, the helper that mounts the init's /proc. */
 static void __attribute__((noreturn))
 start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 {

@@ -117,7 +117,7 @@ struct linux_session_fds {
 	int ruleset;
 	int sup;
 	int report;
-	int proc;  /* EOF once the sandbox's /proc is mounted for it */
+	int proc;  /* a byte once the sandbox's /proc is mounted; -1: none */
 };
 
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace
