@@ -751,6 +751,9 @@ mount_proc(int pidns)
 int
 linux_mount_own_proc(int pidns)
 {
+	/* An ended sandbox's /proc (linux-mntns.c) goes first. */
+	if (linux_mntns_reused && umount2("/proc", MNT_DETACH) < 0)
+		return -errno;
 	if (mount(NULL, "/proc", NULL, MS_PRIVATE, NULL) < 0)
 		return -errno;
 	return mount_proc(pidns);

@@ -341,16 +341,16 @@ out_st:
  * Returns its pid, or -1. */
 static pid_t
 start_init(const struct sandbox_plan *p, int sfd, int go,
-	   const struct linux_session_fds *f, int netns)
+	   const struct linux_session_fds *f, int netns, int mntns)
 {
 	struct clone_args a = { 0 };
 	int pidfd = -1, e;
 	pid_t pid;
 
-	/* A mount namespace of its own, for a /proc of its own: one clone3
-	 * still. */
-	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_NEWNS |
-		  CLONE_PIDFD;
+	/* A mount namespace of its own, for a /proc of its own: the one
+	 * the spawner entered (linux-mntns.c), else a copy made here. */
+	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_PIDFD |
+		  (mntns < 0 ? CLONE_NEWNS : 0);
 	/* A network namespace the template lent: cloned inside it. */
 	if (netns >= 0 && linux_netns_enter(netns) == 0)
 		a.flags &= ~(uint64_t)CLONE_NEWNET;
@@ -402,6 +402,8 @@ proc_helper(int pid_r, int done_w)
 
 	if (read(pid_r, &init, sizeof(init)) != sizeof(init) || init <= 0)
 		_exit(1);
+	/* The template's /proc, not an ended sandbox's. */
+	linux_mntns_leave();
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
 	pidns = open(path, O_RDONLY | O_CLOEXEC);
 	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)init);
@@ -431,7 +433,8 @@ proc_helper(int pid_r, int done_w)
  * tear down per sandbox). The init is its child, which it reaps before
  * it exits. Before all that, the helper that mounts the init's /proc. */
 static void __attribute__((noreturn))
-start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
+start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
+		 int mntns)
 {
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED,
 				    .step = STEP_MOUNT_PROC };
@@ -460,7 +463,9 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 		s.step = STEP_SUPERVISOR;
 		s.value = -r;
 	} else {
-		init = start_init(p, sfd, go, &f, netns);
+		init = start_init(p, sfd, go, &f, netns, mntns);
+		if (mntns >= 0)
+			linux_mntns_leave(); /* the supervisor's /proc */
 		/* The helper's exit, not left to the supervisor to reap. */
 		if (write(pid[1], &init, sizeof(init)) == sizeof(init))
 			waitpid(helper, NULL, 0);
@@ -481,16 +486,22 @@ void
 linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
 {
 	int netns = p->net == SANDBOX_NET_NAMESPACE ? linux_netns_lend() : -1;
+	int mntns = linux_mntns_enter(), e;
 	pid_t pid;
 
 	if (!p->emulate)
-		start_init(p, sfd, go, NULL, netns);
+		pid = start_init(p, sfd, go, NULL, netns, mntns);
 	else if ((pid = _Fork()) == 0) /* no atfork handler: linux-lean.c */
-		start_supervised(p, sfd, go, netns);
-	else if (pid < 0) {
+		start_supervised(p, sfd, go, netns, mntns);
+	e = errno;
+	if (mntns >= 0) {
+		linux_mntns_leave();
+		linux_mntns_started(pid, mntns);
+	}
+	if (pid < 0 && p->emulate) {
 		struct sandbox_status s = {
 			.kind = SANDBOX_STATUS_SETUP_FAILED,
-			.step = STEP_FORK, .value = errno,
+			.step = STEP_FORK, .value = e,
 		};
 
 		if (write(sfd, &s, sizeof(s)) < 0)

@@ -276,6 +276,16 @@ void linux_spawn_session(const struct sandbox_plan *plan, int status_fd,
  * ended cleanly, through one of its proxy listeners (closed here); one the
  * template did not lend is refused. enter / leave: the caller joins a lent
  * namespace to clone the sandbox in it, and goes back to the template's. */
+/* linux-mntns.c, in a spawner: a sandbox mount namespace entered (one
+ * whose sandbox ended, or a new copy of the template's), its fd or
+ * -errno; then back in the template's; the sandbox's process that holds
+ * it, and, once that process is reaped, the namespace free again.
+ * linux_mntns_reused: the one entered holds an ended sandbox's /proc. */
+extern bool linux_mntns_reused;
+int linux_mntns_enter(void);
+void linux_mntns_leave(void);
+void linux_mntns_started(pid_t pid, int fd);
+void linux_mntns_reaped(pid_t pid);
 int linux_netns_lend(void);
 void linux_netns_return(int listener);
 int linux_netns_enter(int nsfd);

@@ -126,8 +126,30 @@ scenario() {
 	done
 }
 
+# Sequential runs: a sandbox's mount namespace is used again by a later one
+# (linux-mntns.c); each still sees only its own processes, and the ended
+# session's /proc is replaced, not stacked under the new one.
+reuse() {
+	local i out counts= bad=
+	for i in 1 2 3 4 5 6; do
+		out=$(sbx run -- sh -c 'sh -c "echo \$\$; exec ls /proc" >ls.r
+			l=$(head -n1 ls.r); x=
+			for p in $(tail -n +2 ls.r | grep "^[0-9]*$"); do
+				case " 1 $$ $l " in *" $p "*) ;; *) x="$x $p" ;; esac
+			done
+			echo "x:$x"
+			awk "\$5 == \"/proc\"" /proc/self/mountinfo | wc -l')
+		[ "$(sed -n 1p <<<"$out")" = "x:" ] || bad="$bad $i:$(sed -n 1p <<<"$out")"
+		counts="$counts $(sed -n 2p <<<"$out")"
+	done
+	expect_eq "sequential runs: only their own pids" "$bad" ""
+	expect_eq "sequential runs: as many mounts on /proc each time" \
+		"$(tr ' ' '\n' <<<"$counts" | sort -u | grep -c .)" 1
+}
+
 start_daemon
 scenario user sbx
+reuse
 stop_daemon
 
 if [ "$(id -u)" -eq 0 ] && [ -z "${SBX_TEST_AS_USER:-}" ]; then
