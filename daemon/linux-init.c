@@ -531,11 +531,13 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
 	umask(INIT_UMASK);
+	/* We die with our parent: the daemon (a direct sandbox), the
+	 * spawner or the supervisor; none of our processes is left when
+	 * the spawner reaps the one that held our mount namespace, which a
+	 * later sandbox then uses (linux-mntns.c). */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		fail(sfd, STEP_PDEATHSIG, errno);
 	if (direct) {
-		/* Our own namespaces: we die with the daemon. (In a template,
-		 * the template does, and takes its pid namespace along.) */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-			fail(sfd, STEP_PDEATHSIG, errno);
 		if (read(sync_fd, &ch, 1) != 1)
 			_exit(125); /* the daemon gave up on us */
 		close(sync_fd);
@@ -570,7 +572,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	if ((err = linux_drop_privs(p)) < 0)
 		fail(sfd, STEP_DROP_PRIVS, -err);
 	/* Credential changes clear the parent-death signal: set it again. */
-	if (direct && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		fail(sfd, STEP_PDEATHSIG, errno);
 	sigemptyset(&set);
 	for (i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
