@@ -6,12 +6,15 @@
  * supervisor that reaped it, reaped here: none of its processes is left)
  * and the next sandbox is cloned in it. What is in one is the template's
  * tree (shared with it: later masks reach it too) and the ended session's
- * /proc, which the next one's replaces; the command can mount nothing. */
+ * /proc, which the next one's replaces; the command can mount nothing.
+ * Also the helper that mounts a supervised sandbox's /proc. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/linux.h"
@@ -92,4 +95,41 @@ linux_mntns_reaped(pid_t pid)
 		idle[nidle++] = fd;
 	else
 		close(fd);
+}
+
+/* The helper that mounts a supervised sandbox's /proc, which its init,
+ * in the supervisor's Landlock domain, may not: forked before that domain,
+ * told the init's pid, it joins the init's mount namespace and mounts a
+ * /proc of the init's pid namespace there, then says so to the init.
+ * Before Linux 6.15 proc has no pidns option (EINVAL): then a child of
+ * the helper's in that pid namespace mounts it. */
+void
+linux_mntns_proc_helper(int pid_r, int done_w)
+{
+	char path[64];
+	pid_t init, c;
+	int pidns, mnt, r, st;
+
+	if (read(pid_r, &init, sizeof(init)) != sizeof(init) || init <= 0)
+		_exit(1);
+	/* The template's /proc, not an ended sandbox's. */
+	linux_mntns_leave();
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
+	pidns = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)init);
+	mnt = open(path, O_RDONLY | O_CLOEXEC);
+	if (pidns < 0 || mnt < 0 || setns(mnt, CLONE_NEWNS) < 0)
+		_exit(1);
+	r = linux_mount_own_proc(pidns);
+	if (r == -EINVAL && setns(pidns, CLONE_NEWPID) == 0 &&
+	    (c = _Fork()) >= 0) {
+		if (c == 0)
+			_exit(linux_mount_own_proc(-1) < 0);
+		if (waitpid(c, &st, 0) == c && WIFEXITED(st) &&
+		    WEXITSTATUS(st) == 0)
+			r = 0;
+	}
+	if (r < 0 || write(done_w, "p", 1) != 1)
+		_exit(1);
+	_exit(0);
 }

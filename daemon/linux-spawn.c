@@ -387,43 +387,6 @@ linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err)
 		close(pidfd);
 }
 
-/* The helper that mounts a supervised sandbox's /proc, which its init,
- * in the supervisor's Landlock domain, may not: forked before that domain,
- * told the init's pid, it joins the init's mount namespace and mounts a
- * /proc of the init's pid namespace there, then says so to the init.
- * Before Linux 6.15 proc has no pidns option (EINVAL): then a child of
- * the helper's in that pid namespace mounts it. */
-static void __attribute__((noreturn))
-proc_helper(int pid_r, int done_w)
-{
-	char path[64];
-	pid_t init, c;
-	int pidns, mnt, r, st;
-
-	if (read(pid_r, &init, sizeof(init)) != sizeof(init) || init <= 0)
-		_exit(1);
-	/* The template's /proc, not an ended sandbox's. */
-	linux_mntns_leave();
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
-	pidns = open(path, O_RDONLY | O_CLOEXEC);
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)init);
-	mnt = open(path, O_RDONLY | O_CLOEXEC);
-	if (pidns < 0 || mnt < 0 || setns(mnt, CLONE_NEWNS) < 0)
-		_exit(1);
-	r = linux_mount_own_proc(pidns);
-	if (r == -EINVAL && setns(pidns, CLONE_NEWPID) == 0 &&
-	    (c = _Fork()) >= 0) {
-		if (c == 0)
-			_exit(linux_mount_own_proc(-1) < 0);
-		if (waitpid(c, &st, 0) == c && WIFEXITED(st) &&
-		    WEXITSTATUS(st) == 0)
-			r = 0;
-	}
-	if (r < 0 || write(done_w, "p", 1) != 1)
-		_exit(1);
-	_exit(0);
-}
-
 /* With a supervisor, a child of the spawner does the start: it builds
  * the command's Landlock ruleset and restricts itself with it (the
  * template must not be), makes the supervisor's sockets, starts the init
@@ -451,7 +414,7 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
 	if (helper == 0) {
 		close(done[0]);
 		close(pid[1]);
-		proc_helper(pid[0], done[1]);
+		linux_mntns_proc_helper(pid[0], done[1]);
 	}
 	close(pid[0]);
 	close(done[1]);

@@ -286,6 +286,11 @@ int linux_mntns_enter(void);
 void linux_mntns_leave(void);
 void linux_mntns_started(pid_t pid, int fd);
 void linux_mntns_reaped(pid_t pid);
+/* A supervised sandbox's /proc, mounted for its init, which may not
+ * (Landlock): reads the init's pid from pid_r, a byte to done_w once
+ * mounted. */
+void linux_mntns_proc_helper(int pid_r, int done_w)
+	__attribute__((noreturn));
 int linux_netns_lend(void);
 void linux_netns_return(int listener);
 int linux_netns_enter(int nsfd);
