@@ -121,6 +121,8 @@ linux_mntns_proc_helper(int pid_r, int done_w)
 	if (pidns < 0 || mnt < 0 || setns(mnt, CLONE_NEWNS) < 0)
 		_exit(1);
 	r = linux_mount_own_proc(pidns);
+	/* (The ended session's /proc is gone already.) */
+	linux_mntns_reused = false;
 	if (r == -EINVAL && setns(pidns, CLONE_NEWPID) == 0 &&
 	    (c = _Fork()) >= 0) {
 		if (c == 0)
