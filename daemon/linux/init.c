@@ -520,13 +520,13 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 				       SIGCONT, SIGTSTP, SIGALRM };
 	bool direct = sync_fd >= 0;
 	struct linux_session_fds f = fds ? *fds :
-		(struct linux_session_fds){ -1, -1, -1 };
+		(struct linux_session_fds){ -1, -1, -1, -1 };
 	/* A direct sandbox checks its pty slave against the one it binds. */
 	int slave = direct && p->tty_path ? p->stdio[0] : -1;
-	int keep[11] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
+	int keep[12] = { sync_fd, sfd, go, slave, f.ruleset, f.sup, f.report,
 			 fds ? -1 : p->lock_fd, direct ? p->tmp_fd : -1,
 			 direct ? p->vartmp_fd : -1,
-			 direct ? p->home_from : -1 };
+			 direct ? p->home_from : -1, f.proc };
 	int own[2] = { -1, -1 }, sigfd, err = 0, step;
 	pid_t sup = 0;
 	struct command c;
@@ -537,15 +537,17 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 
 	/* The clone copied every fd of its parent (the daemon's sessions and
 	 * clients, a template's watches): keep only what this sandbox uses. */
-	linux_close_fds_except(keep, 11);
+	linux_close_fds_except(keep, 12);
 	prctl(PR_SET_NAME, "sbx-init");
 	/* Mount points made inside must be traversable by the user. */
 	umask(INIT_UMASK);
+	/* We die with our parent: the daemon (a direct sandbox), the
+	 * spawner or the supervisor; none of our processes is left when
+	 * the spawner reaps the one that held our mount namespace, which a
+	 * later sandbox then uses (linux/mntns.c). */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		fail(sfd, STEP_PDEATHSIG, errno);
 	if (direct) {
-		/* Our own namespaces: we die with the daemon. (In a template,
-		 * the template does, and takes its pid namespace along.) */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-			fail(sfd, STEP_PDEATHSIG, errno);
 		if (read(sync_fd, &ch, 1) != 1)
 			_exit(125); /* the daemon gave up on us */
 		close(sync_fd);
@@ -556,6 +558,13 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		fail(sfd, STEP_LOOPBACK, -err);
 	if (direct && (step = linux_mount_build(p, &err, NULL, NULL)) != 0)
 		fail(sfd, step, err);
+	/* A templated sandbox's mount namespace is a copy of the
+	 * template's, whose /proc shows the template's pid namespace (the
+	 * other sessions, the spawner): a fresh one, for ours, mounted here
+	 * while warm, or, when a supervisor's Landlock domain (which forbids
+	 * mounting) is ours already, by its helper (awaited below). */
+	if (!direct && !fds && (err = linux_mount_own_proc(-1)) < 0)
+		fail(sfd, STEP_MOUNT_PROC, -err);
 	if (slave >= 0)
 		close(slave); /* the command gets it with its job */
 	if (chdir("/") < 0)
@@ -573,7 +582,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	if ((err = linux_drop_privs(p)) < 0)
 		fail(sfd, STEP_DROP_PRIVS, -err);
 	/* Credential changes clear the parent-death signal: set it again. */
-	if (direct && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		fail(sfd, STEP_PDEATHSIG, errno);
 	sigemptyset(&set);
 	for (i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
@@ -589,6 +598,9 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	 * that (umask) already goes to the supervisor. */
 	if (own[0] >= 0)
 		sup = linux_supervisor_fork(p, own);
+	/* The command must not run before its /proc is there. */
+	if (f.proc >= 0 && (read(f.proc, &ch, 1) != 1 || close(f.proc) < 0))
+		fail(sfd, STEP_MOUNT_PROC, EPIPE);
 	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0, sup };
 	cmd = clone(command_entry, stack + COMMAND_STACK,
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, &c);

@@ -122,6 +122,7 @@ struct linux_session_fds {
 	int ruleset;
 	int sup;
 	int report;
+	int proc;  /* a byte once the sandbox's /proc is mounted; -1: none */
 };
 
 /* Mount tree of the sandbox, built in place inside a fresh mount namespace
@@ -132,6 +133,10 @@ struct linux_session_fds {
 struct walk_watch;
 int linux_mount_build(const struct sandbox_plan *plan, int *err,
 		      const struct walk_watch *watch, struct walk_state **keep);
+/* A templated sandbox's fresh /proc over the template's, for pid
+ * namespace pidns (-1: the caller's), /proc/sys and the like read-only.
+ * 0 or -errno. */
+int linux_mount_own_proc(int pidns);
 /* An overlay of directory lower (read-only) with upper and work, as a
  * detached mount (nosuid, nodev); userns: made in a user namespace. Layers
  * are fds (O_PATH will do), so no path is looked up twice. */
@@ -282,6 +287,21 @@ void linux_spawn_session(const struct sandbox_plan *plan, int status_fd,
  * ended cleanly, through one of its proxy listeners (closed here); one the
  * template did not lend is refused. enter / leave: the caller joins a lent
  * namespace to clone the sandbox in it, and goes back to the template's. */
+/* linux/mntns.c, in a spawner: a sandbox mount namespace entered (one
+ * whose sandbox ended, or a new copy of the template's), its fd or
+ * -errno; then back in the template's; the sandbox's process that holds
+ * it, and, once that process is reaped, the namespace free again.
+ * linux_mntns_reused: the one entered holds an ended sandbox's /proc. */
+extern bool linux_mntns_reused;
+int linux_mntns_enter(void);
+void linux_mntns_leave(void);
+void linux_mntns_started(pid_t pid, int fd);
+void linux_mntns_reaped(pid_t pid);
+/* A supervised sandbox's /proc, mounted for its init, which may not
+ * (Landlock): reads the init's pid from pid_r, a byte to done_w once
+ * mounted. */
+void linux_mntns_proc_helper(int pid_r, int done_w)
+	__attribute__((noreturn));
 int linux_netns_lend(void);
 void linux_netns_return(int listener);
 int linux_netns_enter(int nsfd);

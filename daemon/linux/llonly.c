@@ -688,7 +688,7 @@ static void __attribute__((noreturn))
 start_supervised(struct sandbox_plan *p, int sfd)
 {
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED };
-	struct linux_session_fds f = { p->ll_ruleset, -1, -1 };
+	struct linux_session_fds f = { p->ll_ruleset, -1, -1, -1 };
 	int keep[7] = { sfd, p->stdio[0], p->stdio[1], p->stdio[2],
 			p->ll_ruleset, p->lock_fd, p->ll_dev };
 	int own[2], r;
@@ -748,7 +748,7 @@ spawn_supervised(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
 int
 llonly_spawn(struct sandbox_plan *p, struct sandbox_proc *out, int st[2])
 {
-	struct linux_session_fds f = { p->ll_ruleset, -1, -1 };
+	struct linux_session_fds f = { p->ll_ruleset, -1, -1, -1 };
 	struct clone_args a = { 0 };
 	int pidfd = -1;
 	pid_t pid;

@@ -860,6 +860,48 @@ proc_read_only(void)
 	return 0;
 }
 
+/* A fresh /proc over /proc, showing pid namespace pidns (-1: the
+ * caller's), its host-wide settings read-only. */
+static int
+mount_proc(int pidns)
+{
+	int fs, fd, r;
+
+	if (pidns < 0) {
+		fd = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					  MOUNT_ATTR_NOEXEC);
+	} else {
+		if ((fs = fsopen("proc", FSOPEN_CLOEXEC)) < 0)
+			return -errno;
+		fd = fsconfig(fs, FSCONFIG_SET_FD, "pidns", NULL, pidns) < 0 ||
+		     fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ?
+		     -1 : fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID |
+				  MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+		fd = fd < 0 ? -errno : fd;
+		close(fs);
+	}
+	if (fd < 0)
+		return fd;
+	r = attach(fd, "/proc");
+	close(fd);
+	return r < 0 ? r : proc_read_only();
+}
+
+/* A templated sandbox's /proc: its mount namespace is a copy of the
+ * template's, whose /proc is a peer of ours (linux/template.c shares the
+ * tree): made private first, or the new /proc would be mounted in the
+ * template and every other sandbox too. */
+int
+linux_mount_own_proc(int pidns)
+{
+	/* An ended sandbox's /proc (linux/mntns.c) goes first. */
+	if (linux_mntns_reused && umount2("/proc", MNT_DETACH) < 0)
+		return -errno;
+	if (mount(NULL, "/proc", NULL, MS_PRIVATE, NULL) < 0)
+		return -errno;
+	return mount_proc(pidns);
+}
+
 int
 linux_mount_build(const struct sandbox_plan *p, int *err,
 		  const struct walk_watch *watch, struct walk_state **keep)
@@ -886,11 +928,7 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 		return *err = -r, STEP_MOUNT_HOME;
 	if ((r = mount_writable(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_WORKSPACE;
-	fd = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-				  MOUNT_ATTR_NOEXEC);
-	if (fd < 0 || (r = attach(fd, "/proc")) < 0)
-		return *err = fd < 0 ? -fd : -r, STEP_MOUNT_PROC;
-	if ((r = proc_read_only()) < 0)
+	if ((r = mount_proc(-1)) < 0)
 		return *err = -r, STEP_MOUNT_PROC;
 	/* sysfs shows the network namespace of whoever mounted it: a fresh
 	 * one lists only the sandbox's loopback, not the host's devices.

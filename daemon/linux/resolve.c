@@ -226,21 +226,42 @@ finish(int cur, int obj, const char *comp, size_t len, bool slash,
 	return r < 0 || (size_t)r >= sizeof(out->abs) ? -ENAMETOOLONG : 0;
 }
 
-/* /proc/self and /proc/thread-self name the command, not us. */
-static int
-proc_self(struct sreq *r, const char *comp, size_t len, char *out,
-	  size_t cap)
+/* The last id of a status line "KEY:\t<id>\t<id>...": the one in the
+ * task's own pid namespace. */
+static long
+own_ns_id(const char *status, const char *key)
 {
-	pid_t tgid;
+	const char *l = strstr(status, key), *e;
+	long v = -1;
+
+	if (!l)
+		return -1;
+	for (l += strlen(key), e = l + strcspn(l, "\n"); l < e; l++)
+		if (l[-1] == '\t' || l[-1] == ' ')
+			v = strtol(l, NULL, 10);
+	return v;
+}
+
+/* /proc/self and /proc/thread-self name the command, not us, by its ids
+ * in its own pid namespace: the walk goes through the command's /proc,
+ * which shows that namespace (a template's supervisor is outside it). */
+static int
+proc_self(struct sreq *r, size_t len, char *out, size_t cap)
+{
+	char buf[4096];
+	long tgid, tid;
 	int e;
 
-	if ((e = res_status(r->tid, NULL, &tgid)) < 0)
+	if ((e = res_proc_read(r->tid, "status", buf, sizeof(buf))) < 0)
 		return e;
+	tgid = own_ns_id(buf, "\nNStgid:");
+	tid = own_ns_id(buf, "\nNSpid:");
+	if (tgid <= 0 || tid <= 0)
+		return -EIO;
 	if (len == 4)
-		snprintf(out, cap, "%d", (int)tgid);
+		snprintf(out, cap, "%ld", tgid);
 	else
-		snprintf(out, cap, "%d/task/%d", (int)tgid, (int)r->tid);
-	(void)comp;
+		snprintf(out, cap, "%ld/task/%ld", tgid, tid);
 	return 0;
 }
 
@@ -296,7 +317,7 @@ res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 		if ((len == 4 && !memcmp(comp, "self", 4)) ||
 		    (len == 11 && !memcmp(comp, "thread-self", 11))) {
 			if (on_proc(cur)) {
-				if ((e = proc_self(r, comp, len, link,
+				if ((e = proc_self(r, len, link,
 						   sizeof(link))) < 0 ||
 				    (e = splice_link(buf, sizeof(buf), &p, link,
 						     rest)) < 0)

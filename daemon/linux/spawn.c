@@ -395,18 +395,21 @@ out_st:
 }
 
 /* The session init, in its own network (unless the host cannot make one),
- * IPC, UTS and pid namespaces, in one clone3, handed f (NULL: none); its
- * pidfd, or why it could not be made, goes to the daemon. Returns its
- * pid, or -1. */
+ * IPC, UTS, pid and mount namespaces, in one clone3, handed f (NULL:
+ * none); its pidfd, or why it could not be made, goes to the daemon.
+ * Returns its pid, or -1. */
 static pid_t
 start_init(const struct sandbox_plan *p, int sfd, int go,
-	   const struct linux_session_fds *f, int netns)
+	   const struct linux_session_fds *f, int netns, int mntns)
 {
 	struct clone_args a = { 0 };
 	int pidfd = -1, e;
 	pid_t pid;
 
-	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_PIDFD;
+	/* A mount namespace of its own, for a /proc of its own: the one
+	 * the spawner entered (linux/mntns.c), else a copy made here. */
+	a.flags = linux_session_ns_flags(p) | CLONE_NEWPID | CLONE_PIDFD |
+		  (mntns < 0 ? CLONE_NEWNS : 0);
 	/* A network namespace the template lent: cloned inside it. */
 	if (netns >= 0 && linux_netns_enter(netns) == 0)
 		a.flags &= ~(uint64_t)CLONE_NEWNET;
@@ -447,16 +450,34 @@ linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err)
  * the command's Landlock ruleset and restricts itself with it (the
  * template must not be), makes the supervisor's sockets, starts the init
  * handed them, then becomes the supervisor itself (in the template's pid
- * namespace, which the sandbox's /proc shows; after the init, so a warm
- * sandbox is not held up; one process fewer to fork and tear down per
- * sandbox). The init is its child, which it reaps before it exits. */
+ * and mount namespaces, walking paths from the init's root; after the
+ * init, so a warm sandbox is not held up; one process fewer to fork and
+ * tear down per sandbox). The init is its child, which it reaps before
+ * it exits. Before all that, the helper that mounts the init's /proc. */
 static void __attribute__((noreturn))
-start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
+start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
+		 int mntns)
 {
-	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED };
-	struct linux_session_fds f = { -1, -1, -1 };
-	int own[2] = { -1, -1 }, r;
+	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED,
+				    .step = STEP_MOUNT_PROC };
+	struct linux_session_fds f = { -1, -1, -1, -1 };
+	int own[2] = { -1, -1 }, done[2], pid[2], r;
+	pid_t helper, init;
 
+	/* Not fork(): no atfork handler (linux/lean.c). */
+	if (pipe2(done, O_CLOEXEC) < 0 || pipe2(pid, O_CLOEXEC) < 0 ||
+	    (helper = _Fork()) < 0) {
+		s.value = errno;
+		goto out;
+	}
+	if (helper == 0) {
+		close(done[0]);
+		close(pid[1]);
+		linux_mntns_proc_helper(pid[0], done[1]);
+	}
+	close(pid[0]);
+	close(done[1]);
+	f.proc = done[0];
 	if (p->landlock_abi > 0 && (f.ruleset = linux_landlock_ruleset(p)) < 0) {
 		s.step = STEP_LANDLOCK_RULESET;
 		s.value = -f.ruleset;
@@ -464,8 +485,17 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns)
 		s.step = STEP_SUPERVISOR;
 		s.value = -r;
 	} else {
-		linux_supervise(p, own, start_init(p, sfd, go, &f, netns));
+		init = start_init(p, sfd, go, &f, netns, mntns);
+		if (mntns >= 0)
+			linux_mntns_leave(); /* the supervisor's /proc */
+		/* The helper's exit, not left to the supervisor to reap. */
+		if (write(pid[1], &init, sizeof(init)) == sizeof(init))
+			waitpid(helper, NULL, 0);
+		close(pid[1]);
+		close(f.proc);
+		linux_supervise(p, own, init);
 	}
+out:
 	if (write(sfd, &s, sizeof(s)) < 0)
 		_exit(1);
 	_exit(0);
@@ -478,16 +508,22 @@ void
 linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
 {
 	int netns = p->net == SANDBOX_NET_NAMESPACE ? linux_netns_lend() : -1;
+	int mntns = linux_mntns_enter(), e;
 	pid_t pid;
 
 	if (!p->emulate)
-		start_init(p, sfd, go, NULL, netns);
+		pid = start_init(p, sfd, go, NULL, netns, mntns);
 	else if ((pid = _Fork()) == 0) /* no atfork handler: linux/lean.c */
-		start_supervised(p, sfd, go, netns);
-	else if (pid < 0) {
+		start_supervised(p, sfd, go, netns, mntns);
+	e = errno;
+	if (mntns >= 0) {
+		linux_mntns_leave();
+		linux_mntns_started(pid, mntns);
+	}
+	if (pid < 0 && p->emulate) {
 		struct sandbox_status s = {
 			.kind = SANDBOX_STATUS_SETUP_FAILED,
-			.step = STEP_FORK, .value = errno,
+			.step = STEP_FORK, .value = e,
 		};
 
 		if (write(sfd, &s, sizeof(s)) < 0)

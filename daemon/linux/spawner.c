@@ -38,10 +38,11 @@ int
 linux_poll_reaping(struct pollfd *pfd, nfds_t n)
 {
 	struct signalfd_siginfo si;
+	pid_t pid;
 	int r;
 
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		;
+	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+		linux_mntns_reaped(pid);
 	if ((r = poll(pfd, n, -1)) > 0 && pfd[n - 1].revents) {
 		ssize_t k = read(pfd[n - 1].fd, &si, sizeof(si));
 

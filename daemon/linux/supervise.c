@@ -340,7 +340,7 @@ linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
 	struct sup s = { .fs = p->fs, .report = rep, .lock = p->lock_fd,
 			 .listener = -1 };
 	int keep[3] = { sup_fd, rep, p->lock_fd }, fds[1], nfds = 0;
-	char c;
+	char c, root[32] = "/";
 
 	linux_close_fds_except(keep, p->lock_fd >= 0 ? 3 : 2);
 	prctl(PR_SET_NAME, "sbx-supervise");
@@ -348,10 +348,14 @@ linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
 		       &(struct timeval){ 2, 0 }, sizeof(struct timeval)) < 0)
 		_exit(1);
 	signal(SIGPIPE, SIG_IGN);
+	/* Paths from the command's root: in a template's session its mount
+	 * namespace (its /proc) is not ours. Opened while we may. */
+	if (init > 0)
+		snprintf(root, sizeof(root), "/proc/%d/root", (int)init);
+	if ((s.root = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		_exit(1);
 	if (linux_drop_privs(p) < 0 || prctl(PR_SET_DUMPABLE, 0) < 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		_exit(1);
-	if ((s.root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		_exit(1);
 	/* The command sends its listener once its filter is loaded; EOF:
 	 * it never got that far. */

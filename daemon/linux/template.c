@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -354,6 +355,15 @@ template_main(const struct sandbox_plan *plan, const struct ltemplate *t,
 	q.home_from = -1;
 	if (st.step == 0 && chdir("/") < 0) {
 		st.step = STEP_CHDIR;
+		st.err = errno;
+	}
+	/* Each sandbox has a mount namespace of its own (a /proc of its pid
+	 * namespace), a copy of this one: shared, so what is masked here
+	 * later reaches the running and warm sandboxes too. After the
+	 * build: its clones stay out of each other's peer groups. */
+	if (st.step == 0 && mount(NULL, "/", NULL, MS_REC | MS_SHARED,
+				  NULL) < 0) {
+		st.step = STEP_MOUNT_PRIVATE;
 		st.err = errno;
 	}
 	if (st.step == STEP_MOUNT_POLICY && linux_walk_refused())

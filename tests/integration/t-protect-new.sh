@@ -16,18 +16,29 @@ start_daemon
 has_protect_new ||
 	skip "kernel cannot refuse new protected paths (see sbxctl status)"
 
-# Supervisors are visible in /proc (the template's pid namespace: this
-# session's and those of the warm sandboxes waiting there) but out of the
-# command's reach: not their fds (as uid 0 their numbers are listed, not
-# what they are), environment or memory.
+# A session's supervisor is out of the command's reach: in a template's
+# session it is not in the sandbox's pid namespace, so its /proc does not
+# list it; in a terminal session it is (its init started it), but not its
+# fds (as uid 0 their numbers are listed, not what they are), environment
+# or memory.
 # (A file made first: answered, so the supervisor is up and named.)
-out=$(sbx run -q -- sh -c ': > "$TMPDIR/up"; for p in /proc/[0-9]*; do
+cat >"$WS/probe-sup" <<'EOF'
+: > "$TMPDIR/up"; for p in /proc/[0-9]*; do
 	[ "$(cat $p/comm 2>/dev/null)" = sbx-supervise ] || continue
 	for f in $p/fd/*; do readlink $f >/dev/null 2>&1 && echo fd; done
 	cat $p/environ >/dev/null 2>&1 && echo environ
 	head -c1 $p/mem >/dev/null 2>&1 && echo mem
-	echo seen; done')
-expect_eq "supervisor out of the command's reach" "$(sort -u <<<"$out" | tr "\n" " ")" "seen "
+	echo seen; done
+EOF
+chmod 644 "$WS/probe-sup"
+out=$(sbx run -q -- sh ./probe-sup)
+expect_eq "supervisor not in a templated session's /proc" "$out" ""
+if command -v script >/dev/null; then
+	# (The words only: a terminal may echo a control character first.)
+	out=$(script -qec "$BIN/sbxctl --no-autostart --socket $SOCK run -q -t -- sh ./probe-sup" /dev/null 2>&1 | tr -d '\r' | grep -oE '(seen|fd|environ|mem)$')
+	expect_eq "tty session: supervisor out of the command's reach" "$(sort -u <<<"$out" | tr "\n" " ")" "seen "
+fi
+rm -f "$WS/probe-sup"
 
 # Files the supervisor makes get the command's umask, as it changes.
 sbx run -q -- sh -c 'umask 077; : > m1; umask 022; : > m2; (umask 027; : > m3); : > m4'
