@@ -2,7 +2,8 @@
  * writable workspace, private /tmp, its own /proc, a minimal /dev, daemon
  * state hidden. Built in place with the mount API (no helper binaries, no
  * argv limits) by the sandbox init inside a fresh user+mount+pid
- * namespace. */
+ * namespace. Masks are mount-mask.c's, /proc mount-proc.c's, binds of
+ * files linked outside the trees mount-links.c's. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include "daemon/policy/fsplan.h"
 #include "daemon/linux/walk.h"
 #include "daemon/linux/linux.h"
+#include "daemon/linux/mount-int.h"
 #include "daemon/usercred.h"
 
 static const char *const dev_nodes[] = {
@@ -24,7 +26,6 @@ static const char *const dev_nodes[] = {
 };
 #define NDEV (sizeof(dev_nodes) / sizeof(dev_nodes[0]))
 
-#define MAX_WRITE 64
 #define MAX_HOME_MOUNTS 64
 
 /* Mounts below the home, which the overlay (whose lower layer is the
@@ -45,8 +46,8 @@ struct trees {
 	struct home_mounts sub;
 };
 
-static int
-clone_tree(const char *path, unsigned extra)
+int
+lmount_clone_tree(const char *path, unsigned extra)
 {
 	int fd = open_tree(AT_FDCWD, path,
 			   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | extra);
@@ -75,17 +76,17 @@ clone_same(const char *path, int fd)
 	return t;
 }
 
-static int
-attach(int fd, const char *target)
+int
+lmount_attach(int fd, const char *target)
 {
 	if (move_mount(fd, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		return -errno;
 	return 0;
 }
 
-static int
-set_attr(int dfd, const char *path, unsigned flags, uint64_t set,
-	 uint64_t clr)
+int
+lmount_set_attr(int dfd, const char *path, unsigned flags, uint64_t set,
+		uint64_t clr)
 {
 	struct mount_attr a = { .attr_set = set, .attr_clr = clr };
 
@@ -95,8 +96,8 @@ set_attr(int dfd, const char *path, unsigned flags, uint64_t set,
 }
 
 /* A fresh filesystem instance as a detached mount. */
-static int
-new_fs(const char *type, const char *mode, unsigned attrs)
+int
+lmount_new_fs(const char *type, const char *mode, unsigned attrs)
 {
 	int fs, mnt;
 
@@ -310,7 +311,7 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 	}
 	t->nws = (int)w->n;
 	t->tmp = clone_same(p->tmpdir, p->tmp_fd);
-	t->null = clone_tree("/dev/null", 0);
+	t->null = lmount_clone_tree("/dev/null", 0);
 	if (t->tmp < 0 || t->null < 0)
 		return t->tmp < 0 ? t->tmp : t->null;
 	if (p->vartmpdir &&
@@ -320,14 +321,14 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 		char path[32];
 
 		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
-		t->dev[i] = clone_tree(path, 0);
+		t->dev[i] = lmount_clone_tree(path, 0);
 		if (t->dev[i] < 0)
 			return t->dev[i];
 	}
 	t->tty = -1;
 	if (p->tty_path) {
 		/* The slave must be the very inode the client gave us. */
-		t->tty = clone_tree(p->tty_path, 0);
+		t->tty = lmount_clone_tree(p->tty_path, 0);
 		if (t->tty < 0)
 			return t->tty;
 		if (fstat(t->tty, &a) < 0 || fstat(p->stdio[0], &b) < 0)
@@ -362,13 +363,13 @@ build_dev(const struct sandbox_plan *p, const struct trees *t)
 	size_t i;
 	int fd, r;
 
-	fd = new_fs("tmpfs", "0755", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
-	if (fd < 0 || (r = attach(fd, "/dev")) < 0)
+	fd = lmount_new_fs("tmpfs", "0755", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+	if (fd < 0 || (r = lmount_attach(fd, "/dev")) < 0)
 		return fd < 0 ? fd : r;
 	close(fd);
 	for (i = 0; i < NDEV; i++) {
 		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
-		if ((r = touch(path)) < 0 || (r = attach(t->dev[i], path)) < 0)
+		if ((r = touch(path)) < 0 || (r = lmount_attach(t->dev[i], path)) < 0)
 			return r;
 	}
 	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
@@ -376,18 +377,18 @@ build_dev(const struct sandbox_plan *p, const struct trees *t)
 			return -errno;
 	if (mkdir("/dev/shm", 01777) < 0 || mkdir("/dev/pts", 0755) < 0)
 		return -errno;
-	fd = new_fs("tmpfs", "1777", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+	fd = lmount_new_fs("tmpfs", "1777", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 				     MOUNT_ATTR_NOEXEC);
-	if (fd < 0 || (r = attach(fd, "/dev/shm")) < 0)
+	if (fd < 0 || (r = lmount_attach(fd, "/dev/shm")) < 0)
 		return fd < 0 ? fd : r;
 	close(fd);
 	if (p->tty_path) {
 		snprintf(path, sizeof(path), "/dev/pts/%s",
 			 strrchr(p->tty_path, '/') + 1);
-		if ((r = touch(path)) < 0 || (r = attach(t->tty, path)) < 0)
+		if ((r = touch(path)) < 0 || (r = lmount_attach(t->tty, path)) < 0)
 			return r;
 	}
-	return set_attr(AT_FDCWD, "/dev", 0, MOUNT_ATTR_RDONLY, 0);
+	return lmount_set_attr(AT_FDCWD, "/dev", 0, MOUNT_ATTR_RDONLY, 0);
 }
 
 static int
@@ -396,18 +397,18 @@ build_masks(const struct sandbox_plan *p, const struct trees *t)
 	int i, fd, r;
 
 	for (i = 0; i < p->nmasks; i++) {
-		fd = new_fs("tmpfs", "0000", MOUNT_ATTR_RDONLY |
+		fd = lmount_new_fs("tmpfs", "0000", MOUNT_ATTR_RDONLY |
 				MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 				MOUNT_ATTR_NOEXEC);
 		if (fd < 0)
 			return fd;
-		r = attach(fd, p->masks[i]);
+		r = lmount_attach(fd, p->masks[i]);
 		close(fd);
 		if (r < 0 && r != -ENOENT)
 			return r;
 	}
 	if (p->socket_mask) {
-		r = attach(t->null, p->socket_mask);
+		r = lmount_attach(t->null, p->socket_mask);
 		if (r < 0 && r != -ENOENT)
 			return r;
 	}
@@ -419,7 +420,7 @@ build_masks(const struct sandbox_plan *p, const struct trees *t)
 static int
 attach_read_only(int fd, const char *path, bool user)
 {
-	int r = set_attr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+	int r = lmount_set_attr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
 			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 			 MOUNT_ATTR_NODEV, 0);
 
@@ -438,12 +439,12 @@ attach_read_only(int fd, const char *path, bool user)
 static int
 mount_tmp(const struct trees *t)
 {
-	int r = set_attr(t->tmp, "", AT_EMPTY_PATH,
+	int r = lmount_set_attr(t->tmp, "", AT_EMPTY_PATH,
 			 MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
 
-	if (r < 0 || (r = attach(t->tmp, "/tmp")) < 0 || t->vartmp < 0)
+	if (r < 0 || (r = lmount_attach(t->tmp, "/tmp")) < 0 || t->vartmp < 0)
 		return r;
-	r = set_attr(t->vartmp, "", AT_EMPTY_PATH,
+	r = lmount_set_attr(t->vartmp, "", AT_EMPTY_PATH,
 		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
 	if (r == 0)
 		r = attach_nolink(t->vartmp, "/var/tmp");
@@ -485,7 +486,7 @@ mount_writable(const struct sandbox_plan *p, const struct trees *t)
 	for (k = 0; k < t->nws; k++) {
 		if (t->ws[k] < 0)
 			continue; /* allowWrite names something absent */
-		r = set_attr(t->ws[k], "", AT_EMPTY_PATH | AT_RECURSIVE,
+		r = lmount_set_attr(t->ws[k], "", AT_EMPTY_PATH | AT_RECURSIVE,
 			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
 		if (r < 0)
 			return r;
@@ -501,8 +502,8 @@ mount_writable(const struct sandbox_plan *p, const struct trees *t)
  * covers, whatever a running sandbox renames meanwhile. 0 when path is
  * gone. user: a path of the user's, the caller holding the user's
  * credentials (linux_userpath_policy); else one of the daemon's. */
-static int
-bind_self_as(const char *path, uint64_t attrs, bool user, unsigned rec)
+int
+lmount_bind_self_as(const char *path, uint64_t attrs, bool user, unsigned rec)
 {
 	int t = user ? linux_userpath_policy(path, 0) :
 		       open(path, O_PATH | O_CLOEXEC), fd, r = 0;
@@ -516,7 +517,7 @@ bind_self_as(const char *path, uint64_t attrs, bool user, unsigned rec)
 	if (fd < 0)
 		r = -errno;
 	if (r == 0 && attrs)
-		r = set_attr(fd, "", AT_EMPTY_PATH | rec, attrs, 0);
+		r = lmount_set_attr(fd, "", AT_EMPTY_PATH | rec, attrs, 0);
 	if (r == 0 && move_mount(fd, "", t, "", MOVE_MOUNT_F_EMPTY_PATH |
 				 MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		r = -errno;
@@ -526,207 +527,18 @@ bind_self_as(const char *path, uint64_t attrs, bool user, unsigned rec)
 	return r;
 }
 
-static int
-bind_self(const char *path, uint64_t attrs, bool user)
+int
+lmount_bind_self(const char *path, uint64_t attrs, bool user)
 {
-	return bind_self_as(path, attrs, user, AT_RECURSIVE);
+	return lmount_bind_self_as(path, attrs, user, AT_RECURSIVE);
 }
 
 /* A path goes read-only by a read-only bind of itself. */
 int
 linux_mount_read_only(const char *path)
 {
-	return bind_self(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+	return lmount_bind_self(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 				       MOUNT_ATTR_NODEV, true);
-}
-
-/* A file with links outside the writable trees, the same way, but alone:
- * nothing is mounted below a file (a mask on it is what the path names),
- * and a recursive clone looks at every mount of the workspace's tree, so
- * 10,000 of them would cost a hundred times more. */
-static int
-read_only_file(const char *path)
-{
-	return bind_self_as(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-				  MOUNT_ATTR_NODEV, true, 0);
-}
-
-/* The deepest writable tree path is in: its index, or -1. */
-static int
-tree_of(const struct fsplan_list *trees, const char *path)
-{
-	size_t i, n, best = 0;
-	int t = -1;
-
-	for (i = 0; i < trees->n && i < MAX_WRITE; i++) {
-		n = strlen(trees->v[i]);
-		if (!strncmp(path, trees->v[i], n) && path[n] == '/' &&
-		    n >= best) {
-			t = (int)i;
-			best = n;
-		}
-	}
-	return t;
-}
-
-/* One file of read_only_links: cloned from src (its tree's mount alone)
- * at rel, attached onto what path names when that is the same file. 1:
- * not the same (another mount over it, or changed meanwhile). */
-static int
-read_only_link(int src, const char *rel, const char *path)
-{
-	struct stat a, b;
-	int t, fd, r = 0;
-
-	if ((t = linux_userpath_policy(path, O_NOFOLLOW)) < 0)
-		return t == -ENOENT ? 0 : t;
-	fd = open_tree(src, rel, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-		       AT_SYMLINK_NOFOLLOW);
-	if (fd < 0 || fstat(fd, &a) < 0 || fstat(t, &b) < 0 ||
-	    !S_ISREG(a.st_mode) || a.st_dev != b.st_dev ||
-	    a.st_ino != b.st_ino)
-		r = 1;
-	if (r == 0)
-		r = set_attr(fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY |
-			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
-	if (r == 0 && move_mount(fd, "", t, "", MOVE_MOUNT_F_EMPTY_PATH |
-				 MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		r = -errno;
-	if (fd >= 0)
-		close(fd);
-	close(t);
-	return r;
-}
-
-/* The build's files with links outside the writable trees (linux/walk.c),
- * each bound read-only onto itself, cloned from a clone of its tree's
- * mount alone, made first: a clone from the tree itself has the kernel
- * look at every mount on it (has_locked_children), which made 10,000
- * such binds quadratic (about 2 s). What that clone does not reach as the
- * same file goes the ordinary way. */
-static int
-read_only_links(const struct fsplan_list *trees, const struct fsplan_list *l)
-{
-	int src[MAX_WRITE], t, k, fd, r = 0;
-	size_t i;
-
-	for (k = 0; k < MAX_WRITE; k++)
-		src[k] = -1;
-	for (i = 0; r >= 0 && i < l->n; i++) {
-		k = tree_of(trees, l->v[i]);
-		if (k >= 0 && src[k] < 0 &&
-		    (t = linux_userpath_policy(trees->v[k], 0)) >= 0) {
-			fd = open_tree(t, "", OPEN_TREE_CLONE |
-				       OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-			src[k] = fd < 0 ? -1 : fd;
-			close(t);
-		}
-		r = k >= 0 && src[k] >= 0 ?
-			read_only_link(src[k], l->v[i] +
-				       strlen(trees->v[k]) + 1, l->v[i]) : 1;
-		if (r == 1)
-			r = read_only_file(l->v[i]);
-	}
-	for (k = 0; k < MAX_WRITE; k++)
-		if (src[k] >= 0)
-			close(src[k]);
-	return r < 0 ? r : 0;
-}
-
-/* A mask of each kind, once mounted (its fd refers to that mount): the
- * later ones are clones of it, which keep its attributes. */
-static int mask_made[2] = { -1, -1 };
-
-/* A new mask, detached: for a directory an empty, mode 000, read-only
- * tmpfs, for a file a read-only, nodev bind of /dev/null. */
-static int
-new_mask(bool dir, bool *first)
-{
-	int fd, r;
-
-	if (mask_made[dir] >= 0) {
-		fd = open_tree(mask_made[dir], "", OPEN_TREE_CLONE |
-			       OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-		*first = false;
-		if (fd >= 0)
-			return fd;
-		/* That mount is gone: the file or directory it covered was
-		 * removed or replaced on the host, which detaches it, and a
-		 * detached mount cannot be cloned. Start from a new one. */
-		close(mask_made[dir]);
-		mask_made[dir] = -1;
-	}
-	*first = true;
-	if (dir)
-		return new_fs("tmpfs", "0000", MOUNT_ATTR_RDONLY |
-			      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-			      MOUNT_ATTR_NOEXEC);
-	fd = clone_tree("/dev/null", 0);
-	if (fd >= 0 && (r = set_attr(fd, "", AT_EMPTY_PATH,
-				     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV |
-				     MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSUID,
-				     0)) < 0) {
-		close(fd);
-		return r;
-	}
-	return fd;
-}
-
-/* A masked file becomes an unopenable device node (a nodev bind of
- * /dev/null); a masked directory an empty, mode 000, read-only tmpfs.
- * Either way content and listing fail, and writes go nowhere. */
-static int
-attach_mask(const char *path, bool dir)
-{
-	bool first;
-	int fd, r;
-
-	if ((fd = new_mask(dir, &first)) < 0)
-		return fd;
-	r = attach(fd, path);
-	if (r == 0 && first)
-		mask_made[dir] = fd; /* now that mount */
-	else
-		close(fd);
-	return r;
-}
-
-/* Looked at and mounted onto through one fd: the mask covers what was
- * looked at. */
-int
-linux_mount_mask(const char *path)
-{
-	struct stat st;
-	bool first;
-	int to, fd, r;
-
-	to = linux_userpath_policy(path, O_NOFOLLOW);
-	if (to < 0)
-		return to == -ENOENT ? 0 : to;
-	if (fstat(to, &st) < 0 || S_ISLNK(st.st_mode)) {
-		/* the walk never follows links; its target is masked */
-		r = S_ISLNK(st.st_mode) ? 0 : -errno;
-		close(to);
-		return r;
-	}
-	if ((fd = new_mask(S_ISDIR(st.st_mode), &first)) < 0) {
-		close(to);
-		return fd;
-	}
-	r = move_mount(fd, "", to, "", MOVE_MOUNT_F_EMPTY_PATH |
-		       MOVE_MOUNT_T_EMPTY_PATH) < 0 ? -errno : 0;
-	if (r == 0 && first)
-		mask_made[S_ISDIR(st.st_mode)] = fd; /* now that mount */
-	else
-		close(fd);
-	close(to);
-	return r;
-}
-
-int
-linux_mount_mask_as(const char *path, bool dir)
-{
-	return attach_mask(path, dir) == 0 ? 0 : linux_mount_mask(path);
 }
 
 static int
@@ -775,7 +587,7 @@ pin_parent(const char *path)
 	*strrchr(dir, '/') = '\0';
 	/* With what is mounted below it (masks): a bind of the directory
 	 * alone would uncover what they hide. */
-	return bind_self(dir, 0, true);
+	return lmount_bind_self(dir, 0, true);
 }
 
 /* Read-only paths first, then masks: a mask inside a protected tree must
@@ -788,7 +600,7 @@ linux_mount_apply(const struct walk_result *w)
 
 	if ((r = apply_list(&w->ro, pin_parent)) == 0 &&
 	    (r = apply_list(&w->ro, linux_mount_read_only)) == 0 &&
-	    (r = apply_list(&w->ro_links, read_only_file)) == 0 &&
+	    (r = apply_list(&w->ro_links, lmount_read_only_file)) == 0 &&
 	    (r = apply_list(&w->deny_dirs, mask_dir)) == 0)
 		r = apply_list(&w->deny, mask_file);
 	return r;
@@ -827,7 +639,7 @@ apply_policy(const struct sandbox_plan *p, const struct walk_watch *watch,
 		return r == -EPIPE && e < 0 ? e : r;
 	/* The read-only binds after the masks: they clone what is below
 	 * them, masks included. */
-	r = read_only_links(&p->fs->l[FSPLAN_WRITE], &w.ro_links);
+	r = lmount_read_only_links(&p->fs->l[FSPLAN_WRITE], &w.ro_links);
 	fsplan_list_free(&w.ro_links);
 	if (r == 0)
 		r = linux_mount_apply(&w);
@@ -837,69 +649,6 @@ apply_policy(const struct sandbox_plan *p, const struct walk_watch *watch,
 	else
 		linux_walk_state_free(st);
 	return r;
-}
-
-/* The host-wide kernel settings under /proc, read-only to everyone: a
- * root sandbox is uid 0 mapped to itself, and sysctl's permission check
- * looks at that uid, not at capabilities (it could otherwise write
- * /proc/sys/kernel/core_pattern, which the host's kernel runs as root). */
-static int
-proc_read_only(void)
-{
-	static const char *const paths[] = {
-		"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus",
-	};
-	size_t i;
-	int r;
-
-	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if ((r = bind_self(paths[i], MOUNT_ATTR_RDONLY |
-				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
-				   false)) < 0)
-			return r;
-	return 0;
-}
-
-/* A fresh /proc over /proc, showing pid namespace pidns (-1: the
- * caller's), its host-wide settings read-only. */
-static int
-mount_proc(int pidns)
-{
-	int fs, fd, r;
-
-	if (pidns < 0) {
-		fd = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-					  MOUNT_ATTR_NOEXEC);
-	} else {
-		if ((fs = fsopen("proc", FSOPEN_CLOEXEC)) < 0)
-			return -errno;
-		fd = fsconfig(fs, FSCONFIG_SET_FD, "pidns", NULL, pidns) < 0 ||
-		     fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ?
-		     -1 : fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID |
-				  MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
-		fd = fd < 0 ? -errno : fd;
-		close(fs);
-	}
-	if (fd < 0)
-		return fd;
-	r = attach(fd, "/proc");
-	close(fd);
-	return r < 0 ? r : proc_read_only();
-}
-
-/* A templated sandbox's /proc: its mount namespace is a copy of the
- * template's, whose /proc is a peer of ours (linux/template.c shares the
- * tree): made private first, or the new /proc would be mounted in the
- * template and every other sandbox too. */
-int
-linux_mount_own_proc(int pidns)
-{
-	/* An ended sandbox's /proc (linux/mntns.c) goes first. */
-	if (linux_mntns_reused && umount2("/proc", MNT_DETACH) < 0)
-		return -errno;
-	if (mount(NULL, "/proc", NULL, MS_PRIVATE, NULL) < 0)
-		return -errno;
-	return mount_proc(pidns);
 }
 
 int
@@ -918,7 +667,7 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 		return *err = -r, STEP_MOUNT_HOME;
 	if ((r = take_trees(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_CLONE;
-	r = set_attr(AT_FDCWD, "/", AT_RECURSIVE, MOUNT_ATTR_RDONLY |
+	r = lmount_set_attr(AT_FDCWD, "/", AT_RECURSIVE, MOUNT_ATTR_RDONLY |
 		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
 	if (r < 0)
 		return *err = -r, STEP_MOUNT_READONLY;
@@ -928,7 +677,7 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 		return *err = -r, STEP_MOUNT_HOME;
 	if ((r = mount_writable(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_WORKSPACE;
-	if ((r = mount_proc(-1)) < 0)
+	if ((r = lmount_proc(-1)) < 0)
 		return *err = -r, STEP_MOUNT_PROC;
 	/* sysfs shows the network namespace of whoever mounted it: a fresh
 	 * one lists only the sandbox's loopback, not the host's devices.
@@ -936,10 +685,10 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 	 * one (user mode), and would see the host's network anyway: the
 	 * host's /sys stays, read-only like the rest of the root. */
 	if (p->net == SANDBOX_NET_NAMESPACE) {
-		fd = new_fs("sysfs", NULL, MOUNT_ATTR_RDONLY |
+		fd = lmount_new_fs("sysfs", NULL, MOUNT_ATTR_RDONLY |
 			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 			    MOUNT_ATTR_NOEXEC);
-		if (fd < 0 || (r = attach(fd, "/sys")) < 0)
+		if (fd < 0 || (r = lmount_attach(fd, "/sys")) < 0)
 			return *err = fd < 0 ? -fd : -r, STEP_MOUNT_SYS;
 		close(fd);
 	}

@@ -1,0 +1,40 @@
+/* The mount primitives mount.c, mount-mask.c and mount-proc.c share:
+ * each -errno on failure, detached mounts returned as fds. Private to
+ * the Linux backend's mount tree. */
+#ifndef SBX_LINUX_MOUNT_INT_H
+#define SBX_LINUX_MOUNT_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Writable trees a sandbox takes at most. */
+#define MAX_WRITE 64
+
+/* path's mount tree cloned (recursively), detached; extra: open_tree
+ * flags added. */
+int lmount_clone_tree(const char *path, unsigned extra);
+/* Detached mount fd attached at target (following target's links: only
+ * for paths of the sandbox's own tree). */
+int lmount_attach(int fd, const char *target);
+/* mount_setattr of path (or dfd with AT_EMPTY_PATH in flags). */
+int lmount_set_attr(int dfd, const char *path, unsigned flags,
+		    uint64_t set, uint64_t clr);
+/* A fresh filesystem instance (mode: its root's, or NULL), detached. */
+int lmount_new_fs(const char *type, const char *mode, unsigned attrs);
+/* path bound onto itself with attrs, looked up as the user when user
+ * (rec: AT_RECURSIVE to keep what is mounted below it, or 0). */
+int lmount_bind_self_as(const char *path, uint64_t attrs, bool user,
+			unsigned rec);
+int lmount_bind_self(const char *path, uint64_t attrs, bool user);
+/* mount-links.c: files with links outside the writable trees read-only,
+ * one path (the fallback) or the build's list, cloned from each tree's
+ * mount alone. */
+struct fsplan_list;
+int lmount_read_only_file(const char *path);
+int lmount_read_only_links(const struct fsplan_list *trees,
+			   const struct fsplan_list *l);
+/* mount-proc.c: a fresh /proc of pid namespace pidns (-1: the caller's)
+ * over /proc, its host-wide settings read-only. */
+int lmount_proc(int pidns);
+
+#endif

@@ -1,0 +1,76 @@
+/* The sandbox's /proc: a fresh proc of its pid namespace, the host-wide
+ * kernel settings under it read-only. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/linux/linux.h"
+#include "daemon/linux/mount-int.h"
+
+/* The host-wide kernel settings under /proc, read-only to everyone: a
+ * root sandbox is uid 0 mapped to itself, and sysctl's permission check
+ * looks at that uid, not at capabilities (it could otherwise write
+ * /proc/sys/kernel/core_pattern, which the host's kernel runs as root). */
+static int
+proc_read_only(void)
+{
+	static const char *const paths[] = {
+		"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus",
+	};
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if ((r = lmount_bind_self(paths[i], MOUNT_ATTR_RDONLY |
+				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+				   false)) < 0)
+			return r;
+	return 0;
+}
+
+/* A fresh /proc over /proc, showing pid namespace pidns (-1: the
+ * caller's), its host-wide settings read-only. */
+int
+lmount_proc(int pidns)
+{
+	int fs, fd, r;
+
+	if (pidns < 0) {
+		fd = lmount_new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					  MOUNT_ATTR_NOEXEC);
+	} else {
+		if ((fs = fsopen("proc", FSOPEN_CLOEXEC)) < 0)
+			return -errno;
+		fd = fsconfig(fs, FSCONFIG_SET_FD, "pidns", NULL, pidns) < 0 ||
+		     fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ?
+		     -1 : fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID |
+				  MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+		fd = fd < 0 ? -errno : fd;
+		close(fs);
+	}
+	if (fd < 0)
+		return fd;
+	r = lmount_attach(fd, "/proc");
+	close(fd);
+	return r < 0 ? r : proc_read_only();
+}
+
+/* A templated sandbox's /proc: its mount namespace is a copy of the
+ * template's, whose /proc is a peer of ours (linux/template.c shares the
+ * tree): made private first, or the new /proc would be mounted in the
+ * template and every other sandbox too. */
+int
+linux_mount_own_proc(int pidns)
+{
+	/* An ended sandbox's /proc (linux/mntns.c) goes first. */
+	if (linux_mntns_reused && umount2("/proc", MNT_DETACH) < 0)
+		return -errno;
+	if (mount(NULL, "/proc", NULL, MS_PRIVATE, NULL) < 0)
+		return -errno;
+	return lmount_proc(pidns);
+}
