@@ -21,6 +21,7 @@
 
 #include <event2/event.h>
 
+#include "daemon/daemon.h"
 #include "daemon/log.h"
 #include "daemon/svc.h"
 
@@ -51,15 +52,6 @@ log_init(void)
 	to_journal = svc_journal();
 	if (v && *v == '1')
 		max_priority = LOG_DEBUG;
-}
-
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 static void
@@ -101,7 +93,7 @@ slot_summary(struct log_slot *s, uint64_t now)
 static void
 summary_cb(evutil_socket_t fd, short what, void *arg)
 {
-	uint64_t now = now_ms(), next = LOG_WINDOW_MS + 1, left;
+	uint64_t now = sbxd_now_ms(), next = LOG_WINDOW_MS + 1, left;
 	struct timeval tv;
 	int i;
 
@@ -166,7 +158,7 @@ slot_of(const char *fmt, uint64_t now)
 static bool
 slot_allows(const char *fmt, int priority, const char *msg)
 {
-	uint64_t now = now_ms();
+	uint64_t now = sbxd_now_ms();
 	struct log_slot *s = slot_of(fmt, now);
 	struct timeval tv;
 

@@ -62,13 +62,13 @@ read_only_link(int src, const char *rel, const char *path)
 		r = 1;
 	if (r == 0)
 		r = lmount_set_attr(fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY |
-			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
-	if (r == 0 && move_mount(fd, "", t, "", MOVE_MOUNT_F_EMPTY_PATH |
-				 MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		r = -errno;
+				    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+	if (r == 0)
+		r = linux_userpath_move(fd, t); /* closes t */
+	else
+		close(t);
 	if (fd >= 0)
 		close(fd);
-	close(t);
 	return r;
 }
 

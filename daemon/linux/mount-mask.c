@@ -93,13 +93,11 @@ linux_mount_mask(const char *path)
 		close(to);
 		return fd;
 	}
-	r = move_mount(fd, "", to, "", MOVE_MOUNT_F_EMPTY_PATH |
-		       MOVE_MOUNT_T_EMPTY_PATH) < 0 ? -errno : 0;
+	r = linux_userpath_move(fd, to); /* closes to */
 	if (r == 0 && first)
 		mask_made[S_ISDIR(st.st_mode)] = fd; /* now that mount */
 	else
 		close(fd);
-	close(to);
 	return r;
 }
 

@@ -518,12 +518,12 @@ lmount_bind_self_as(const char *path, uint64_t attrs, bool user, unsigned rec)
 		r = -errno;
 	if (r == 0 && attrs)
 		r = lmount_set_attr(fd, "", AT_EMPTY_PATH | rec, attrs, 0);
-	if (r == 0 && move_mount(fd, "", t, "", MOVE_MOUNT_F_EMPTY_PATH |
-				 MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		r = -errno;
+	if (r == 0)
+		r = linux_userpath_move(fd, t); /* closes t */
+	else
+		close(t);
 	if (fd >= 0)
 		close(fd);
-	close(t);
 	return r;
 }
 
