@@ -154,3 +154,13 @@ warm_ready() {
 	done
 	[ "$n" -ge "$1" ]
 }
+
+# need_served_user: for privileged-mode tests (a root daemon serving the
+# unprivileged test user): skips unless root and the user exists, and
+# sets $user; as CMD... runs CMD as that user.
+need_served_user() {
+	[ "$(id -u)" -eq 0 ] || skip "privileged mode needs root"
+	user=${SBX_TEST_USER:-sbxtest}
+	id "$user" >/dev/null 2>&1 || skip "no user $user"
+}
+as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }

@@ -5,9 +5,7 @@
 # would be SIGINT to the daemon's process group, a hangup SIGHUP.
 . "$(dirname "$0")/lib.sh"
 not() { ! "$@"; }
-[ "$(id -u)" -eq 0 ] || skip "privileged mode needs root"
-user=${SBX_TEST_USER:-sbxtest}
-id "$user" >/dev/null 2>&1 || skip "no user $user"
+need_served_user
 H=$T/home
 mkdir -p "$H/.config/sbx" "$WS/.sbx"
 chown -R "$user": "$H" "$WS"

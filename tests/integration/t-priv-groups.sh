@@ -6,9 +6,7 @@
 # quote) shows in no reply, status or log, and the file is reported
 # unreadable.
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" -eq 0 ] || skip "privileged mode needs root"
-user=${SBX_TEST_USER:-sbxtest}
-id "$user" >/dev/null 2>&1 || skip "no user $user"
+need_served_user
 grp=adm
 gid=$(getent group "$grp" | cut -d: -f3)
 [ -n "$gid" ] || skip "no group $grp"
@@ -21,7 +19,6 @@ chmod 440 "$T/decoy"
 mkdir -p "$H/.config/sbx"
 chown -R "$user": "$H" "$WS"
 chmod 755 "$T"
-as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
 ctl() { as "$BIN/sbxctl" --no-autostart --socket "$SOCK" "$@"; }
 check "the user cannot read the decoy" as test ! -r "$T/decoy"
 as ln -s "$T/decoy" "$H/.config/sbx/policy.json"

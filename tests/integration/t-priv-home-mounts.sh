@@ -8,9 +8,7 @@
 [ "$(id -u)" -ne 0 ] || [ -n "${SBX_TEST_UNSHARED:-}" ] ||
 	SBX_TEST_UNSHARED=1 exec unshare -m --propagation private "$0" "$@"
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" -eq 0 ] || skip "privileged mode needs root"
-user=${SBX_TEST_USER:-sbxtest}
-id "$user" >/dev/null 2>&1 || skip "no user $user"
+need_served_user
 H=$T/home
 mkdir -p "$H/.config/sbx"
 chown -R "$user": "$H" "$WS"
@@ -20,7 +18,6 @@ chmod 755 "$XDG_RUNTIME_DIR"
 if sbx status | grep -q 'no home overlay'; then
 	skip "this kernel cannot make the home overlay"
 fi
-as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
 run() { as "$BIN/sbxctl" --no-autostart --socket "$SOCK" run -q "$@"; }
 cd "$WS"
 # In a sandbox: the name b in the home overlay, a link to /.

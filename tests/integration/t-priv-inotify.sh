@@ -8,9 +8,7 @@
 # daemon says so in its degraded list), where root's would hold a watch
 # per directory of the user's.
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" -eq 0 ] || skip "privileged mode needs root"
-user=${SBX_TEST_USER:-sbxtest}
-id "$user" >/dev/null 2>&1 || skip "no user $user"
+need_served_user
 H=$T/home
 N=300
 mkdir -p "$H/.config/sbx"
@@ -19,7 +17,6 @@ chmod 755 "$T"
 start_daemon --user "$user" --home "$H"
 chmod 755 "$XDG_RUNTIME_DIR"
 cd "$WS"
-as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
 as "$PY" -c 'import os
 for i in range(int(os.sys.argv[1])): os.mkdir("d%d" % i)' "$N"
 # inotify watches held by the daemon's descendants (an instance shared by

@@ -1,12 +1,10 @@
 #!/bin/bash
-# Privileged mode: a policy path the user cannot reach is looked up again
-# as root (linux_userpath_policy's EACCES fallback) and masked or bound
-# there; the sandbox's mountinfo then tells the user whether a name behind
-# another user's 0700 directory exists. The user could not stat it.
+# Privileged mode: a policy path behind another user's 0700 directory,
+# which the user cannot reach, is treated as absent (linux_userpath_policy
+# looks again as root only across the user's own directories), so the
+# sandbox's mountinfo cannot tell the user whether a name there exists.
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" -eq 0 ] || skip "privileged mode needs root"
-user=${SBX_TEST_USER:-sbxtest}
-id "$user" >/dev/null 2>&1 || skip "no user $user"
+need_served_user
 H=$T/home
 mkdir -p "$H/.config/sbx"
 chown -R "$user": "$H" "$WS"
@@ -30,7 +28,6 @@ chown "$user": "$H/.config/sbx/policy.json"
 start_daemon --user "$user" --home "$H"
 chmod 755 "$XDG_RUNTIME_DIR"
 cd "$WS"
-as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
 expect_eq "the user cannot stat the name on the host" \
 	"$(as "$BIN/sbx-probe" read "$T/rootonly/exists-$$")" EACCES
 mi=$(as "$BIN/sbxctl" --no-autostart --socket "$SOCK" run -q -- cat /proc/self/mountinfo)

@@ -5,11 +5,8 @@
 # workspace /tmp for another directory before the template mounts it.
 . "$(dirname "$0")/lib.sh"
 fails() { ! "$@"; }
-[ "$(id -u)" -eq 0 ] || skip "privileged mode needs root"
-user=${SBX_TEST_USER:-sbxtest}
-id "$user" >/dev/null 2>&1 || skip "no user $user"
+need_served_user
 uid=$(id -u "$user")
-as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
 # sbxctl as the user finds the daemon on its own (no SBX_SOCKET).
 usbx() {
 	as env -u SBX_SOCKET XDG_RUNTIME_DIR="/run/user/$uid" \

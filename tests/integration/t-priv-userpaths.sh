@@ -7,16 +7,13 @@
 # (/etc through a link in the sandbox's /tmp), and a denyRead mask does
 # not land where a link sends it.
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" -eq 0 ] || skip "privileged mode needs root"
-user=${SBX_TEST_USER:-sbxtest}
-id "$user" >/dev/null 2>&1 || skip "no user $user"
+need_served_user
 P=$BIN/sbx-probe
 H=$T/home
 EVIL=/tmp/sbx-evil-$$        # the user's link, in the host's /tmp
 HOP=/tmp/sbx-hop-$$          # a directory of the user's in the host's /tmp
 NOLOGIN=/etc/sbx-test-nologin-$$
 trap 'rm -rf "$EVIL" "$HOP"; rmdir "$NOLOGIN" 2>/dev/null; cleanup' EXIT
-as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
 run() { as "$BIN/sbxctl" --no-autostart --socket "$SOCK" run -q "$@"; }
 
 # Root's 0700 directory with an open one inside: the user can reach

@@ -1,13 +1,11 @@
 #!/bin/bash
-# Privileged mode: a directory of the user's that the user cannot read
-# (mode 000) is walked as root; git_repos() there follows the user's
-# links as root: DIR/.git/commondir, a link to a file only root may
-# read (or a device: /dev/watchdog, a tape, a serial line), is opened
-# and read by root. Nothing the user cannot open may be opened for it.
+# Privileged mode: in a directory of the user's that the user cannot read
+# (mode 000) the walk still follows no link as root: DIR/.git/commondir, a
+# link to a file only root may read (or a device: /dev/watchdog, a tape, a
+# serial line), must not be opened by root. Nothing the user cannot open
+# may be opened for it.
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" -eq 0 ] || skip "privileged mode needs root"
-user=${SBX_TEST_USER:-sbxtest}
-id "$user" >/dev/null 2>&1 || skip "no user $user"
+need_served_user
 H=$T/home
 mkdir -p "$H/.config/sbx"
 chown -R "$user": "$H" "$WS"
@@ -19,7 +17,6 @@ chmod 600 "$T/rootonly/secret"
 start_daemon --user "$user" --home "$H"
 chmod 755 "$XDG_RUNTIME_DIR"
 cd "$WS"
-as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
 as mkdir -p d/.git d/sub e
 as ln -s "$T/rootonly/secret" d/.git/commondir
 # A repository in the workspace that only root can reach, which a .git

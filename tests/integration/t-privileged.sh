@@ -2,15 +2,12 @@
 # Privileged mode: root runs sbxd --user NAME; the command runs as NAME with
 # no capabilities, without any user namespace, and NAME is served.
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" -eq 0 ] || skip "privileged mode needs root"
-user=${SBX_TEST_USER:-sbxtest}
-id "$user" >/dev/null 2>&1 || skip "no user $user"
+need_served_user
 uid=$(id -u "$user")
 chown "$user": "$WS"
 chmod 755 "$T"
 start_daemon --user "$user"
 chmod 755 "$XDG_RUNTIME_DIR"
-as() { setpriv --reuid="$user" --regid="$user" --init-groups "$@"; }
 cd "$WS"
 out=$(as "$BIN/sbxctl" --no-autostart --socket "$SOCK" run -- sh -c 'id -u; grep CapEff /proc/self/status; readlink /proc/self/ns/user')
 expect_eq "command runs as the user" "$(sed -n 1p <<<"$out")" "$uid"
