@@ -3,11 +3,13 @@
  * disturbing anyone else. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <event2/buffer.h>
 #include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #include "daemon/conn.h"
@@ -57,8 +59,11 @@ conn_free_cb(evutil_socket_t fd, short what, void *arg)
 	nconns--;
 	partial_total -= c->partial;
 	events_unsubscribe(c);
-	if (c->session)
-		session_client_gone(c->session);
+	session_conn_gone(c);
+	if (c->hup_ev)
+		event_free(c->hup_ev);
+	if (c->hup_fd >= 0)
+		close(c->hup_fd);
 	for (i = 0; i < c->nfds; i++)
 		close(c->fds[i]);
 	event_free(c->rev);
@@ -98,6 +103,7 @@ conn_new(int fd, uid_t uid, pid_t pid, struct conn **out)
 		return -ENOMEM;
 	}
 	c->fd = fd;
+	c->hup_fd = -1;
 	c->uid = uid;
 	c->pid = pid;
 	c->in = evbuffer_new();
@@ -135,6 +141,15 @@ conn_new(int fd, uid_t uid, pid_t pid, struct conn **out)
 }
 
 int
+conn_send_id(struct conn *c, uint64_t id, const Sbx__Envelope *env)
+{
+	Sbx__Envelope e = *env;
+
+	e.request_id = id;
+	return conn_send(c, &e);
+}
+
+int
 conn_send(struct conn *c, const Sbx__Envelope *env)
 {
 	uint8_t *buf;
@@ -160,8 +175,9 @@ conn_send(struct conn *c, const Sbx__Envelope *env)
 	return 0;
 }
 
-static void __attribute__((format(printf, 3, 0)))
-conn_verror(struct conn *c, Sbx__ErrorCode code, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 4, 0)))
+conn_verror(struct conn *c, uint64_t id, Sbx__ErrorCode code, const char *fmt,
+	    va_list ap)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__Error err = SBX__ERROR__INIT;
@@ -172,6 +188,7 @@ conn_verror(struct conn *c, Sbx__ErrorCode code, const char *fmt, va_list ap)
 	err.message = msg;
 	env.msg_case = SBX__ENVELOPE__MSG_ERROR;
 	env.error = &err;
+	env.request_id = id;
 	conn_send(c, &env);
 }
 
@@ -181,7 +198,18 @@ conn_error(struct conn *c, Sbx__ErrorCode code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	conn_verror(c, code, fmt, ap);
+	conn_verror(c, c->req, code, fmt, ap);
+	va_end(ap);
+}
+
+void
+conn_error_id(struct conn *c, uint64_t id, Sbx__ErrorCode code,
+	      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	conn_verror(c, id, code, fmt, ap);
 	va_end(ap);
 }
 
@@ -193,11 +221,89 @@ conn_fail(struct conn *c, Sbx__ErrorCode code, const char *fmt, ...)
 	if (c->dead)
 		return;
 	va_start(ap, fmt);
-	conn_verror(c, code, fmt, ap);
+	conn_verror(c, c->req, code, fmt, ap);
 	va_end(ap);
 	log_info("client pid %d uid %u dropped (error %d)", (int)c->pid,
 		 (unsigned)c->uid, (int)code);
 	conn_kill(c);
+}
+
+/* Anything still in flight: a session or a subscription. */
+static bool
+conn_busy(struct conn *c)
+{
+	return session_conn_count(c) > 0 || events_subscribed(c, NULL);
+}
+
+/* A half-closed connection closes once nothing is in flight and what is
+ * queued for it is written. */
+static void
+conn_maybe_close(struct conn *c)
+{
+	if (!c->read_eof || conn_busy(c))
+		return;
+	if (evbuffer_get_length(c->out) == 0)
+		conn_kill(c);
+	else
+		c->closing = true;
+}
+
+void
+conn_op_ended(struct conn *c, uint64_t id)
+{
+	c->ended[c->nended++ % CONN_ENDED] = id;
+	conn_maybe_close(c);
+}
+
+bool
+conn_op_was(const struct conn *c, uint64_t id)
+{
+	unsigned i, n = c->nended < CONN_ENDED ? c->nended : CONN_ENDED;
+
+	for (i = 0; i < n; i++)
+		if (c->ended[i] == id)
+			return true;
+	return false;
+}
+
+/* Both directions are shut: the client closed, not half-closed. */
+static bool
+peer_closed(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
+}
+
+static void
+conn_hup_cb(evutil_socket_t fd, short what, void *arg)
+{
+	conn_kill(arg);
+}
+
+/* The client shut down its writing side only (Node's socket.end()): that
+ * is the end of its requests and of its sessions' stdin, not of the
+ * connection, which stays for their output and exit status. An epoll
+ * set watching for nothing reports EPOLLHUP alone: the full close. */
+static int
+conn_half_close(struct conn *c)
+{
+	struct epoll_event ev = { .events = 0 };
+
+	c->read_eof = true;
+	event_del(c->rev);
+	event_del(c->frame_ev);
+	session_conn_eof(c);
+	if (!conn_busy(c))
+		return -ENOTCONN; /* closed now, as a close would be */
+	c->hup_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (c->hup_fd < 0 ||
+	    epoll_ctl(c->hup_fd, EPOLL_CTL_ADD, c->fd, &ev) < 0)
+		return -errno;
+	c->hup_ev = event_new(sbxd.base, c->hup_fd, EV_READ, conn_hup_cb, c);
+	if (!c->hup_ev || event_add(c->hup_ev, NULL) < 0)
+		return -ENOMEM;
+	return 0;
 }
 
 int
@@ -373,6 +479,8 @@ conn_read_cb(evutil_socket_t fd, short what, void *arg)
 			  "truncated frame");
 		return;
 	}
+	if (n == 0 && !peer_closed(fd) && conn_half_close(c) == 0)
+		return;
 	if (n <= 0) {
 		conn_kill(c);
 		return;
@@ -399,8 +507,12 @@ conn_write_cb(evutil_socket_t fd, short what, void *arg)
 		conn_kill(c);
 		return;
 	}
-	if (evbuffer_get_length(c->out) == 0)
+	if (evbuffer_get_length(c->out) == 0) {
 		event_del(c->wev);
-	if (c->session)
-		session_output_drained(c->session, evbuffer_get_length(c->out));
+		if (c->closing) {
+			conn_kill(c);
+			return;
+		}
+	}
+	session_conn_drained(c, evbuffer_get_length(c->out));
 }

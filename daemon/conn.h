@@ -7,12 +7,17 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "proto/fdpass.h"
 #include "proto/wire.h"
 
 struct session;
+
+/* Request ids of runs and attaches of a connection that have ended, the
+ * last CONN_ENDED of them: input for one of them is late, not wrong. */
+#define CONN_ENDED 16
 
 struct conn {
 	int fd;
@@ -21,14 +26,20 @@ struct conn {
 	bool hello;
 	bool dead;
 	bool read_paused;
+	bool read_eof;             /* half-closed: no more requests */
+	bool closing;              /* ... and nothing is left: close once
+				      what is queued is written */
+	uint64_t req;              /* id of the request being dispatched */
 	struct event *rev, *wev, *free_ev;
+	struct event *hup_ev;      /* after a half-close: the full close */
+	int hup_fd;
 	struct event *frame_ev;    /* the frame in progress is late */
 	size_t partial;            /* its announced size, or 0 */
 	struct evbuffer *in, *out;
 	int fds[FDPASS_MAX];       /* received, not yet claimed */
 	int nfds;
-	struct session *session;   /* the run this connection started */
-	bool session_over;         /* it has ended: late input is dropped */
+	uint64_t ended[CONN_ENDED];
+	unsigned nended;
 	struct conn *next;
 };
 
@@ -43,17 +54,31 @@ void conn_on_request(void (*fn)(struct conn *c, const Sbx__Envelope *env));
 
 /* Queues one frame; marks the connection dead on failure. */
 int conn_send(struct conn *c, const Sbx__Envelope *env);
+/* The same, as a frame of the operation with request id id. */
+int conn_send_id(struct conn *c, uint64_t id, const Sbx__Envelope *env);
 /* Writes what is queued now instead of on the next turn of the loop: for
  * the frame a client waits on to finish (its exit status), which then
  * goes before the session's teardown. What the socket does not take
  * stays queued. */
 void conn_flush(struct conn *c);
-/* Sends an Error and closes the connection once it is written. */
+/* Errors carry the id of the request being dispatched (c->req). What an
+ * error ends is the code's to say (docs/protocol.md): conn_fail for the
+ * codes that end the connection (BAD_FRAME, UNKNOWN_MESSAGE, BAD_ORDER,
+ * BAD_VERSION, and PERMISSION for a peer refused before any request), which
+ * closes it once the Error is written; conn_error for the others, which end
+ * the request only. */
 void conn_fail(struct conn *c, Sbx__ErrorCode code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Sends an Error and keeps the connection. */
 void conn_error(struct conn *c, Sbx__ErrorCode code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* conn_error for the operation id, outside its dispatch (a session's). */
+void conn_error_id(struct conn *c, uint64_t id, Sbx__ErrorCode code,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The run or attach id has ended (its exit status is out): late input for
+ * it is dropped; a half-closed connection with nothing left closes. */
+void conn_op_ended(struct conn *c, uint64_t id);
+bool conn_op_was(const struct conn *c, uint64_t id);
 
 /* Moves exactly n received fds into fds[]; -EBADMSG when the count differs. */
 int conn_take_fds(struct conn *c, int n, int *fds);

@@ -15,6 +15,7 @@
 struct sub {
 	struct conn *c;
 	uint64_t session_id;	/* 0: all */
+	uint64_t req;		/* the Subscribe's request id */
 	struct sub *next;
 };
 
@@ -67,7 +68,7 @@ log_event(const Sbx__ViolationEvent *ev)
 }
 
 static void
-send_event(struct conn *client, Sbx__ViolationEvent *ev)
+send_event(struct conn *client, uint64_t req, Sbx__ViolationEvent *ev)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	struct sub *s;
@@ -76,57 +77,68 @@ send_event(struct conn *client, Sbx__ViolationEvent *ev)
 	env.msg_case = SBX__ENVELOPE__MSG_VIOLATION;
 	env.violation = ev;
 	if (client)
-		conn_send(client, &env);
+		conn_send_id(client, req, &env);
 	/* A subscriber that falls too far behind is dropped by conn_send,
 	 * which only marks it dead: the list stays intact here. */
 	for (s = subs; s; s = s->next)
 		if (!s->session_id || s->session_id == ev->session_id)
-			conn_send(s->c, &env);
+			conn_send_id(s->c, s->req, &env);
 	log_event(ev);
 }
 
 void
 events_report(struct violation_log *l, uint64_t session_id,
-	      struct conn *client, const struct violation *v)
+	      struct conn *client, uint64_t req, const struct violation *v)
 {
 	Sbx__ViolationEvent held = SBX__VIOLATION_EVENT__INIT;
 	Sbx__ViolationEvent ev = SBX__VIOLATION_EVENT__INIT;
 	int send = violation_log_add(l, v, session_id, sbxd_now_ms(), &held);
 
 	if (send & VIOLATION_SEND_HELD)
-		send_event(client, &held);
+		send_event(client, req, &held);
 	if (send & VIOLATION_SEND_THIS) {
 		violation_event(v, session_id, 0, &ev);
-		send_event(client, &ev);
+		send_event(client, req, &ev);
 	}
 }
 
 void
 events_flush(struct violation_log *l, uint64_t session_id,
-	     struct conn *client)
+	     struct conn *client, uint64_t req)
 {
 	Sbx__ViolationEvent held = SBX__VIOLATION_EVENT__INIT;
 
 	if (violation_log_flush(l, &held))
-		send_event(client, &held);
+		send_event(client, req, &held);
 }
 
 int
-events_subscribe(struct conn *c, uint64_t session_id)
+events_subscribe(struct conn *c, uint64_t session_id, uint64_t req)
 {
 	struct sub *s;
 
-	for (s = subs; s; s = s->next)
-		if (s->c == c)
-			return -EALREADY;
+	if (events_subscribed(c, &req))
+		return -EALREADY;
 	if (!(s = calloc(1, sizeof(*s))))
 		return -ENOMEM;
 	s->c = c;
 	s->session_id = session_id;
+	s->req = req;
 	s->next = subs;
 	subs = s;
 	nsubs++;
 	return 0;
+}
+
+bool
+events_subscribed(const struct conn *c, const uint64_t *req)
+{
+	const struct sub *s;
+
+	for (s = subs; s; s = s->next)
+		if (s->c == c && (!req || s->req == *req))
+			return true;
+	return false;
 }
 
 void
@@ -134,13 +146,13 @@ events_unsubscribe(struct conn *c)
 {
 	struct sub **pp, *s;
 
-	for (pp = &subs; (s = *pp); pp = &s->next)
+	for (pp = &subs; (s = *pp);)
 		if (s->c == c) {
 			*pp = s->next;
 			free(s);
 			nsubs--;
-			return;
-		}
+		} else
+			pp = &s->next;
 }
 
 void
@@ -158,6 +170,6 @@ events_policy_changed(const char *what)
 	 * it (its --count stays a count of that session's denials). */
 	for (s = subs; s; s = s->next)
 		if (!s->session_id)
-			conn_send(s->c, &env);
+			conn_send_id(s->c, s->req, &env);
 }
 

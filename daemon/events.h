@@ -4,6 +4,7 @@
 #ifndef SBX_EVENTS_H
 #define SBX_EVENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "daemon/violation.h"
@@ -12,19 +13,23 @@ struct conn;
 
 /*
  * One denial of session session_id, counted in its log l and, unless the
- * rate limit holds it back, sent to client (may be NULL) and the
- * subscribers, and logged.
+ * rate limit holds it back, sent to client (may be NULL; as frames of its
+ * request req) and the subscribers, and logged.
  */
 void events_report(struct violation_log *l, uint64_t session_id,
-		   struct conn *client, const struct violation *v);
+		   struct conn *client, uint64_t req,
+		   const struct violation *v);
 /* The session ends: what the rate limit still holds goes out as one
  * "N more suppressed" event. */
 void events_flush(struct violation_log *l, uint64_t session_id,
-		  struct conn *client);
+		  struct conn *client, uint64_t req);
 
-/* c receives the events of session_id (0: all sessions) until it closes.
- * -EALREADY if it already subscribed, -ENOMEM. */
-int events_subscribe(struct conn *c, uint64_t session_id);
+/* c receives the events of session_id (0: all sessions), as frames of its
+ * request req, until it closes. -EALREADY if it subscribed with that req
+ * already, -ENOMEM. */
+int events_subscribe(struct conn *c, uint64_t session_id, uint64_t req);
+/* c has a subscription (with request id req when req is not NULL). */
+bool events_subscribed(const struct conn *c, const uint64_t *req);
 /* c is going away (conn.c); a no-op for a connection that never
  * subscribed. */
 void events_unsubscribe(struct conn *c);

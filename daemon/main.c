@@ -476,6 +476,9 @@ setup(int ready_fd)
 		log_error("sandbox backend: %s", err);
 		return r;
 	}
+	if ((r = session_id_init(sbxd.statedir)) < 0)
+		log_warn("%s/session-ids: %s: session ids come from the clock",
+			 sbxd.statedir, strerror(-r));
 	/* Optional (privileged mode): its absence is in the degraded list. */
 	sandbox_audit_start(sbxd.base, session_audit_denied, NULL);
 	/* Policy problems are reported, never fatal: the last good policy

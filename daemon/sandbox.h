@@ -264,6 +264,9 @@ void sandbox_cleanup(void);
 
 /* Sends sig to the command (SIGKILL: to the whole sandbox). */
 int sandbox_signal(const struct sandbox_proc *p, int sig);
+/* Sends sig to every process of the sandbox but its init. -EAGAIN: not
+ * started yet. */
+int sandbox_signal_all(const struct sandbox_proc *p, int sig);
 
 /* Human-readable name of a setup step (for error messages). */
 const char *sandbox_step_name(int step);

@@ -24,7 +24,15 @@ struct stream {
 
 struct session {
 	uint64_t id;
-	struct conn *conn;
+	struct conn *conn;         /* its client, NULL while detached */
+	uint64_t req;              /* the client's run or attach request id */
+	bool keep;                 /* keep_on_disconnect */
+	unsigned grace_ms;         /* how long it waits for an attach */
+	unsigned kill_grace_ms;    /* timeout: SIGTERM, this, SIGKILL */
+	struct event *grace_ev;    /* detached: ends it when it fires */
+	struct evbuffer *ring;     /* kept sessions: the last output */
+	size_t ring_len;           /* output bytes in it */
+	uint64_t ring_dropped;     /* output bytes it let go */
 	struct sandbox_proc proc;
 	struct event *pid_ev, *status_ev, *timeout_ev, *free_ev;
 	struct event *deny_ev;     /* seccomp refusals to answer */
@@ -38,6 +46,9 @@ struct session {
 	struct evbuffer *stdin_buf;
 	bool stdin_eof, tty, streaming, exited, timed_out, paused;
 	bool setup_failed, got_status;
+	bool term_sent;            /* timeout: SIGTERM went, SIGKILL is next */
+	bool finished;             /* the end went to a client, or nobody
+				      is left to tell */
 	struct sandbox_status setup, exec_fail, exit;
 	int pending_sig; /* asked for before the sandbox had started */
 	char **argv;
@@ -52,8 +63,28 @@ struct session {
 };
 
 /* session.c: sends the exit status once the command and its streams are
- * done, then frees the session. */
+ * done, then frees the session (a detached kept session stays until it is
+ * attached or its grace ends). */
 void session_maybe_finish(struct session *s);
+/* The exit status (or the setup failure) for its client. */
+void session_send_end(struct session *s);
+void session_send_started(struct session *s);
+
+/* session-list.c: the list of sessions, which owns them. */
+void session_list_add(struct session *s);
+/* Unlinks s; the last one gone while stopping calls the drained hook. */
+void session_list_remove(struct session *s);
+
+/* session-attach.c: output kept for a later Attach, in a ring. */
+#define SESSION_RING_MAX (1u << 20)
+void session_ring_add(struct session *s, unsigned stream, const uint8_t *buf,
+		      size_t n);
+/* The client left a kept session: it waits grace_ms for an Attach. */
+void session_detach(struct session *s);
+void session_ring_free(struct session *s);
+/* Output frames, for the client or the ring. */
+void session_output(struct session *s, unsigned stream, const uint8_t *buf,
+		    size_t n);
 /* Counted, rate-limited and delivered (arg: the session). */
 void session_violation(void *arg, const struct violation *v);
 

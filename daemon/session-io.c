@@ -45,8 +45,8 @@ stdin_close_fd(struct session *s)
 		conn_pause_read(s->conn, false);
 }
 
-static void
-send_output(struct session *s, unsigned id, const uint8_t *buf, size_t n)
+void
+session_output(struct session *s, unsigned id, const uint8_t *buf, size_t n)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__OutputData od = SBX__OUTPUT_DATA__INIT;
@@ -56,7 +56,7 @@ send_output(struct session *s, unsigned id, const uint8_t *buf, size_t n)
 	od.data.len = n;
 	env.msg_case = SBX__ENVELOPE__MSG_OUTPUT;
 	env.output = &od;
-	conn_send(s->conn, &env);
+	conn_send_id(s->conn, s->req, &env);
 }
 
 static void
@@ -94,9 +94,13 @@ out_cb(evutil_socket_t fd, short what, void *arg)
 		session_maybe_finish(s);
 		return;
 	}
+	/* A kept session keeps its last output for an Attach; one that
+	 * is not and has no client is being killed. */
+	if (s->keep)
+		session_ring_add(s, st->id, buf, (size_t)n);
 	if (!s->conn)
-		return; /* nobody to tell: the sandbox is being killed */
-	send_output(s, st->id, buf, (size_t)n);
+		return;
+	session_output(s, st->id, buf, (size_t)n);
 	if (s->conn && conn_out_pending(s->conn) > OUT_HIGH)
 		pause_output(s, true);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -38,25 +39,15 @@
 #include "daemon/violation.h"
 #include "daemon/workspace.h"
 
-static struct session *sessions;
-static unsigned nsessions;
-static uint64_t next_id = 1;
-static void (*drained_cb)(void);
+/* Signal grace after a timeout's SIGTERM, unless the request sets one. */
+#define KILL_GRACE_MS 5000
+/* How long a kept session waits for an Attach, unless the request says. */
+#define DETACH_GRACE_MS 60000
+#define DETACH_GRACE_MAX (7u * 86400 * 1000)
+/* The umask of a request that sets none. */
+#define DEFAULT_UMASK 022
 
 static void mark_exited(struct session *s);
-
-void
-session_on_drained(void (*cb)(void))
-{
-	drained_cb = cb;
-}
-
-static void
-on_drained(void)
-{
-	if (drained_cb)
-		drained_cb();
-}
 
 /* Every source's denials end here: counted, rate-limited, delivered. */
 void
@@ -64,7 +55,7 @@ session_violation(void *arg, const struct violation *v)
 {
 	struct session *s = arg;
 
-	events_report(s->vlog, s->id, s->conn, v);
+	events_report(s->vlog, s->id, s->conn, s->req, v);
 }
 
 static void session_started(struct session *s, int pidfd);
@@ -72,15 +63,10 @@ static void session_started(struct session *s, int pidfd);
 static void
 session_free_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct session *s = arg, **pp;
+	struct session *s = arg;
 	int i;
 
-	for (pp = &sessions; *pp; pp = &(*pp)->next)
-		if (*pp == s) {
-			*pp = s->next;
-			break;
-		}
-	nsessions--;
+	session_list_remove(s);
 	/* Its network namespace serves again only after a clean end: the
 	 * init reported the exit once nothing else of the sandbox ran. */
 	if (s->got_status && proxy_netns_listener(s->proxy) >= 0)
@@ -89,10 +75,9 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	sandbox_audit_cancel(s);
 	violation_log_free(s->vlog);
 	session_io_close(s);
-	if (s->conn) {
-		s->conn->session = NULL;
-		s->conn->session_over = true;
-	}
+	session_ring_free(s);
+	if (s->conn)
+		conn_op_ended(s->conn, s->req);
 	if (s->pid_ev)
 		event_free(s->pid_ev);
 	if (s->deny_ev)
@@ -103,6 +88,8 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		event_free(s->status_ev);
 	if (s->timeout_ev)
 		event_free(s->timeout_ev);
+	if (s->grace_ev)
+		event_free(s->grace_ev);
 	event_free(s->free_ev);
 	if (s->stdin_buf)
 		evbuffer_free(s->stdin_buf);
@@ -114,8 +101,6 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	policy_free(s->policy);
 	fsplan_list_free(&s->writable);
 	free(s);
-	if (sbxd.stopping && nsessions == 0)
-		on_drained();
 }
 
 int
@@ -129,6 +114,23 @@ session_signal(struct session *s, int sig)
 	if (r == -EAGAIN && (!s->pending_sig || sig == SIGKILL))
 		s->pending_sig = sig; /* delivered when it has started */
 	return r == -EAGAIN ? 0 : r;
+}
+
+int
+session_signal_to(struct session *s, int sig, int target)
+{
+	if (s->exited)
+		return -ESRCH;
+	/* What ^C does: the pty's foreground process group, which only
+	 * the holder of the master names (with fd passing the client does,
+	 * and the command's group is the nearest we have). */
+	if (target == SBX__SIGNAL_TARGET__SIGNAL_TARGET_FOREGROUND &&
+	    s->tty && s->streaming && s->stdin_fd >= 0)
+		return ioctl(s->stdin_fd, TIOCSIG, sig) < 0 ? -errno : 0;
+	if (target == SBX__SIGNAL_TARGET__SIGNAL_TARGET_SESSION &&
+	    s->proc.pidfd >= 0)
+		return sandbox_signal_all(&s->proc, sig);
+	return session_signal(s, sig);
 }
 
 static void
@@ -181,21 +183,6 @@ read_status(struct session *s)
 			break;
 		}
 	}
-}
-
-/* A Landlock denial from the kernel's audit records: the session whose
- * command made the domain, if it is still known. */
-void
-session_audit_denied(const struct sandbox_audit_denial *d, void *arg)
-{
-	struct session *s;
-
-	for (s = sessions; s; s = s->next)
-		if (d->session ? s->id == d->session :
-				 s->proc.cmd_pid == d->creator)
-			break;
-	if (s)
-		session_fs_denied(s, d->kind, d->access, d->target);
 }
 
 static void
@@ -256,8 +243,8 @@ pid_cb(evutil_socket_t fd, short what, void *arg)
 	mark_exited(s);
 }
 
-static void
-send_started(struct session *s)
+void
+session_send_started(struct session *s)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__RunStarted rs = SBX__RUN_STARTED__INIT;
@@ -268,7 +255,7 @@ send_started(struct session *s)
 	rs.pid = s->proc.pid;
 	env.msg_case = SBX__ENVELOPE__MSG_RUN_STARTED;
 	env.run_started = &rs;
-	conn_send(s->conn, &env);
+	conn_send_id(s->conn, s->req, &env);
 }
 
 /* A spawn through a template handed over its session init. */
@@ -284,16 +271,23 @@ session_started(struct session *s, int pidfd)
 	}
 	if (s->pending_sig)
 		sandbox_signal(&s->proc, s->pending_sig);
-	send_started(s);
+	session_send_started(s);
 }
 
+/* The command's time is up: SIGTERM to it, as a person would stop it,
+ * and SIGKILL to the whole sandbox once the grace has passed too. */
 static void
 timeout_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct session *s = arg;
+	struct timeval tv = { s->kill_grace_ms / 1000,
+			      (s->kill_grace_ms % 1000) * 1000 };
 
 	s->timed_out = true;
-	session_signal(s, SIGKILL);
+	if (s->term_sent || session_signal(s, SIGTERM) < 0 ||
+	    evtimer_add(s->timeout_ev, &tv) < 0)
+		session_signal(s, SIGKILL);
+	s->term_sent = true;
 }
 
 static void
@@ -332,49 +326,69 @@ send_exit(struct session *s)
 	es.n_writable = s->writable.n;
 	env.msg_case = SBX__ENVELOPE__MSG_EXIT_STATUS;
 	env.exit_status = &es;
-	conn_send(s->conn, &env);
+	conn_send_id(s->conn, s->req, &env);
+}
+
+static const char *
+setup_problem(struct session *s)
+{
+	const char *why = sandbox_setup_problem(&s->proc);
+
+	return why ? why : strerror(s->setup.value);
+}
+
+void
+session_send_end(struct session *s)
+{
+	events_flush(s->vlog, s->id, s->conn, s->req);
+	if (!s->conn)
+		return;
+	if (s->setup_failed)
+		conn_error_id(s->conn, s->req,
+			      SBX__ERROR_CODE__ERROR_CODE_SANDBOX,
+			      "sandbox setup failed at %s: %s",
+			      sandbox_step_name(s->setup.step),
+			      setup_problem(s));
+	else
+		send_exit(s);
+	conn_flush(s->conn);
 }
 
 void
 session_maybe_finish(struct session *s)
 {
-	const char *why;
 	int i;
 
-	if (!s->exited || s->audit_wait)
+	if (!s->exited || s->audit_wait || s->finished)
 		return;
 	for (i = 0; i < s->nout; i++)
 		if (s->out[i].fd >= 0)
 			return;
-	if (event_pending(s->free_ev, EV_TIMEOUT, NULL))
+	/* Detached and kept: the end waits for an Attach (or the grace). */
+	if (!s->conn && s->grace_ev && event_pending(s->grace_ev, EV_TIMEOUT,
+						     NULL))
 		return;
-	events_flush(s->vlog, s->id, s->conn);
-	why = s->setup_failed ? sandbox_setup_problem(&s->proc) : NULL;
-	if (s->setup_failed && !why)
-		why = strerror(s->setup.value);
-	if (s->conn && s->setup_failed)
-		conn_error(s->conn, SBX__ERROR_CODE__ERROR_CODE_SANDBOX,
-			   "sandbox setup failed at %s: %s",
-			   sandbox_step_name(s->setup.step), why);
-	else if (s->conn)
-		send_exit(s);
-	if (s->conn)
-		conn_flush(s->conn);
+	s->finished = true;
+	session_send_end(s);
 	if (s->setup_failed)
 		log_warn("session %llu: sandbox setup failed at %s: %s",
 			 (unsigned long long)s->id,
-			 sandbox_step_name(s->setup.step), why);
+			 sandbox_step_name(s->setup.step), setup_problem(s));
 	event_add(s->free_ev, &(struct timeval){ 0, 0 });
 }
 
 void
 session_client_gone(struct session *s)
 {
+	if (s->proxy)
+		proxy_client_gone(s->proxy);
+	if (s->keep && !s->finished) {
+		session_detach(s);
+		return;
+	}
 	/* The whole sandbox goes with its client: SIGKILL to init kills
 	 * every process of the pid namespace. */
 	s->conn = NULL;
-	if (s->proxy)
-		proxy_client_gone(s->proxy);
 	/* Not started yet (its job waits for a template's build): hanging
 	 * up the status channel kills the sandbox as it is made, before its
 	 * command, which a SIGKILL held back until it has started races. */
@@ -410,6 +424,8 @@ arm_events(struct session *s, const Sbx__RunRequest *req)
 		struct timeval tv = { req->timeout_ms / 1000,
 				      (req->timeout_ms % 1000) * 1000 };
 
+		s->kill_grace_ms = req->kill_grace_ms ? req->kill_grace_ms :
+				   KILL_GRACE_MS;
 		s->timeout_ev = evtimer_new(sbxd.base, timeout_cb, s);
 		if (!s->timeout_ev || evtimer_add(s->timeout_ev, &tv) < 0)
 			return -ENOMEM;
@@ -429,7 +445,11 @@ session_alloc(const Sbx__RunRequest *req)
 	s->proc.notify_fd = -1;
 	s->deny_fd = -1;
 	s->out[0].fd = s->out[1].fd = -1;
-	s->id = next_id++;
+	s->id = session_id_next();
+	s->keep = req->keep_on_disconnect;
+	s->grace_ms = !req->detach_grace_ms ? DETACH_GRACE_MS :
+		      req->detach_grace_ms > DETACH_GRACE_MAX ?
+		      DETACH_GRACE_MAX : req->detach_grace_ms;
 	s->vlog = violation_log_new(sbxd_now_ms());
 	s->tty = req->tty;
 	s->streaming = req->io_mode == SBX__IO_MODE__IO_MODE_STREAMING;
@@ -541,7 +561,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.vartmp_fd = vartmp_fd;
 	sr.home_layers = fsplan_home(fs) ? layers : NULL;
 	sr.tty = req->tty;
-	sr.umask = req->umask;
+	sr.umask = req->umask || req->umask_set ? req->umask : DEFAULT_UMASK;
 	sr.proxy = net == SANDBOX_NET_NAMESPACE;
 	if (net == SANDBOX_NET_HOST_PORTS)
 		memcpy(sr.proxy_ports, ports, sizeof(sr.proxy_ports));
@@ -602,27 +622,25 @@ session_start(struct conn *c, const Sbx__RunRequest *req,
 	session_io_close_child(child);
 	if (r < 0)
 		goto fail;
-	s->next = sessions;
-	sessions = s;
-	nsessions++;
+	session_list_add(s);
 	if ((r = arm_events(s, req)) < 0) {
 		/* Cannot watch it: do not leave it running unobserved (the
 		 * release below kills a helper still starting it). */
 		sandbox_signal(&s->proc, SIGKILL);
 		snprintf(err, errlen, "out of memory");
-		s->exited = true;
+		s->exited = s->finished = true;
 		event_add(s->free_ev, &(struct timeval){ 0, 0 });
 		return r;
 	}
 	s->conn = c;
-	c->session = s;
+	s->req = c->req;
 	if (s->proc.pidfd >= 0)
-		send_started(s);
+		session_send_started(s);
 	log_info("session %llu: %s (pid %d, uid %u)", (unsigned long long)s->id,
 		 s->argv[0], (int)s->proc.pid, (unsigned)c->uid);
 	return 0;
 fail:
-	s->exited = true;
+	s->exited = s->finished = true;
 	for (i = 0; i < s->nout; i++)
 		if (s->out[i].fd >= 0)
 			close(s->out[i].fd);
@@ -630,125 +648,8 @@ fail:
 	if (s->stdin_fd >= 0)
 		close(s->stdin_fd);
 	s->stdin_fd = -1;
-	s->next = sessions;
-	sessions = s;
-	nsessions++;
+	session_list_add(s);
 	event_add(s->free_ev, &(struct timeval){ 0, 0 });
 	return r;
 }
 
-struct session *
-session_find(uint64_t id)
-{
-	struct session *s;
-
-	for (s = sessions; s; s = s->next)
-		if (s->id == id && !s->exited)
-			return s;
-	return NULL;
-}
-
-struct session *
-session_first(void)
-{
-	return sessions;
-}
-
-struct session *
-session_next(const struct session *s)
-{
-	return s->next;
-}
-
-void
-session_describe(const struct session *s, Sbx__SessionInfo *info)
-{
-	size_t n = 0;
-
-	while (s->argv[n])
-		n++;
-	info->id = s->id;
-	info->pid = s->proc.pid;
-	info->argv = s->argv;
-	info->n_argv = n;
-	info->workspace = s->workspace;
-	info->started_unix_ms = s->start_unix_ms;
-	info->tty = s->tty;
-	info->io_mode = s->streaming ? SBX__IO_MODE__IO_MODE_STREAMING :
-				       SBX__IO_MODE__IO_MODE_FD_PASSING;
-}
-
-const struct policy *
-session_policy(const struct session *s)
-{
-	return s->policy;
-}
-
-bool
-session_live(const struct session *s)
-{
-	return !s->exited;
-}
-
-unsigned
-session_count(void)
-{
-	return nsessions;
-}
-
-static struct event *kill_timer;
-
-static void
-shutdown_kill_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct session *s;
-
-	for (s = sessions; s; s = s->next)
-		if (!s->exited) {
-			log_warn("session %llu ignored SIGTERM: killing",
-				 (unsigned long long)s->id);
-			sandbox_signal(&s->proc, SIGKILL);
-		}
-	if (arg == kill_timer)
-		kill_timer = NULL;
-	if (arg)
-		event_free(arg);
-}
-
-void
-session_shutdown_all(unsigned grace_ms)
-{
-	struct timeval tv = { grace_ms / 1000, (grace_ms % 1000) * 1000 };
-	struct event *ev;
-	struct session *s;
-
-	for (s = sessions; s; s = s->next) {
-		if (s->exited)
-			continue;
-		if (s->conn)
-			conn_error(s->conn, SBX__ERROR_CODE__ERROR_CODE_SHUTDOWN,
-				   "sbxd is shutting down: stopping the command");
-		sandbox_signal(&s->proc, SIGTERM);
-	}
-	if (nsessions == 0) {
-		on_drained();
-		return;
-	}
-	ev = evtimer_new(sbxd.base, shutdown_kill_cb, NULL);
-	if (!ev) {
-		shutdown_kill_cb(-1, 0, NULL);
-		return;
-	}
-	event_assign(ev, sbxd.base, -1, 0, shutdown_kill_cb, ev);
-	kill_timer = ev;
-	evtimer_add(ev, &tv);
-}
-
-void
-session_cleanup(void)
-{
-	if (kill_timer)
-		event_free(kill_timer);
-	kill_timer = NULL;
-	fsplan_cache_clear();
-}

@@ -14,7 +14,15 @@ struct conn;
 struct policy;
 struct session;
 
-/* Validated request -> running sandbox. request is the run's request
+/* Session ids: never one of an earlier daemon's (a counter whose blocks
+ * are reserved in a file of the state dir, session-ids). */
+int session_id_init(const char *statedir);
+uint64_t session_id_next(void);
+/* The file's text: a decimal number, a newline. Pure; -EINVAL. */
+int session_id_parse(const char *buf, size_t len, uint64_t *out);
+
+/* Validated request -> running sandbox, a session of c's request c->req.
+ * request is the run's request
  * policy layer (borrowed; NULL: none). fds are the client's stdio (fd
  * passing) and are consumed either way. On failure returns -errno with
  * *code and err set for the client. */
@@ -23,6 +31,19 @@ int session_start(struct conn *c, const Sbx__RunRequest *req,
 		  Sbx__ErrorCode *code, char *err, size_t errlen);
 
 void session_client_gone(struct session *s);
+/* The session of c's run or attach req, or NULL. */
+struct session *session_of(const struct conn *c, uint64_t req);
+/* c's sessions: how many; c is gone (each as session_client_gone); c's
+ * output queue shrank to pending; c half-closed (end of their stdin). */
+unsigned session_conn_count(const struct conn *c);
+void session_conn_gone(struct conn *c);
+void session_conn_drained(struct conn *c, size_t pending);
+void session_conn_eof(struct conn *c);
+/* Attach: s goes to c's request c->req; Attached, the ring, and the end if
+ * it has come, are sent. -EBUSY: another client has it. */
+int session_attach(struct session *s, struct conn *c);
+/* sig to the processes target names (Sbx__SignalTarget). */
+int session_signal_to(struct session *s, int sig, int target);
 /* The client answered an approval request of this session's proxy. */
 void session_approval(struct session *s, const Sbx__ApprovalDecision *d);
 void session_output_drained(struct session *s, size_t pending);
@@ -31,7 +52,10 @@ int session_stdin_close(struct session *s);
 int session_signal(struct session *s, int sig);
 int session_resize(struct session *s, unsigned rows, unsigned cols);
 
+/* A running session by id. */
 struct session *session_find(uint64_t id);
+/* The same, or one that has ended and still waits to be attached. */
+struct session *session_find_any(uint64_t id);
 struct session *session_first(void);
 struct session *session_next(const struct session *s);
 /* Fills info with pointers borrowed from s (valid until s changes). */

@@ -9,7 +9,10 @@
 
 /* The release both binaries print (Hello carries the daemon's). */
 #define SBX_VERSION "0.1.0"
-#define WIRE_PROTOCOL_VERSION 1
+/* The versions are sbx.proto's (enum ProtocolVersion): the daemon
+ * accepts a Hello of any from MIN to the current one. */
+#define WIRE_PROTOCOL_VERSION SBX__PROTOCOL_VERSION__PROTOCOL_VERSION
+#define WIRE_PROTOCOL_VERSION_MIN SBX__PROTOCOL_VERSION__PROTOCOL_VERSION_MIN
 #define WIRE_HEADER 4
 /* Largest Envelope accepted; checked before anything is allocated. Output
  * chunks are far smaller (WIRE_CHUNK), so only hostile peers come near it. */

@@ -450,7 +450,13 @@ supervise(pid_t cmd, int sigfd, int sfd)
 			_exit(125);
 		}
 		if (si.ssi_signo != SIGCHLD) {
-			if (!done)
+			/* From the daemon, for all of the sandbox. (A
+			 * process of the sandbox could send it too, and
+			 * reach no more than its own kill(-1) does.) */
+			if (!done && si.ssi_code == SI_QUEUE &&
+			    si.ssi_int == LINUX_SIG_ALL)
+				kill(-1, (int)si.ssi_signo);
+			else if (!done)
 				forward(cmd, (int)si.ssi_signo);
 			continue;
 		}

@@ -12,6 +12,10 @@
 
 #include "daemon/sandbox.h"
 
+/* sigqueue() value of a signal the daemon sends a session init for every
+ * process of the sandbox (sandbox_signal_all), not the command alone. */
+#define LINUX_SIG_ALL 0x5bca11
+
 struct sup_sys;
 struct walk_state;
 struct walk_result;

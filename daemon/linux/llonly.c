@@ -494,14 +494,14 @@ llonly_plan(struct sandbox_plan *p, const struct sandbox_request *req,
  * group, and the orphans that came to us as subreaper (daemonized
  * children, their own sessions). */
 static void
-kill_children(pid_t cmd)
+signal_children(pid_t cmd, int sig)
 {
 	char path[64], buf[4096];
 	ssize_t n;
 	char *s, *end;
 	int fd;
 
-	kill(-cmd, SIGKILL);
+	kill(-cmd, sig);
 	snprintf(path, sizeof(path), "/proc/self/task/%d/children",
 		 (int)getpid());
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
@@ -517,7 +517,7 @@ kill_children(pid_t cmd)
 		if (end == s)
 			break;
 		if (pid > 0)
-			kill((pid_t)pid, SIGKILL);
+			kill((pid_t)pid, sig);
 	}
 }
 
@@ -539,7 +539,7 @@ supervise(pid_t cmd, int sigfd, int sfd)
 	for (;;) {
 		if ((poll(pfd, 2, -1) < 0 && errno != EINTR) ||
 		    (pfd[1].revents & (POLLHUP | POLLERR))) {
-			kill_children(cmd);
+			signal_children(cmd, SIGKILL);
 			_exit(125);
 		}
 		if (!(pfd[0].revents & POLLIN))
@@ -547,17 +547,23 @@ supervise(pid_t cmd, int sigfd, int sfd)
 		if (read(sigfd, &si, sizeof(si)) != sizeof(si)) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
-			kill_children(cmd);
+			signal_children(cmd, SIGKILL);
 			_exit(125);
 		}
 		if ((int)si.ssi_signo == LLONLY_SIGKILL) {
 			killing = true;
-			kill_children(cmd);
+			signal_children(cmd, SIGKILL);
 			continue;
 		}
 		if (si.ssi_signo != SIGCHLD) {
-			if (!done && !killing &&
-			    kill(-cmd, (int)si.ssi_signo) < 0)
+			/* For all of the sandbox: what kill(-1) reaches in
+			 * a pid namespace is here the command's group and
+			 * our other children. */
+			if (!done && !killing && si.ssi_code == SI_QUEUE &&
+			    si.ssi_int == LINUX_SIG_ALL)
+				signal_children(cmd, (int)si.ssi_signo);
+			else if (!done && !killing &&
+				 kill(-cmd, (int)si.ssi_signo) < 0)
 				kill(cmd, (int)si.ssi_signo);
 			continue;
 		}
@@ -568,7 +574,7 @@ supervise(pid_t cmd, int sigfd, int sfd)
 			}
 		gone = w < 0 && errno == ECHILD;
 		if ((done || killing) && !gone)
-			kill_children(cmd);
+			signal_children(cmd, SIGKILL);
 		if (done && gone) {
 			linux_report_exited(sfd, status);
 			_exit(0);

@@ -769,6 +769,26 @@ sandbox_status_read(int fd, struct sandbox_status *st, int *fds, int *nfds)
 }
 
 int
+sandbox_signal_all(const struct sandbox_proc *proc, int sig)
+{
+	siginfo_t si = { 0 };
+
+	if (proc->pidfd < 0)
+		return -EAGAIN;
+	if (sig == SIGKILL)
+		return sandbox_signal(proc, sig);
+	/* The init tells it from a signal for the command by its value. */
+	si.si_signo = sig;
+	si.si_code = SI_QUEUE;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	si.si_value.sival_int = LINUX_SIG_ALL;
+	if (syscall(SYS_pidfd_send_signal, proc->pidfd, sig, &si, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+int
 sandbox_signal(const struct sandbox_proc *proc, int sig)
 {
 	if (proc->pidfd < 0)

@@ -266,6 +266,13 @@ sandbox_signal(const struct sandbox_proc *proc, int sig)
 	return kill(-proc->pid, sig) < 0 ? -errno : 0;
 }
 
+/* The group is the whole sandbox here. */
+int
+sandbox_signal_all(const struct sandbox_proc *proc, int sig)
+{
+	return sandbox_signal(proc, sig);
+}
+
 const char *
 sandbox_step_name(int step)
 {

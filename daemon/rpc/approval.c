@@ -6,9 +6,11 @@
 static void
 rpc_approval(struct conn *c, const Sbx__Envelope *env)
 {
+	struct session *s = session_of(c, c->req);
+
 	/* A late answer after the session ended is not an error. */
-	if (c->session)
-		session_approval(c->session, env->approval_decision);
+	if (s)
+		session_approval(s, env->approval_decision);
 }
 
 const struct rpc_entry rpc_approval_entry = {

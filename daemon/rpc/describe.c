@@ -63,7 +63,7 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 		rep.text = text;
 		out.msg_case = SBX__ENVELOPE__MSG_DESCRIBE_REPLY;
 		out.describe_reply = &rep;
-		conn_send(c, &out);
+		conn_send_id(c, c->req, &out);
 	}
 	free(rep.json);
 	free(text);

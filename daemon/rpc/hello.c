@@ -4,6 +4,20 @@
 #include "daemon/rpc/rpc.h"
 #include "daemon/sandbox.h"
 
+/* What this daemon does beyond protocol version 1, by name: clients test
+ * for a name, never for a version (docs/protocol.md, "Features"). */
+static const char *const features[] = {
+	"request-id",         /* replies echo Envelope.request_id */
+	"multiplex",          /* runs, attaches, subscriptions and queries
+				 in flight together on one connection */
+	"attach",             /* Attach, RunRequest.keep_on_disconnect */
+	"session-ids-unique", /* never reused, across restarts too */
+	"umask-default",      /* an unset umask is 022 */
+	"timeout-term",       /* timeout: SIGTERM, kill_grace_ms, SIGKILL */
+	"half-close",         /* shutdown(SHUT_WR) is the end of stdin */
+	"signal-target",      /* SendSignal.target */
+};
+
 static void
 rpc_hello(struct conn *c, const Sbx__Envelope *env)
 {
@@ -15,12 +29,16 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	size_t n = 0;
 	int i;
 
-	if (env->hello->protocol_version != WIRE_PROTOCOL_VERSION) {
+	if (env->hello->protocol_version < WIRE_PROTOCOL_VERSION_MIN ||
+	    env->hello->protocol_version > WIRE_PROTOCOL_VERSION) {
 		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_VERSION,
-			  "protocol version %u not supported (daemon speaks %u)",
-			  env->hello->protocol_version, WIRE_PROTOCOL_VERSION);
+			  "protocol version %u not supported (daemon speaks "
+			  "%u to %u)", env->hello->protocol_version,
+			  WIRE_PROTOCOL_VERSION_MIN, WIRE_PROTOCOL_VERSION);
 		return;
 	}
+	/* Nothing differs by the client's version yet: a version 1 client
+	 * sends no request ids, and 0 is an id like any other. */
 	c->hello = true;
 	cap.backend = (char *)caps->backend;
 	cap.landlock_abi = caps->landlock_abi;
@@ -45,9 +63,11 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	hr.protocol_version = WIRE_PROTOCOL_VERSION;
 	hr.daemon_version = (char *)SBX_VERSION;
 	hr.caps = &cap;
+	hr.features = (char **)features;
+	hr.n_features = sizeof(features) / sizeof(features[0]);
 	out.msg_case = SBX__ENVELOPE__MSG_HELLO_REPLY;
 	out.hello_reply = &hr;
-	conn_send(c, &out);
+	conn_send_id(c, c->req, &out);
 }
 
 const struct rpc_entry rpc_hello_entry = {

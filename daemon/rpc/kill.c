@@ -28,7 +28,7 @@ rpc_kill(struct conn *c, const Sbx__Envelope *env)
 	session_signal(s, sig);
 	out.msg_case = SBX__ENVELOPE__MSG_ACK;
 	out.ack = &ack;
-	conn_send(c, &out);
+	conn_send_id(c, c->req, &out);
 }
 
 const struct rpc_entry rpc_kill_entry = {

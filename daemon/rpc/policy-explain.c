@@ -101,7 +101,7 @@ reply(struct conn *c, const struct policy_decision *d, const char *text)
 	}
 	out.msg_case = SBX__ENVELOPE__MSG_POLICY_EXPLAIN_REPLY;
 	out.policy_explain_reply = &rep;
-	conn_send(c, &out);
+	conn_send_id(c, c->req, &out);
 }
 
 /* The policy allows the path but an ignore file masks it: the sandbox
@@ -143,16 +143,16 @@ rpc_policy_explain(struct conn *c, const Sbx__Envelope *env)
 
 	if (!!q->path[0] + !!q->host[0] + !!q->env[0] != 1 ||
 	    policy_rule_check_string(t, POLICY_PATH_MAX)) {
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
-			  "explain takes one path, host or variable name");
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			   "explain takes one path, host or variable name");
 		return;
 	}
 	if (rpc_policy_effective(c, q->workspace, ws, &eff) < 0)
 		return;
 	if (decide(eff, q, ws, &d) < 0) {
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
-			  "not a valid %s: %s", q->path[0] ? "path" :
-			  q->host[0] ? "host" : "variable name", t);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			   "not a valid %s: %s", q->path[0] ? "path" :
+			   q->host[0] ? "host" : "variable name", t);
 		goto out;
 	}
 	if (q->path[0] && d.verdict == POLICY_VERDICT_ALLOW &&
@@ -161,9 +161,9 @@ rpc_policy_explain(struct conn *c, const Sbx__Envelope *env)
 		goto out;
 	}
 	if (r < 0)
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
-			  "ignore files: %s", r == -EINVAL ? hit.file :
-			  strerror(-r));
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			   "ignore files: %s", r == -EINVAL ? hit.file :
+			   strerror(-r));
 	else {
 		policy_explain_format(&d, text, sizeof(text));
 		reply(c, &d, text);

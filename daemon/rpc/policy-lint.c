@@ -27,7 +27,7 @@ reply(struct conn *c, const struct policy_diags *d, const char *file,
 	rep.errors = (uint32_t)errors;
 	out.msg_case = SBX__ENVELOPE__MSG_POLICY_LINT_REPLY;
 	out.policy_lint_reply = &rep;
-	conn_send(c, &out);
+	conn_send_id(c, c->req, &out);
 	free(v);
 }
 
@@ -45,9 +45,9 @@ rpc_policy_lint(struct conn *c, const Sbx__Envelope *env)
 	    q->layer > SBX__POLICY_LAYER__POLICY_LAYER_REQUEST ||
 	    !q->file[0] || policy_rule_check_string(q->file, PATH_MAX) ||
 	    q->policy.len > POLICY_MAX_BYTES) {
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
-			  "lint needs a layer, a file name and at most %d "
-			  "bytes", POLICY_MAX_BYTES);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			   "lint needs a layer, a file name and at most %d "
+			   "bytes", POLICY_MAX_BYTES);
 		return;
 	}
 	if (rpc_policy_workspace(c, q->workspace, ws) < 0)
@@ -58,8 +58,8 @@ rpc_policy_lint(struct conn *c, const Sbx__Envelope *env)
 			 &parse) < 0)
 		reply(c, &merge, q->file, parse.errors ? parse.errors : 1);
 	else if (policy_store_lint(doc, ws, &merge, err, sizeof(err)) < 0)
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
-			  "cannot check against the layers above: %s", err);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			   "cannot check against the layers above: %s", err);
 	else
 		reply(c, &merge, q->file, merge.errors);
 	policy_diag_free(&parse);

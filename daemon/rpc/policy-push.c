@@ -23,10 +23,11 @@ rpc_policy_push(struct conn *c, const Sbx__Envelope *env)
 	if (r < 0) {
 		log_warn("org policy push by uid %u (pid %d) refused: %s",
 			 (unsigned)c->uid, (int)c->pid, err);
-		conn_fail(c, r == -EPERM ? SBX__ERROR_CODE__ERROR_CODE_PERMISSION :
-			  r == -EINVAL || r == -ENODATA || r == -ESTALE ?
-			  SBX__ERROR_CODE__ERROR_CODE_INVALID :
-			  SBX__ERROR_CODE__ERROR_CODE_INTERNAL, "%s", err);
+		conn_error(c, r == -EPERM ?
+			   SBX__ERROR_CODE__ERROR_CODE_PERMISSION :
+			   r == -EINVAL || r == -ENODATA || r == -ESTALE ?
+			   SBX__ERROR_CODE__ERROR_CODE_INVALID :
+			   SBX__ERROR_CODE__ERROR_CODE_INTERNAL, "%s", err);
 		return;
 	}
 	rep.serial = res.serial;
@@ -34,7 +35,7 @@ rpc_policy_push(struct conn *c, const Sbx__Envelope *env)
 	rep.key_id = res.key_id;
 	out.msg_case = SBX__ENVELOPE__MSG_POLICY_PUSH_REPLY;
 	out.policy_push_reply = &rep;
-	conn_send(c, &out);
+	conn_send_id(c, c->req, &out);
 }
 
 /* Any served peer: policy_org_push decides who may. */

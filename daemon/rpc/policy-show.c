@@ -23,17 +23,17 @@ rpc_policy_show(struct conn *c, const Sbx__Envelope *env)
 	if (policy_render_json(eff, &j) == 0)
 		text = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2));
 	if (!text)
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INTERNAL,
-			  "out of memory");
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INTERNAL,
+			   "out of memory");
 	else if (strlen(text) > WIRE_FRAME_MAX - 1024)
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_UNSUPPORTED,
-			  "the effective policy is too large to send (%zu "
-			  "bytes)", strlen(text));
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_UNSUPPORTED,
+			   "the effective policy is too large to send (%zu "
+			   "bytes)", strlen(text));
 	else {
 		rep.json = text;
 		out.msg_case = SBX__ENVELOPE__MSG_POLICY_SHOW_REPLY;
 		out.policy_show_reply = &rep;
-		conn_send(c, &out);
+		conn_send_id(c, c->req, &out);
 	}
 	free(text);
 	json_decref(j);

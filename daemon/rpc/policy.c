@@ -20,10 +20,10 @@ rpc_policy_workspace(struct conn *c, const char *in, char ws[PATH_MAX])
 		 !strcmp(ws, "/"))
 		r = -EPERM;
 	if (r < 0) {
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
-			  "workspace %s: %s", in, r == -EINVAL ?
-			  "not an absolute path" : r == -EPERM ?
-			  "/ cannot be the workspace" : strerror(-r));
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			   "workspace %s: %s", in, r == -EINVAL ?
+			   "not an absolute path" : r == -EPERM ?
+			   "/ cannot be the workspace" : strerror(-r));
 		return r;
 	}
 	policy_watch_workspace(ws);
@@ -40,6 +40,6 @@ rpc_policy_effective(struct conn *c, const char *in, char ws[PATH_MAX],
 	if ((r = rpc_policy_workspace(c, in, ws)) < 0)
 		return r;
 	if ((r = policy_store_effective(ws, NULL, eff, err, sizeof(err))) < 0)
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
 	return r;
 }

@@ -35,7 +35,7 @@ rpc_ps(struct conn *c, const Sbx__Envelope *env)
 	list.n_sessions = n;
 	out.msg_case = SBX__ENVELOPE__MSG_SESSION_LIST;
 	out.session_list = &list;
-	conn_send(c, &out);
+	conn_send_id(c, c->req, &out);
 	free(infos);
 	free(ptrs);
 }

@@ -82,7 +82,7 @@ rpc_reset(struct conn *c, const Sbx__Envelope *env)
 	rep.removed = r > 0;
 	out.msg_case = SBX__ENVELOPE__MSG_RESET_REPLY;
 	out.reset_reply = &rep;
-	conn_send(c, &out);
+	conn_send_id(c, c->req, &out);
 }
 
 const struct rpc_entry rpc_reset_entry = {

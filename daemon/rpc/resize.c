@@ -13,7 +13,7 @@ rpc_resize(struct conn *c, const Sbx__Envelope *env)
 			   "window size out of range");
 		return;
 	}
-	session_resize(c->session, ws->rows, ws->cols);
+	session_resize(session_of(c, c->req), ws->rows, ws->cols);
 }
 
 const struct rpc_entry rpc_resize_entry = {

@@ -9,7 +9,10 @@ struct conn;
 
 #define RPC_BEFORE_HELLO 0x1  /* the only request allowed first (Hello) */
 #define RPC_ADMIN 0x2         /* root peers only */
-#define RPC_SESSION 0x4       /* needs this connection's running session */
+#define RPC_SESSION 0x4       /* for the session of this connection's run
+				 or attach with the request's id */
+#define RPC_NEW_ID 0x8        /* starts an operation that lasts (run,
+				 attach, subscribe): its id must be free */
 
 struct rpc_entry {
 	Sbx__Envelope__MsgCase msg;
@@ -38,5 +41,6 @@ extern const struct rpc_entry rpc_reset_entry;
 extern const struct rpc_entry rpc_approval_entry;
 extern const struct rpc_entry rpc_subscribe_entry;
 extern const struct rpc_entry rpc_shutdown_entry;
+extern const struct rpc_entry rpc_attach_entry;
 
 #endif

@@ -44,6 +44,12 @@ check_request(const Sbx__RunRequest *r)
 	if (r->winsize && (r->winsize->rows > RUN_MAX_WINSIZE ||
 			   r->winsize->cols > RUN_MAX_WINSIZE))
 		return "window size out of range";
+	if (r->keep_on_disconnect &&
+	    r->io_mode != SBX__IO_MODE__IO_MODE_STREAMING)
+		return "keep_on_disconnect needs streaming mode (with fd "
+		       "passing the client holds the command's stdio)";
+	if (r->umask > 0777)
+		return "umask out of range";
 	if (r->io_mode == SBX__IO_MODE__IO_MODE_FD_PASSING) {
 		if (r->fd_count != (r->tty ? 1u : 3u))
 			return "fd passing needs 3 fds (1 with a tty)";
@@ -77,21 +83,20 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 	const char *bad;
 	int fds[FDPASS_MAX], r, nfds;
 
-	/* One run per connection: stdin, signals and resizes name no
-	 * session, so late ones of an ended run must not reach a new one. */
-	if (c->session || c->session_over) {
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_ORDER,
-			  "this connection already ran a session");
+	/* The fds come first: whatever else is wrong, the ones sent with
+	 * this frame must not be left for a later one. A count that does not
+	 * match means fds and frames no longer line up: the stream is lost. */
+	nfds = (int)req.fd_count;
+	if (nfds > FDPASS_MAX || conn_take_fds(c, nfds, fds) < 0) {
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_FRAME,
+			  "expected %d file descriptors with the request",
+			  nfds);
 		return;
 	}
 	if ((bad = check_request(&req))) {
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", bad);
-		return;
-	}
-	nfds = (int)req.fd_count;
-	if (conn_take_fds(c, nfds, fds) < 0) {
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
-			  "expected %d file descriptors with the request", nfds);
+		for (nfds--; nfds >= 0; nfds--)
+			close(fds[nfds]);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", bad);
 		return;
 	}
 	r = workspace_resolve(req.cwd, cwd, sizeof(cwd));
@@ -106,9 +111,9 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 	if (r < 0) {
 		for (nfds--; nfds >= 0; nfds--)
 			close(fds[nfds]);
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
-			  "workspace or cwd: %s", r == -EPERM ?
-			  "/ cannot be the workspace" : strerror(-r));
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			   "workspace or cwd: %s", r == -EPERM ?
+			   "/ cannot be the workspace" : strerror(-r));
 		return;
 	}
 	/* The request layer: refused when it does not parse, rather than run
@@ -118,7 +123,7 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 	if (r < 0) {
 		for (nfds--; nfds >= 0; nfds--)
 			close(fds[nfds]);
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
 		return;
 	}
 	req.cwd = cwd;
@@ -134,9 +139,9 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 	r = session_start(c, &req, pol, fds, nfds, &code, err, sizeof(err));
 	policy_free(pol);
 	if (r < 0)
-		conn_fail(c, code, "%s", err);
+		conn_error(c, code, "%s", err);
 }
 
 const struct rpc_entry rpc_run_entry = {
-	SBX__ENVELOPE__MSG_RUN, 0, rpc_run,
+	SBX__ENVELOPE__MSG_RUN, RPC_NEW_ID, rpc_run,
 };

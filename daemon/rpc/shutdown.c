@@ -17,7 +17,7 @@ rpc_shutdown(struct conn *c, const Sbx__Envelope *env)
 
 	out.msg_case = SBX__ENVELOPE__MSG_ACK;
 	out.ack = &ack;
-	conn_send(c, &out);
+	conn_send_id(c, c->req, &out);
 	if (sbxd.stopping)
 		return;
 	log_info("shutdown asked by uid %u (pid %d)", (unsigned)c->uid,

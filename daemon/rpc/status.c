@@ -36,7 +36,7 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 	sr.templates = sandbox_templates();
 	out.msg_case = SBX__ENVELOPE__MSG_STATUS_REPLY;
 	out.status_reply = &sr;
-	conn_send(c, &out);
+	conn_send_id(c, c->req, &out);
 }
 
 const struct rpc_entry rpc_status_entry = {

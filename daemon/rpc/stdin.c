@@ -8,7 +8,7 @@ rpc_stdin(struct conn *c, const Sbx__Envelope *env)
 {
 	const Sbx__StdinData *d = env->stdin_data;
 
-	if (session_stdin(c->session, d->data.data, d->data.len) < 0)
+	if (session_stdin(session_of(c, c->req), d->data.data, d->data.len) < 0)
 		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_ORDER,
 			  "stdin data for a session not in streaming mode "
 			  "or after stdin was closed");
@@ -17,7 +17,7 @@ rpc_stdin(struct conn *c, const Sbx__Envelope *env)
 static void
 rpc_stdin_close(struct conn *c, const Sbx__Envelope *env)
 {
-	if (session_stdin_close(c->session) < 0)
+	if (session_stdin_close(session_of(c, c->req)) < 0)
 		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_ORDER,
 			  "stdin close for a session not in streaming mode");
 }
