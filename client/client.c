@@ -134,9 +134,9 @@ try_connect(const struct client *c)
 }
 
 static void
-hello_env(Sbx__Envelope *env, Sbx__Hello *h)
+hello_env(const struct client *c, Sbx__Envelope *env, Sbx__Hello *h)
 {
-	h->protocol_version = WIRE_PROTOCOL_VERSION;
+	h->protocol_version = c->version;
 	h->client_name = (char *)"sbxctl";
 	env->msg_case = SBX__ENVELOPE__MSG_HELLO;
 	env->hello = h;
@@ -149,7 +149,7 @@ hello(struct client *c)
 	Sbx__Hello h = SBX__HELLO__INIT;
 	int r;
 
-	hello_env(&env, &h);
+	hello_env(c, &env, &h);
 	r = client_call(c, &env, SBX__ENVELOPE__MSG_HELLO_REPLY, &c->hello);
 	if (r == 0)
 		end_deadline(c);
@@ -166,6 +166,7 @@ connect_daemon(const struct cmd_ctx *ctx, struct client *c, char *err,
 	c->fd = -1;
 	c->hello = NULL;
 	c->hello_queued = false;
+	c->version = WIRE_PROTOCOL_VERSION_MIN;
 	c->timeout_ms = ctx->connect_timeout_ms;
 	start_deadline(c);
 	if (ctx->socket)
@@ -203,14 +204,15 @@ connect_daemon(const struct cmd_ctx *ctx, struct client *c, char *err,
 	return 0;
 }
 
-int
-client_open_err(const struct cmd_ctx *ctx, struct client *c, char *err,
-		size_t errlen)
+static int
+open_err(const struct cmd_ctx *ctx, struct client *c, unsigned version,
+	 char *err, size_t errlen)
 {
 	int r;
 
 	if ((r = connect_daemon(ctx, c, err, errlen)) < 0)
 		return r;
+	c->version = version;
 	if ((r = hello(c)) < 0) {
 		err[0] = '\0'; /* client_call printed why */
 		client_close(c);
@@ -220,14 +222,40 @@ client_open_err(const struct cmd_ctx *ctx, struct client *c, char *err,
 }
 
 int
+client_open_err(const struct cmd_ctx *ctx, struct client *c, char *err,
+		size_t errlen)
+{
+	return open_err(ctx, c, WIRE_PROTOCOL_VERSION_MIN, err, errlen);
+}
+
+int
 client_open(const struct cmd_ctx *ctx, struct client *c)
 {
-	char err[2300];
-	int r = client_open_err(ctx, c, err, sizeof(err));
+	return client_open_version(ctx, c, WIRE_PROTOCOL_VERSION_MIN);
+}
 
-	if (r < 0 && err[0])
+int
+client_open_version(const struct cmd_ctx *ctx, struct client *c,
+		    unsigned version)
+{
+	char err[2300];
+	int r;
+
+	if ((r = open_err(ctx, c, version, err, sizeof(err))) < 0 && err[0])
 		client_err("%s", err);
 	return r;
+}
+
+bool
+client_has_feature(const struct client *c, const char *name)
+{
+	const Sbx__HelloReply *h = c->hello ? c->hello->hello_reply : NULL;
+	size_t i;
+
+	for (i = 0; h && i < h->n_features; i++)
+		if (!strcmp(h->features[i], name))
+			return true;
+	return false;
 }
 
 int
@@ -293,7 +321,7 @@ encode_with_hello(struct client *c, const Sbx__Envelope *env, uint8_t **out,
 	size_t alen, blen;
 	int r;
 
-	hello_env(&he, &h);
+	hello_env(c, &he, &h);
 	if ((r = wire_encode(&he, &a, &alen)) < 0)
 		return r;
 	if ((r = wire_encode(env, &b, &blen)) < 0) {

@@ -21,6 +21,7 @@ struct client {
 	bool hello_queued;    /* the Hello goes with the next frame sent */
 	unsigned timeout_ms;  /* the connect deadline's length; 0: none */
 	uint64_t deadline_ms; /* CLOCK_MONOTONIC; 0 once the Hello is done */
+	unsigned version;     /* the protocol version our Hello names */
 	char socket[4096];
 };
 
@@ -32,7 +33,14 @@ struct cmd_ctx {
 	unsigned connect_timeout_ms; /* 0: wait for the daemon forever */
 };
 
+/* The Hello names the oldest protocol version that has what the verb
+ * needs (version 1: any daemon of this protocol answers). */
 int client_open(const struct cmd_ctx *ctx, struct client *c);
+/* The same with a Hello of version; a verb that needs a feature checks
+ * client_has_feature() after. */
+int client_open_version(const struct cmd_ctx *ctx, struct client *c,
+			unsigned version);
+bool client_has_feature(const struct client *c, const char *name);
 /* The same, but a failure to connect or to start the daemon is not printed:
  * err says it. (Errors of the Hello itself are printed, and err is "".) */
 int client_open_err(const struct cmd_ctx *ctx, struct client *c, char *err,

@@ -35,6 +35,8 @@ struct run_opts {
 	const char *setenv[RUN_MAX_SETENV];
 	int nsetenv;
 	unsigned timeout_ms;
+	unsigned kill_after_ms;
+	unsigned keep_ms;      /* --keep: detach grace; 0: dies with us */
 	struct run_policy policy;
 	enum ask_mode on_ask;
 	bool quiet;
@@ -46,6 +48,8 @@ enum {
 	OPT_ALLOW_WRITE,
 	OPT_POLICY,
 	OPT_ON_ASK,
+	OPT_KILL_AFTER,
+	OPT_KEEP,
 };
 
 /* The policy flags of run (all of them live here, so the request layer has
@@ -95,6 +99,8 @@ static const struct option opts[] = {
 	{ "cwd", required_argument, NULL, 'C' },
 	{ "workspace", required_argument, NULL, 'w' },
 	{ "timeout", required_argument, NULL, 'T' },
+	{ "kill-after", required_argument, NULL, OPT_KILL_AFTER },
+	{ "keep", required_argument, NULL, OPT_KEEP },
 	{ "allow-domain", required_argument, NULL, OPT_ALLOW_DOMAIN },
 	{ "deny-read", required_argument, NULL, OPT_DENY_READ },
 	{ "allow-write", required_argument, NULL, OPT_ALLOW_WRITE },
@@ -109,6 +115,7 @@ parse(int argc, char **argv, struct run_opts *o)
 {
 	char *end;
 	double secs;
+	unsigned ms;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, cmd_run_entry.shortopts, opts,
@@ -153,12 +160,16 @@ parse(int argc, char **argv, struct run_opts *o)
 			}
 			break;
 		case 'T':
+		case OPT_KILL_AFTER:
+		case OPT_KEEP:
 			secs = strtod(optarg, &end);
 			if (*end || secs <= 0 || secs > 86400 * 7) {
-				client_err("bad --timeout: %s", optarg);
+				client_err("bad number of seconds: %s", optarg);
 				return -EINVAL;
 			}
-			o->timeout_ms = (unsigned)(secs * 1000);
+			ms = (unsigned)(secs * 1000);
+			*(c == 'T' ? &o->timeout_ms : c == OPT_KEEP ?
+			  &o->keep_ms : &o->kill_after_ms) = ms ? ms : 1;
 			break;
 		default:
 			cmd_bad_usage(&cmd_run_entry, "");
@@ -167,6 +178,11 @@ parse(int argc, char **argv, struct run_opts *o)
 	}
 	if (optind >= argc) {
 		client_err("run: no command given");
+		return -EINVAL;
+	}
+	if (o->keep_ms && !o->stream) {
+		client_err("--keep needs --stream (the daemon then holds the "
+			   "command's stdio)");
 		return -EINVAL;
 	}
 	return optind;
@@ -320,7 +336,11 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	req.workspace = ws;
 	req.tty = o->tty;
 	req.timeout_ms = o->timeout_ms;
+	req.kill_grace_ms = o->kill_after_ms;
+	req.keep_on_disconnect = o->keep_ms > 0;
+	req.detach_grace_ms = o->keep_ms;
 	req.umask = umask(022);
+	req.umask_set = true;
 	umask((mode_t)req.umask);
 	tty_winsize(&size);
 	w.rows = size.ws_row;
@@ -342,6 +362,7 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	req.fd_count = (uint32_t)nfds;
 	env.msg_case = SBX__ENVELOPE__MSG_RUN;
 	env.run = &req;
+	env.request_id = RELAY_REQUEST_ID;
 	r = client_send(c, &env, fds, nfds);
 	free(req.env);
 	overrides_free(&po);
@@ -385,6 +406,7 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 	ro.on_ask = o.on_ask;
 	ro.quiet = o.quiet;
 	ro.json = ctx->json;
+	ro.request_id = RELAY_REQUEST_ID;
 	code = relay_run(&c, &ro);
 	if (ro.master >= 0)
 		close(ro.master);
@@ -394,8 +416,9 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_run_entry = {
 	.name = "run",
-	.usage = "run [-t|--tty] [--stream] [-e K=V] [-C DIR] [--workspace DIR] "
-	"[--timeout SEC]\n"
+	.usage = "run [-t|--tty] [--stream [--keep SEC]] [-e K=V] [-C DIR] "
+	"[--workspace DIR]\n"
+	"             [--timeout SEC [--kill-after SEC]]\n"
 	"             [--allow-domain HOST] [--deny-read PATH] "
 	"[--allow-write PATH]\n"
 	"             [--policy FILE] [--on-ask=prompt|deny] "

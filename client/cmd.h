@@ -26,6 +26,7 @@ struct cmd_entry {
 extern const struct cmd_entry *const cmd_table[];
 
 extern const struct cmd_entry cmd_run_entry;
+extern const struct cmd_entry cmd_attach_entry;
 extern const struct cmd_entry cmd_ps_entry;
 extern const struct cmd_entry cmd_kill_entry;
 extern const struct cmd_entry cmd_status_entry;

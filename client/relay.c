@@ -57,10 +57,12 @@ write_all(int fd, const uint8_t *p, size_t n)
 static void
 queue(struct relay *r, const Sbx__Envelope *env)
 {
+	Sbx__Envelope e = *env;
 	uint8_t *buf;
 	size_t len;
 
-	if (wire_encode(env, &buf, &len) < 0)
+	e.request_id = r->o->request_id;
+	if (wire_encode(&e, &buf, &len) < 0)
 		return;
 	evbuffer_add(r->out, buf, len);
 	free(buf);
@@ -116,6 +118,7 @@ handle_frame(struct relay *r, const Sbx__Envelope *env)
 
 	switch (env->msg_case) {
 	case SBX__ENVELOPE__MSG_RUN_STARTED:
+	case SBX__ENVELOPE__MSG_ATTACHED:
 		break;
 	case SBX__ENVELOPE__MSG_OUTPUT:
 		write_all(env->output->stream == 2 ? 2 : 1,
@@ -479,6 +482,8 @@ relay_run(struct client *c, const struct relay_opts *o)
 		return EXIT_SBX;
 	if (o->tty)
 		tty_raw();
+	if (o->attach && o->tty)
+		resize(&r);
 	event_base_dispatch(r.base);
 	tty_restore();
 	if (o->master >= 0)

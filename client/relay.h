@@ -4,6 +4,7 @@
 #define SBX_RELAY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "client/ask.h"
 #include "client/client.h"
@@ -15,7 +16,14 @@ struct relay_opts {
 	bool quiet;           /* no violation summary after the run */
 	bool json;            /* the summary as one JSON line */
 	int master; /* fd-passing tty: our end of the pty, else -1 */
+	uint64_t request_id; /* of the run or attach: every frame we send
+				names it */
+	bool attach;         /* attached to a running session: our window
+				size goes first */
 };
+
+/* The request id sbxctl gives its one run or attach on a connection. */
+#define RELAY_REQUEST_ID 1
 
 /* Runs until the session ends; returns sbxctl's exit status. */
 int relay_run(struct client *c, const struct relay_opts *o);

@@ -4,7 +4,7 @@
 # bash-completion package. Session IDs are not completed: asking the daemon
 # would start one when none is running.
 
-_sbxctl_commands='run ps kill status events describe policy doctor reset shutdown version help'
+_sbxctl_commands='run attach ps kill status events describe policy doctor reset shutdown version help'
 _sbxctl_policy_commands='push show explain check lint keygen sign'
 # Accepted before the command and among its arguments alike.
 _sbxctl_globals='--json --socket --no-autostart --connect-timeout --help'
@@ -40,8 +40,9 @@ _sbxctl_run()
 	for ((; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
 		--) break ;;
-		-e | -C | --workspace | --timeout | --allow-domain | --deny-read | \
-			--allow-write | --policy | --socket | --connect-timeout) ((i++)) ;;
+		-e | -C | --workspace | --timeout | --kill-after | --keep | \
+			--allow-domain | --deny-read | --allow-write | --policy | \
+			--socket | --connect-timeout) ((i++)) ;;
 		-*) ;;
 		*) break ;;
 		esac
@@ -64,10 +65,10 @@ _sbxctl_run()
 	--deny-read | --allow-write | --policy | --socket)
 		_sbxctl_files
 		return ;;
-	-e | --timeout | --allow-domain | --connect-timeout)
+	-e | --timeout | --kill-after | --keep | --allow-domain | --connect-timeout)
 		return ;;
 	esac
-	COMPREPLY=($(compgen -W "-t --tty --stream -e -C --workspace --timeout
+	COMPREPLY=($(compgen -W "-t --tty --stream --keep -e -C --workspace --timeout --kill-after
 		--allow-domain --deny-read --allow-write --policy --on-ask -q
 		--quiet $_sbxctl_globals --" -- "$cur"))
 }
