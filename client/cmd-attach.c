@@ -16,6 +16,7 @@ attach(struct client *c, uint64_t id, Sbx__Envelope **out)
 	Sbx__Attach at = SBX__ATTACH__INIT;
 
 	at.session_id = id;
+	at.stdin_credit = true;
 	env.msg_case = SBX__ENVELOPE__MSG_ATTACH;
 	env.attach = &at;
 	env.request_id = RELAY_REQUEST_ID;
@@ -57,6 +58,7 @@ cmd_attach(const struct cmd_ctx *ctx, int argc, char **argv)
 	ro.tty = rep->attached->session && rep->attached->session->tty &&
 		 isatty(0) && isatty(1);
 	ro.json = ctx->json;
+	ro.credit = client_has_feature(&c, "stdin-credit");
 	wire_envelope_free(rep);
 	code = relay_run(&c, &ro);
 	client_close(&c);

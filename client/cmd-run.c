@@ -341,6 +341,7 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	req.detach_grace_ms = o->keep_ms;
 	req.umask = umask(022);
 	req.umask_set = true;
+	req.stdin_credit = o->stream;
 	umask((mode_t)req.umask);
 	tty_winsize(&size);
 	w.rows = size.ws_row;
@@ -407,6 +408,8 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 	ro.quiet = o.quiet;
 	ro.json = ctx->json;
 	ro.request_id = RELAY_REQUEST_ID;
+	/* A daemon without credit never sends any: paced the old way. */
+	ro.credit = o.stream && client_has_feature(&c, "stdin-credit");
 	code = relay_run(&c, &ro);
 	if (ro.master >= 0)
 		close(ro.master);

@@ -30,6 +30,8 @@ struct relay {
 	struct event *sigs[10];
 	struct ask *ask;
 	bool stdin_pollable, stdin_open, stdin_paused, stdin_held;
+	bool stdin_starved;   /* no stdin credit left */
+	uint64_t credit;      /* bytes of StdinData we may still send */
 	bool finished; /* exit_code is final */
 	int exit_code;
 };
@@ -52,6 +54,20 @@ write_all(int fd, const uint8_t *p, size_t n)
 		p += w;
 		n -= (size_t)w;
 	}
+}
+
+/* Reading stdin goes on when nothing holds it back: the socket's queue,
+ * a prompt on the terminal, the daemon's credit. */
+static void
+stdin_rearm(struct relay *r)
+{
+	if (!r->stdin_ev || !r->stdin_open || r->stdin_paused ||
+	    r->stdin_held || r->stdin_starved)
+		return;
+	if (r->stdin_pollable)
+		event_add(r->stdin_ev, NULL);
+	else
+		event_active(r->stdin_ev, EV_READ, 0);
 }
 
 static void
@@ -145,6 +161,13 @@ handle_frame(struct relay *r, const Sbx__Envelope *env)
 	case SBX__ENVELOPE__MSG_APPROVAL_REQUEST:
 		ask_request(r->ask, env->approval_request);
 		break;
+	case SBX__ENVELOPE__MSG_STDIN_CREDIT:
+		r->credit += env->stdin_credit->bytes;
+		if (r->stdin_starved && r->credit) {
+			r->stdin_starved = false;
+			stdin_rearm(r);
+		}
+		break;
 	default:
 		break; /* later protocol additions */
 	}
@@ -171,8 +194,8 @@ ask_hold(void *arg, bool hold)
 		return;
 	if (hold)
 		event_del(r->stdin_ev);
-	else if (!r->stdin_paused)
-		event_add(r->stdin_ev, NULL);
+	else
+		stdin_rearm(r);
 }
 
 static void
@@ -230,12 +253,7 @@ sock_write_cb(evutil_socket_t fd, short what, void *arg)
 		event_del(r->sock_wev);
 	if (r->stdin_paused && evbuffer_get_length(r->out) < SOCK_HIGH / 2) {
 		r->stdin_paused = false;
-		/* A held stdin (a prompt has the terminal) is re-armed by
-		 * ask_hold(false), not here. */
-		if (!r->stdin_pollable)
-			event_active(r->stdin_ev, EV_READ, 0);
-		else if (!r->stdin_held)
-			event_add(r->stdin_ev, NULL);
+		stdin_rearm(r);
 	}
 }
 
@@ -265,11 +283,22 @@ stdin_cb(evutil_socket_t fd, short what, void *arg)
 {
 	static uint8_t buf[WIRE_CHUNK];
 	struct relay *r = arg;
+	size_t want = sizeof(buf);
 	ssize_t n;
 
-	if (!r->stdin_open || r->stdin_paused)
+	if (!r->stdin_open || r->stdin_paused || r->stdin_starved)
 		return;
-	n = read(0, buf, sizeof(buf));
+	if (r->o->credit && r->o->master < 0) {
+		if (!r->credit) {
+			r->stdin_starved = true;
+			if (r->stdin_pollable)
+				event_del(r->stdin_ev);
+			return;
+		}
+		if (r->credit < want)
+			want = (size_t)r->credit;
+	}
+	n = read(0, buf, want);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
@@ -287,6 +316,8 @@ stdin_cb(evutil_socket_t fd, short what, void *arg)
 		env.msg_case = SBX__ENVELOPE__MSG_STDIN_DATA;
 		env.stdin_data = &sd;
 		queue(r, &env);
+		if (r->o->credit)
+			r->credit -= (size_t)n;
 	}
 	/* Files and /dev/null cannot be polled: pump them by hand. */
 	if (!r->stdin_pollable && !r->stdin_paused)

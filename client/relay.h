@@ -20,6 +20,7 @@ struct relay_opts {
 				names it */
 	bool attach;         /* attached to a running session: our window
 				size goes first */
+	bool credit;         /* stdin only as StdinCredit allows */
 };
 
 /* The request id sbxctl gives its one run or attach on a connection. */

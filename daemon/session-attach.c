@@ -132,7 +132,7 @@ replay(struct session *s)
 }
 
 int
-session_attach(struct session *s, struct conn *c)
+session_attach(struct session *s, struct conn *c, bool credit)
 {
 	if (s->conn)
 		return -EBUSY;
@@ -144,6 +144,10 @@ session_attach(struct session *s, struct conn *c)
 	s->req = c->req;
 	send_attached(s);
 	replay(s);
+	/* The new client has been given nothing yet. */
+	s->credit = credit;
+	s->stdin_granted = s->stdin_in;
+	session_stdin_grant(s, true);
 	log_info("session %llu: attached by pid %d", (unsigned long long)s->id,
 		 (int)c->pid);
 	/* Ended while detached: the end it kept goes now. */

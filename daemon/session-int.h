@@ -47,6 +47,9 @@ struct session {
 	bool stdin_eof, tty, streaming, exited, timed_out, paused;
 	bool setup_failed, got_status;
 	bool term_sent;            /* timeout: SIGTERM went, SIGKILL is next */
+	bool credit;               /* the client sends stdin by credit */
+	uint64_t stdin_in, stdin_out; /* stdin bytes received, passed on */
+	uint64_t stdin_granted;    /* what the client may have sent in all */
 	bool finished;             /* the end went to a client, or nobody
 				      is left to tell */
 	struct sandbox_status setup, exec_fail, exit;
@@ -113,5 +116,8 @@ int session_io_arm(struct session *s);
 void session_io_close(struct session *s);
 /* Closes the child's ends (once the sandbox has them). */
 void session_io_close_child(int child[3]);
+/* Stdin credit for the client, as the command has read (all: whatever
+ * is due now, else only once it is worth a frame). */
+void session_stdin_grant(struct session *s, bool all);
 
 #endif

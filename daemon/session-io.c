@@ -20,6 +20,9 @@
 #define OUT_HIGH (4u << 20)
 #define OUT_LOW (1u << 20)
 #define STDIN_HIGH (4u << 20)
+/* Stdin by credit: what a client may have sent that the command has not
+ * read yet. Credit goes out once a quarter of it is free again. */
+#define STDIN_WINDOW (1u << 20)
 
 static void
 stream_close(struct session *s, struct stream *st)
@@ -112,6 +115,23 @@ session_output_drained(struct session *s, size_t pending)
 		pause_output(s, false);
 }
 
+void
+session_stdin_grant(struct session *s, bool all)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__StdinCredit sc = SBX__STDIN_CREDIT__INIT;
+	uint64_t to = s->stdin_out + STDIN_WINDOW;
+
+	if (!s->credit || !s->conn || s->stdin_eof || to <= s->stdin_granted ||
+	    (!all && to - s->stdin_granted < STDIN_WINDOW / 4))
+		return;
+	sc.bytes = to - s->stdin_granted;
+	s->stdin_granted = to;
+	env.msg_case = SBX__ENVELOPE__MSG_STDIN_CREDIT;
+	env.stdin_credit = &sc;
+	conn_send_id(s->conn, s->req, &env);
+}
+
 static void
 stdin_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -120,9 +140,15 @@ stdin_cb(evutil_socket_t fd, short what, void *arg)
 
 	if (n < 0 && errno != EAGAIN && errno != EINTR) {
 		/* The command closed its stdin: drop what it will never read. */
+		s->stdin_out += evbuffer_get_length(s->stdin_buf);
 		evbuffer_drain(s->stdin_buf, evbuffer_get_length(s->stdin_buf));
 		stdin_close_fd(s);
+		session_stdin_grant(s, true);
 		return;
+	}
+	if (n > 0) {
+		s->stdin_out += (size_t)n;
+		session_stdin_grant(s, false);
 	}
 	if (evbuffer_get_length(s->stdin_buf) == 0) {
 		event_del(s->stdin_ev);
@@ -138,12 +164,21 @@ session_stdin(struct session *s, const uint8_t *data, size_t len)
 {
 	if (!s->streaming || s->stdin_eof)
 		return -EINVAL;
-	if (s->stdin_fd < 0)
-		return 0; /* command closed stdin: discard like a pipe would */
+	s->stdin_in += len;
+	if (s->stdin_fd < 0) {
+		/* The command closed stdin: discard, as a pipe would. */
+		s->stdin_out += len;
+		session_stdin_grant(s, false);
+		return 0;
+	}
 	if (evbuffer_add(s->stdin_buf, data, len) < 0)
 		return -ENOMEM;
 	event_add(s->stdin_ev, NULL);
-	if (evbuffer_get_length(s->stdin_buf) > STDIN_HIGH && s->conn)
+	/* Without credit, the connection waits for the command. With it,
+	 * the client keeps within the window, and only one that does not
+	 * is paced so. */
+	if (evbuffer_get_length(s->stdin_buf) > (s->credit ?
+	    STDIN_WINDOW + WIRE_FRAME_MAX : STDIN_HIGH) && s->conn)
 		conn_pause_read(s->conn, true);
 	return 0;
 }

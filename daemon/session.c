@@ -634,6 +634,8 @@ session_start(struct conn *c, const Sbx__RunRequest *req,
 	}
 	s->conn = c;
 	s->req = c->req;
+	s->credit = req->stdin_credit && s->streaming;
+	session_stdin_grant(s, true);
 	if (s->proc.pidfd >= 0)
 		session_send_started(s);
 	log_info("session %llu: %s (pid %d, uid %u)", (unsigned long long)s->id,

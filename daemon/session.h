@@ -39,9 +39,10 @@ unsigned session_conn_count(const struct conn *c);
 void session_conn_gone(struct conn *c);
 void session_conn_drained(struct conn *c, size_t pending);
 void session_conn_eof(struct conn *c);
-/* Attach: s goes to c's request c->req; Attached, the ring, and the end if
- * it has come, are sent. -EBUSY: another client has it. */
-int session_attach(struct session *s, struct conn *c);
+/* Attach: s goes to c's request c->req; Attached, the ring, stdin credit
+ * (credit: the client asked for it), and the end if it has come, are
+ * sent. -EBUSY: another client has it. */
+int session_attach(struct session *s, struct conn *c, bool credit);
 /* sig to the processes target names (Sbx__SignalTarget). */
 int session_signal_to(struct session *s, int sig, int target);
 /* The client answered an approval request of this session's proxy. */

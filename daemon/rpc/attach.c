@@ -11,7 +11,7 @@ rpc_attach(struct conn *c, const Sbx__Envelope *env)
 {
 	uint64_t id = env->attach->session_id;
 	struct session *s = session_find_any(id);
-	int r = s ? session_attach(s, c) : -ENOENT;
+	int r = s ? session_attach(s, c, env->attach->stdin_credit) : -ENOENT;
 
 	if (r == -EBUSY)
 		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_BUSY,

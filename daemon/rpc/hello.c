@@ -16,6 +16,7 @@ static const char *const features[] = {
 	"timeout-term",       /* timeout: SIGTERM, kill_grace_ms, SIGKILL */
 	"half-close",         /* shutdown(SHUT_WR) is the end of stdin */
 	"signal-target",      /* SendSignal.target */
+	"stdin-credit",       /* RunRequest.stdin_credit, StdinCredit */
 };
 
 static void

@@ -18,7 +18,7 @@ HELLO, HELLO_REPLY, ERROR, ACK = 1, 2, 3, 4
 RUN, RUN_STARTED, STDIN, STDIN_CLOSE, OUTPUT, SIGNAL = 10, 11, 12, 13, 14, 15
 EXIT, LIST, SESSION_LIST, STATUS, STATUS_REPLY = 17, 18, 19, 21, 22
 EXPLAIN, DESCRIBE, DESCRIBE_REPLY = 52, 60, 61
-ATTACH, ATTACHED = 90, 91
+ATTACH, ATTACHED, STDIN_CREDIT = 90, 91, 92
 REQUEST_ID = 200
 TIMEOUT = 30
 
@@ -93,7 +93,8 @@ def run_body(ws, argv, **kw):
     if kw.get("tty"):
         body += vi(6, 1)
     for name, num in (("timeout_ms", 8), ("umask", 11), ("keep", 40),
-                      ("grace", 41), ("kill_grace", 42), ("umask_set", 43)):
+                      ("grace", 41), ("kill_grace", 42), ("umask_set", 43),
+                      ("stdin_credit", 44)):
         if name in kw:
             body += vi(num, kw[name])
     return body
@@ -303,11 +304,40 @@ def signal_session(sock, ws, marker, signo, target, *argv):
     print("output %s" % b"".join(out).decode().replace("\n", "|"))
 
 
+def credit(sock, ws):
+    """Stdin by credit: a command that reads no stdin, all the credit the
+    daemon gives sent to it, then a signal, which must get through."""
+    c = Conn(sock)
+    c.send(RUN, run_body(ws, ["sh", "-c", "trap 'echo int; exit 7' INT; "
+                              "echo ready; while :; do sleep 0.05; done"],
+                         stdin_credit=1), 6)
+    got, ready = 0, False
+    while not got or not ready:
+        kind, rid, body = c.recv()
+        if kind is None:
+            print("closed")
+            return
+        if kind == STDIN_CREDIT:
+            got += first(decode(body), 1)
+        elif kind == OUTPUT and b"ready" in first(decode(body), 2, b""):
+            ready = True
+    print("credit %d" % got)
+    left = got
+    while left:
+        n = min(left, 60000)
+        c.send(STDIN, ld(1, b"x" * n), 6)
+        left -= n
+    c.send(SIGNAL, vi(1, 2), 6)
+    out = []
+    until_exit(c, 6, out)
+    print("output %s" % b"".join(out).decode().replace("\n", "|"))
+
+
 SCENARIOS = {
     "hello": hello, "multiplex": multiplex, "same-id": same_id,
     "keep": keep, "keep-grace": keep_grace, "attach": attach,
     "busy": busy, "halfclose": halfclose, "run": runwith,
-    "signal": signal_session,
+    "signal": signal_session, "credit": credit,
 }
 
 if __name__ == "__main__":
