@@ -81,6 +81,8 @@ usage(FILE *f)
 		"                 back to without user namespaces; "
 		"`sbxctl status` lists the losses)\n"
 		"  --ready-fd N   write READY to fd N once listening\n"
+		"  --log-stderr-after-ready  then send stderr to sbxd.log in "
+		"the runtime dir\n"
 		"  --policy FILE  user-layer policy (instead of "
 		"~/.config/sbx/policy.json)\n"
 		"  --org-dir DIR  org policies (default /etc/sbx/policy.d)\n"

@@ -65,6 +65,7 @@ install-data:
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(sort $(foreach m,$(PKG_MANS),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(m)))))
 	$(if $(PKG_POLICIES),$(INSTALL) -m 0644 $(PKG_POLICIES) $(DESTDIR)$(DATADIR)/sbx/policies/)
+	$(INSTALL) -m 0644 proto/sbx.proto $(DESTDIR)$(DATADIR)/sbx/sbx.proto
 	$(if $(PKG_POLICY_EXAMPLES),$(INSTALL) -m 0644 $(PKG_POLICY_EXAMPLES) \
 		$(DESTDIR)$(DATADIR)/sbx/policies/examples/)
 	$(if $(PKG_ETC_POLICIES),$(INSTALL) -m 0644 $(PKG_ETC_POLICIES) $(DESTDIR)$(SYSCONFDIR)/sbx/)

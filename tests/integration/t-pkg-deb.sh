@@ -45,6 +45,7 @@ expected='./etc/apparmor.d/sbxd
 ./usr/share/man/man1/sbxctl.1.gz
 ./usr/share/man/man5/sbx-policy.5.gz
 ./usr/share/man/man8/sbxd.8.gz
+./usr/share/sbx/sbx.proto
 ./usr/share/zsh/vendor-completions/_sbxctl'
 for p in $(cd "$pkg_policy_dir" && find . -name '*.json' | sed 's|^\./||'); do
 	expected="$expected
