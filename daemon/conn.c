@@ -361,7 +361,7 @@ conn_set_frame_timeout(unsigned ms)
 void
 conn_pause_read(struct conn *c, bool pause)
 {
-	if (c->dead || c->read_paused == pause)
+	if (c->dead || c->read_eof || c->read_paused == pause)
 		return;
 	c->read_paused = pause;
 	/* While the daemon does not read, the client cannot finish its
@@ -455,7 +455,7 @@ conn_read_cb(evutil_socket_t fd, short what, void *arg)
 	int fds[FDPASS_MAX], nfds = 0, i;
 	ssize_t n;
 
-	if (c->read_paused || c->dead)
+	if (c->read_paused || c->dead || c->read_eof)
 		return;
 	n = fdpass_recv(fd, buf, sizeof(buf), fds, &nfds, FDPASS_MAX);
 	for (i = 0; i < nfds; i++) {
@@ -473,14 +473,23 @@ conn_read_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	if (n == -EAGAIN)
 		goto process; /* woken by conn_pause_read(false) */
-	if (n == 0 && evbuffer_get_length(c->in) > 0) {
-		/* Half-closed mid-frame: say so; the peer may still read. */
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_FRAME,
-			  "truncated frame");
-		return;
+	if (n == 0) {
+		/* Whole frames that came before the end are requests still
+		 * (held while reading was paused); the end is read again
+		 * once reading resumes. */
+		conn_process(c);
+		if (c->dead || c->read_paused)
+			return;
+		if (evbuffer_get_length(c->in) > 0) {
+			/* Half-closed mid-frame: say so; the peer may
+			 * still read. */
+			conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_FRAME,
+				  "truncated frame");
+			return;
+		}
+		if (!peer_closed(fd) && conn_half_close(c) == 0)
+			return;
 	}
-	if (n == 0 && !peer_closed(fd) && conn_half_close(c) == 0)
-		return;
 	if (n <= 0) {
 		conn_kill(c);
 		return;

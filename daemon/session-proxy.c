@@ -19,7 +19,7 @@ session_send_hook(void *arg, const Sbx__Envelope *env)
 {
 	struct session *s = arg;
 
-	return s->conn ? conn_send(s->conn, env) : -ENOTCONN;
+	return s->conn ? conn_send_id(s->conn, s->req, env) : -ENOTCONN;
 }
 
 /* The sandbox made its proxy listeners (HTTP, SOCKS5) inside its network

@@ -382,7 +382,8 @@ session_client_gone(struct session *s)
 {
 	if (s->proxy)
 		proxy_client_gone(s->proxy);
-	if (s->keep && !s->finished) {
+	/* Kept, unless the daemon is stopping: nobody could attach. */
+	if (s->keep && !s->finished && !sbxd.stopping) {
 		session_detach(s);
 		return;
 	}

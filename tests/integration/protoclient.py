@@ -264,12 +264,22 @@ def busy(sock, ws, sid):
     attach(sock, ws, sid)
 
 
-def halfclose(sock, ws):
+def halfclose(sock, ws, size=None):
     """Hello, a run of cat, its input, then shutdown(SHUT_WR) as Node's
-    socket.end() does: the input ends, the exit status still comes."""
+    socket.end() does: the input ends, the exit status still comes. With
+    size: that many bytes to wc -c instead, without credit (more than the
+    daemon queues before it stops reading)."""
     c = Conn(sock)
-    c.send(RUN, run_body(ws, ["sh", "-c", "cat; echo eof"]), 4)
-    c.send(STDIN, ld(1, b"abc\n"), 4)
+    if size is None:
+        c.send(RUN, run_body(ws, ["sh", "-c", "cat; echo eof"]), 4)
+        c.send(STDIN, ld(1, b"abc\n"), 4)
+    else:
+        c.send(RUN, run_body(ws, ["wc", "-c"]), 4)
+        left = int(size)
+        while left:
+            n = min(left, 60000)
+            c.send(STDIN, ld(1, b"y" * n), 4)
+            left -= n
     c.s.shutdown(socket.SHUT_WR)
     out = []
     until_exit(c, 4, out)
