@@ -303,10 +303,10 @@ def runwith(sock, ws, opts, *argv):
     print("output %s" % b"".join(out).decode().replace("\n", "|"))
 
 
-def signal_session(sock, ws, marker, signo, target, *argv):
+def signal_session(sock, ws, marker, signo, target, *argv, tty=False):
     """A run; once marker is in its output, SendSignal(signo, target)."""
     c = Conn(sock)
-    c.send(RUN, run_body(ws, list(argv)), 2)
+    c.send(RUN, run_body(ws, list(argv), tty=tty), 2)
     wait_output(c, 2, marker.encode())
     c.send(SIGNAL, vi(1, int(signo)) + vi(40, int(target)), 2)
     out = []
@@ -343,11 +343,16 @@ def credit(sock, ws):
     print("output %s" % b"".join(out).decode().replace("\n", "|"))
 
 
+def signal_tty(sock, ws, marker, signo, target, *argv):
+    """signal, the command on a pty (streaming)."""
+    signal_session(sock, ws, marker, signo, target, *argv, tty=True)
+
+
 SCENARIOS = {
     "hello": hello, "multiplex": multiplex, "same-id": same_id,
     "keep": keep, "keep-grace": keep_grace, "attach": attach,
     "busy": busy, "halfclose": halfclose, "run": runwith,
-    "signal": signal_session, "credit": credit,
+    "signal": signal_session, "signal-tty": signal_tty, "credit": credit,
 }
 
 if __name__ == "__main__":

@@ -34,5 +34,14 @@ check "the grace was waited ($ms ms >= 1700)" test "$ms" -ge 1700
 out=$(pc signal ready 15 2 sh -c 'trap "echo outer-term" TERM; setsid sh -c "trap \"echo bg-term; exit 0\" TERM; echo ready; while :; do sleep 0.05; done"; echo outer-done')
 check "a signal for the whole session reaches a process outside the command's group" \
 	grep -q "^output .*bg-term|.*outer-done|$" <<<"$out"
+# SIGNAL_TARGET_FOREGROUND (1): on a pty, the job a shell with job control
+# put in front gets it, as ^C would (the shell then gives up its command
+# line); sent to the command's group, the shell alone gets it and goes on
+# waiting for its job.
+if command -v bash >/dev/null; then
+	out=$(pc signal-tty ready 2 1 bash --norc -ic 'echo ready; sleep 1000')
+	check "a signal for the foreground group reaches the shell's foreground job" \
+		grep -q "^exit id=2 .* timed_out=0$" <<<"$out"
+fi
 stop_daemon
 done_test
