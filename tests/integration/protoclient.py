@@ -17,7 +17,7 @@ from pbwire import decode, field as ld, frame, vfield as vi
 HELLO, HELLO_REPLY, ERROR, ACK = 1, 2, 3, 4
 RUN, RUN_STARTED, STDIN, STDIN_CLOSE, OUTPUT, SIGNAL = 10, 11, 12, 13, 14, 15
 EXIT, LIST, SESSION_LIST, STATUS, STATUS_REPLY = 17, 18, 19, 21, 22
-EXPLAIN, DESCRIBE, DESCRIBE_REPLY = 52, 60, 61
+SUBSCRIBE, EXPLAIN, DESCRIBE, DESCRIBE_REPLY = 31, 52, 60, 61
 ATTACH, ATTACHED, STDIN_CREDIT = 90, 91, 92
 REQUEST_ID = 200
 TIMEOUT = 30
@@ -151,9 +151,11 @@ def hello(sock, ws):
 
 
 def multiplex(sock, ws):
-    """Two runs, a session list, a describe and a bad explain in flight
-    together on one connection, each reply under its own id."""
+    """Two runs, a subscription, a session list, a describe and a bad
+    explain in flight together on one connection, each reply under its
+    own id."""
     c = Conn(sock)
+    c.send(SUBSCRIBE, b"", 9)
     c.send(RUN, run_body(ws, ["sh", "-c", "read x; echo \"got $x\""]), 7)
     c.send(RUN, run_body(ws, ["echo", "second"]), 11)
     c.send(LIST, b"", 8)
@@ -161,7 +163,7 @@ def multiplex(sock, ws):
     c.send(EXPLAIN, ld(1, ws.encode()), 12)  # no target: INVALID
     c.send(STDIN, ld(1, b"hi\n"), 7)
     c.send(STDIN_CLOSE, b"", 7)
-    outs, pending = {7: b"", 11: b""}, {7, 8, 10, 11, 12}
+    outs, pending = {7: b"", 11: b""}, {7, 8, 9, 10, 11, 12}
     for kind, rid, body in frames(c):
         if kind == OUTPUT:
             outs[rid] += first(decode(body), 2, b"")
@@ -171,6 +173,9 @@ def multiplex(sock, ws):
             pending.discard(rid)
         elif kind == SESSION_LIST:
             print("session_list id=%d" % rid)
+            pending.discard(rid)
+        elif kind == ACK:
+            print("ack id=%d" % rid)
             pending.discard(rid)
         elif kind == DESCRIBE_REPLY:
             print("describe_reply id=%d" % rid)
@@ -185,6 +190,8 @@ def multiplex(sock, ws):
     # The bad explain ended its request only: the connection still works.
     c.send(STATUS, b"", 13)
     kind, rid, _ = c.recv()
+    while rid == 9:  # the subscription's events
+        kind, rid, _ = c.recv()
     print("after error: kind=%d id=%d" % (kind, rid))
 
 

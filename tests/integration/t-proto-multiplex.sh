@@ -1,6 +1,6 @@
 #!/bin/bash
-# Protocol version 2 on one connection: two runs, a session list, a
-# describe and an invalid explain in flight together, every reply, output,
+# Protocol version 2 on one connection: two runs, a subscription, a session
+# list, a describe and an invalid explain in flight together, every reply, output,
 # exit status and error under the request id it answers; an error of one
 # request leaves the connection open; a second operation under an id still
 # in flight ends the connection. HelloReply names the version and features.
@@ -17,10 +17,10 @@ for f in request-id multiplex attach half-close umask-default timeout-term \
 done
 
 out=$(pc multiplex | sort)
-want=$(printf '%s\n' "after error: kind=22 id=13" "describe_reply id=10" \
+want=$(printf '%s\n' "after error: kind=22 id=13" "describe_reply id=10" "ack id=9" \
 	"error id=12 code=6" "exit id=11 code=0 output=second" \
 	"exit id=7 code=0 output=got hi" "session_list id=8" | sort)
-expect_eq "two runs and three queries on one connection, each under its id" \
+expect_eq "two runs, a subscription, three queries on one connection, each under its id" \
 	"$out" "$want"
 
 expect_eq "a run under an id in flight: BAD_ORDER, connection closed" \
