@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -100,18 +101,35 @@ out:
 	return r;
 }
 
+/* The state dir, made as mkdir -p would (the daemon's umask is 077): a
+ * new user has no ~/.local/state yet. */
+static int
+make_dir(const char *statedir)
+{
+	char path[PATH_MAX], *s;
+
+	if (snprintf(path, sizeof(path), "%s", statedir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	for (s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(path, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	return mkdir(path, 0700) < 0 && errno != EEXIST ? -errno : 0;
+}
+
 int
 session_id_init(const char *statedir)
 {
 	struct timespec ts;
-	int r = 0;
+	int r;
 
-	if (mkdir(statedir, 0700) < 0 && errno != EEXIST)
+	r = make_dir(statedir);
+	if (r == 0 && (dir_fd = open(statedir, O_RDONLY | O_DIRECTORY |
+				     O_CLOEXEC)) < 0)
 		r = -errno;
-	else if ((dir_fd = open(statedir, O_RDONLY | O_DIRECTORY |
-				O_CLOEXEC)) < 0)
-		r = -errno;
-	else
+	if (r == 0)
 		r = reserve();
 	if (r < 0) {
 		/* Without the file: ids from the clock in microseconds,
