@@ -27,8 +27,7 @@ static int
 cmd_attach(const struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct relay_opts ro = { .master = -1, .stream = true,
-				 .request_id = RELAY_REQUEST_ID,
-				 .attach = true };
+				 .request_id = RELAY_REQUEST_ID };
 	Sbx__Envelope *rep = NULL;
 	struct client c;
 	uint64_t id;

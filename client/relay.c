@@ -511,10 +511,12 @@ relay_run(struct client *c, const struct relay_opts *o)
 	}
 	if (setup_stdin(&r) < 0)
 		return EXIT_SBX;
-	if (o->tty)
+	if (o->tty) {
 		tty_raw();
-	if (o->attach && o->tty)
+		/* The size may have changed since the request took it, with
+		 * its SIGWINCH before our handler: say it again now. */
 		resize(&r);
+	}
 	event_base_dispatch(r.base);
 	tty_restore();
 	if (o->master >= 0)

@@ -18,8 +18,6 @@ struct relay_opts {
 	int master; /* fd-passing tty: our end of the pty, else -1 */
 	uint64_t request_id; /* of the run or attach: every frame we send
 				names it */
-	bool attach;         /* attached to a running session: our window
-				size goes first */
 	bool credit;         /* stdin only as StdinCredit allows */
 };
 
