@@ -190,6 +190,29 @@ blocked_note(const Sbx__ExitStatus *es, int code, char *buf, size_t size)
 	return o.n;
 }
 
+size_t
+blocked_withheld(const Sbx__ExitStatus *es, char *buf, size_t size)
+{
+	struct out o = { buf, size, 0 };
+	size_t i;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	if (!es->n_env_withheld)
+		return 0;
+	put(&o, "withheld from the command's environment (secrets):");
+	for (i = 0; i < es->n_env_withheld; i++)
+		put(&o, "%s %s", i ? "," : "", es->env_withheld[i]);
+	put(&o, " \u2014 `sbxctl policy explain env:NAME` says why; the user "
+	    "passes one with env.pass or `sbxctl run -e NAME=value`");
+	if (o.n >= size)
+		o.n = size - 1;
+	buf[o.n] = '\0';
+	blocked_scrub(buf);
+	return o.n;
+}
+
 static void
 summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 {
@@ -210,6 +233,10 @@ summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 	json_object_set_new(j, "fs_unobserved",
 			    json_boolean(es->fs_unobserved));
 	json_object_set_new(j, "writable", w);
+	w = json_array();
+	for (i = 0; i < es->n_env_withheld; i++)
+		json_array_append_new(w, json_string(es->env_withheld[i]));
+	json_object_set_new(j, "env_withheld", w);
 	json_object_set_new(j, "note", note[0] ? json_string(note) :
 						 json_null());
 	json_dumpf(j, out, JSON_COMPACT);
@@ -264,5 +291,11 @@ blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 	 * the list cannot contain. --json always carries it. */
 	if (note[0] && said)
 		fprintf(out, "sbx: %s\n", note);
+	/* A missing variable can explain a failure; a success needs no
+	 * word about it. */
+	if (code != 0 && es->n_env_withheld) {
+		blocked_withheld(es, line, sizeof(line));
+		fprintf(out, "sbx: %s\n", line);
+	}
 	fflush(out);
 }

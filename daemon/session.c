@@ -113,6 +113,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	free(s->workspace);
 	policy_free(s->policy);
 	fsplan_list_free(&s->writable);
+	runenv_names_free(s->env_withheld);
 	free(s);
 	if (sbxd.stopping && nsessions == 0)
 		on_drained();
@@ -330,6 +331,9 @@ send_exit(struct session *s)
 	es.fs_unobserved = !sandbox_audit_watched(&s->proc);
 	es.writable = s->writable.v;
 	es.n_writable = s->writable.n;
+	for (es.env_withheld = s->env_withheld; es.env_withheld &&
+	     es.env_withheld[es.n_env_withheld]; es.n_env_withheld++)
+		;
 	env.msg_case = SBX__ENVELOPE__MSG_EXIT_STATUS;
 	env.exit_status = &es;
 	conn_send(s->conn, &env);
@@ -524,6 +528,12 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	env = runenv_build(req, s->policy, s->id,
 			   sandbox_caps()->landlock_only ? tmpdir : "/tmp",
 			   net == SANDBOX_NET_NONE ? NULL : ports, &pe);
+	if (env && !(s->env_withheld = runenv_withheld(req->env, req->n_env,
+							 s->policy))) {
+		runenv_free(env);
+		proxy_env_free(&pe);
+		env = NULL;
+	}
 	if (!env) {
 		close(tmp_fd);
 		if (vartmp_fd >= 0)
