@@ -27,8 +27,8 @@ void blocked_scrub(char *s);
 /* The event's fields as a JSON object (with "text": blocked_text()). */
 json_t *blocked_json(const Sbx__ViolationEvent *ev);
 
-/* The note for a failed command when filesystem denials may have gone
- * unseen, "" when there is none to make. */
+/* The note for a failed command after which a write outside the writable
+ * paths was refused: the writable paths; "" when there is none to make. */
 size_t blocked_note(const Sbx__ExitStatus *es, int code, char *buf,
 		    size_t size);
 
