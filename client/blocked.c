@@ -206,6 +206,25 @@ blocked_note(const Sbx__ExitStatus *es, int code, char *buf, size_t size)
 }
 
 size_t
+blocked_direct(const Sbx__ExitStatus *es, char *buf, size_t size)
+{
+	int n;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	if (!es->direct_net)
+		return 0;
+	n = snprintf(buf, size, "a program tried to reach the network "
+		     "directly (%u time%s: a name lookup or a connection), and "
+		     "the sandbox has no direct network: programs must use "
+		     "the proxy (HTTP_PROXY and HTTPS_PROXY are set in the "
+		     "sandbox); some ignore them (Node's built-in fetch, ssh)",
+		     es->direct_net, es->direct_net == 1 ? "" : "s");
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+size_t
 blocked_withheld(const Sbx__ExitStatus *es, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
@@ -252,6 +271,7 @@ summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 	for (i = 0; i < es->n_env_withheld; i++)
 		json_array_append_new(w, json_string(es->env_withheld[i]));
 	json_object_set_new(j, "env_withheld", w);
+	json_object_set_new(j, "direct_net", json_integer(es->direct_net));
 	json_object_set_new(j, "note", note[0] ? json_string(note) :
 						 json_null());
 	json_dumpf(j, out, JSON_COMPACT);
@@ -299,6 +319,13 @@ blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 	}
 	if (note[0])
 		fprintf(out, "sbx: %s\n", note);
+	/* Node's fetch, ssh and the like resolve names themselves and fail
+	 * with "Temporary failure in name resolution" (EAI_AGAIN) and no
+	 * word of the proxy. */
+	if (code != 0 && es->direct_net) {
+		blocked_direct(es, line, sizeof(line));
+		fprintf(out, "sbx: %s\n", line);
+	}
 	/* A missing variable can explain a failure; a success needs no
 	 * word about it. */
 	if (code != 0 && es->n_env_withheld) {

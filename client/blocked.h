@@ -32,6 +32,10 @@ json_t *blocked_json(const Sbx__ViolationEvent *ev);
 size_t blocked_note(const Sbx__ExitStatus *es, int code, char *buf,
 		    size_t size);
 
+/* "a program tried to reach the network directly (N times: ...)" when
+ * es counted such attempts, else "". */
+size_t blocked_direct(const Sbx__ExitStatus *es, char *buf, size_t size);
+
 /* "withheld from the command's environment (secrets): A, B — ...", ""
  * when nothing was. Names only: the daemon never sends values. */
 size_t blocked_withheld(const Sbx__ExitStatus *es, char *buf, size_t size);

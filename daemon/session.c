@@ -26,6 +26,7 @@
 #include "daemon/policy/fsplan-cache.h"
 #include "daemon/home-overlay.h"
 #include "daemon/policy/store.h"
+#include "daemon/policy/syscall-deny.h"
 #include "daemon/policy/watch.h"
 #include "daemon/log.h"
 #include "daemon/policy/policy.h"
@@ -64,6 +65,11 @@ session_violation(void *arg, const struct violation *v)
 {
 	struct session *s = arg;
 
+	/* Without a network namespace the daemon sees these refusals; in
+	 * one the init counts what the namespace could not route. */
+	if (sandbox_caps()->net == SANDBOX_NET_HOST_PORTS &&
+	    syscall_deny_direct_net(v) && s->direct_refused < UINT32_MAX)
+		s->direct_refused++;
 	events_report(s->vlog, s->id, s->conn, v);
 }
 
@@ -331,6 +337,8 @@ send_exit(struct session *s)
 	es.fs_unobserved = !sandbox_audit_watched(&s->proc);
 	es.writable = s->writable.v;
 	es.n_writable = s->writable.n;
+	es.direct_net = s->direct_refused + (s->got_status ?
+					     s->exit.direct_net : 0);
 	for (es.env_withheld = s->env_withheld; es.env_withheld &&
 	     es.env_withheld[es.n_env_withheld]; es.n_env_withheld++)
 		;

@@ -293,6 +293,16 @@ expected(const char *name, const uint64_t args[6], const char *addr)
 	       !strcmp(addr + n - (sizeof(nscd) - 1), nscd);
 }
 
+bool
+syscall_deny_direct_net(const struct violation *v)
+{
+	const char *id = v->rule_id ? v->rule_id : "";
+
+	return !strcmp(id, "seccomp.connect") ||
+	       (!strcmp(id, "seccomp.ip-socket") && v->target &&
+		strstr(v->target, "SOCK_DGRAM|SOCK_NONBLOCK"));
+}
+
 void
 syscall_deny_describe(const char *name, const uint64_t args[6],
 		      const char *addr, struct violation *v, char *target,
