@@ -39,7 +39,8 @@ env_passes(const struct policy *p, const char *entry)
  * NULL: there is none; pe holds those). */
 char **
 runenv_build(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
-	     const char *tmp, const uint16_t *ports, struct proxy_env *pe)
+	     const char *tmp, const uint16_t *ports, bool java,
+	     struct proxy_env *pe)
 {
 	char **env, **all;
 	size_t i, n = 0;
@@ -57,7 +58,7 @@ runenv_build(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 		all[req->n_env + i] = req->set_env[i];
 	if (ports)
 		r = proxy_env_build(all, req->n_env + req->n_set_env, ports[0],
-				    ports[1], pe);
+				    ports[1], java, pe);
 	free(all);
 	if (r < 0)
 		return NULL;

@@ -535,7 +535,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	/* /tmp is the sandbox's own, except where there are no mounts. */
 	env = runenv_build(req, s->policy, s->id,
 			   sandbox_caps()->landlock_only ? tmpdir : "/tmp",
-			   net == SANDBOX_NET_NONE ? NULL : ports, &pe);
+			   net == SANDBOX_NET_NONE ? NULL : ports,
+			   net == SANDBOX_NET_HOST_PORTS, &pe);
 	if (env && !(s->env_withheld = runenv_withheld(req->env, req->n_env,
 							 s->policy))) {
 		runenv_free(env);

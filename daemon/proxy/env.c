@@ -163,9 +163,9 @@ git_config(struct proxy_env *pe, const char *count, unsigned http)
 
 int
 proxy_env_build(char *const *env, size_t n, unsigned http_port,
-    unsigned socks_port, struct proxy_env *out)
+    unsigned socks_port, bool java, struct proxy_env *out)
 {
-	const char *java = lookup(env, n, "JAVA_TOOL_OPTIONS");
+	const char *jto = lookup(env, n, "JAVA_TOOL_OPTIONS");
 	char *s;
 	size_t i;
 	int r;
@@ -178,11 +178,15 @@ proxy_env_build(char *const *env, size_t n, unsigned http_port,
 	    http_port) < 0)
 		goto fail;
 	/* Java has no proxy variable: -D properties through the JVM's own
-	 * hook, ours last (the JVM lets a later -D win). */
+	 * hook, ours last (the JVM lets a later -D win). Every JVM prints
+	 * the hook's contents on stderr, so only where no JDK file carries
+	 * them (linux/mount-java.c). */
+	if (!java)
+		return 0;
 	r = asprintf(&s, "JAVA_TOOL_OPTIONS=%s%s-Dhttp.proxyHost=127.0.0.1 "
 	    "-Dhttp.proxyPort=%u -Dhttps.proxyHost=127.0.0.1 "
-	    "-Dhttps.proxyPort=%u", java ? java : "",
-	    java && *java ? " " : "", http_port, http_port);
+	    "-Dhttps.proxyPort=%u", jto ? jto : "",
+	    jto && *jto ? " " : "", http_port, http_port);
 	if (add(out, r, s) < 0)
 		goto fail;
 	return 0;

@@ -69,8 +69,16 @@ for want in HTTP_PROXY=http://127.0.0.1:$hp http_proxy=http://127.0.0.1:$hp \
 	DOCKER_HTTPS_PROXY=http://127.0.0.1:$hp; do
 	check "env has $want" grep -qxF "$want" <<<"$out"
 done
-check "JAVA_TOOL_OPTIONS keeps the client's, then the proxy" \
-	grep -qx 'JAVA_TOOL_OPTIONS=-Xmx64m -Dhttp.proxyHost=127.0.0.1 .*' <<<"$out"
+# Java: in a network namespace the JDKs' net.properties name the proxy
+# (t-java-quiet) and the client's JAVA_TOOL_OPTIONS passes as it is;
+# without one the session's ports follow it there.
+case " ${SBXD_ARGS:-} " in
+*" --no-netns "*)
+	check "JAVA_TOOL_OPTIONS keeps the client's, then the proxy" \
+		grep -qx 'JAVA_TOOL_OPTIONS=-Xmx64m -Dhttp.proxyHost=127.0.0.1 .*' <<<"$out" ;;
+*)	check "JAVA_TOOL_OPTIONS is the client's" \
+		grep -qx 'JAVA_TOOL_OPTIONS=-Xmx64m' <<<"$out" ;;
+esac
 expect_eq "the client's proxy is replaced, once" "$(grep -ci '^http_proxy=' <<<"$out")" 2
 expect_eq "NO_PROXY is loopback only, the client's replaced" \
 	"$(grep -ic '^no_proxy=' <<<"$out")" 2

@@ -20,7 +20,7 @@ test_plain(void)
 {
 	struct proxy_env pe;
 
-	CHECK_INT(proxy_env_build(NULL, 0, 3128, 1080, &pe), 0);
+	CHECK_INT(proxy_env_build(NULL, 0, 3128, 1080, true, &pe), 0);
 	CHECK_STR(get(&pe, "HTTP_PROXY"), "http://127.0.0.1:3128");
 	CHECK_STR(get(&pe, "https_proxy"), "http://127.0.0.1:3128");
 	CHECK_STR(get(&pe, "ALL_PROXY"), "socks5h://127.0.0.1:1080");
@@ -39,6 +39,12 @@ test_plain(void)
 	    == 0);
 	CHECK(pe.n < PROXY_ENV_MAX);
 	proxy_env_free(&pe);
+	/* Where the JDKs' own file names the proxy: no JAVA_TOOL_OPTIONS,
+	 * which every JVM would echo on stderr. */
+	CHECK_INT(proxy_env_build(NULL, 0, 3128, 1080, false, &pe), 0);
+	CHECK(get(&pe, "JAVA_TOOL_OPTIONS") == NULL);
+	CHECK_STR(get(&pe, "HTTP_PROXY"), "http://127.0.0.1:3128");
+	proxy_env_free(&pe);
 }
 
 /* Without a network namespace the listeners are on the host's loopback,
@@ -49,7 +55,7 @@ test_ports(void)
 	struct proxy_env pe;
 	size_t i;
 
-	CHECK_INT(proxy_env_build(NULL, 0, 40001, 40002, &pe), 0);
+	CHECK_INT(proxy_env_build(NULL, 0, 40001, 40002, true, &pe), 0);
 	CHECK_STR(get(&pe, "HTTP_PROXY"), "http://127.0.0.1:40001");
 	CHECK_STR(get(&pe, "all_proxy"), "socks5h://127.0.0.1:40002");
 	CHECK_STR(get(&pe, "FTP_PROXY"), "socks5h://127.0.0.1:40002");
@@ -81,7 +87,7 @@ test_continues(void)
 	size_t i;
 	bool drop[11];
 
-	CHECK_INT(proxy_env_build((char *const *)env, 11, 3128, 1080, &pe), 0);
+	CHECK_INT(proxy_env_build((char *const *)env, 11, 3128, 1080, true, &pe), 0);
 	CHECK_STR(get(&pe, "GIT_CONFIG_COUNT"), "3");
 	CHECK_STR(get(&pe, "GIT_CONFIG_KEY_2"), "http.proxy");
 	CHECK(strncmp(get(&pe, "JAVA_TOOL_OPTIONS"), "-Xmx1g -Dhttp.", 14)
@@ -97,7 +103,7 @@ test_continues(void)
 
 	/* A count git would refuse is not continued. */
 	env[0] = "GIT_CONFIG_COUNT=x";
-	CHECK_INT(proxy_env_build((char *const *)env, 1, 3128, 1080, &pe), 0);
+	CHECK_INT(proxy_env_build((char *const *)env, 1, 3128, 1080, true, &pe), 0);
 	CHECK_STR(get(&pe, "GIT_CONFIG_COUNT"), "1");
 	CHECK(proxy_env_replaces(&pe, "GIT_CONFIG_VALUE_0=z"));
 	proxy_env_free(&pe);
