@@ -124,6 +124,10 @@ blocked_text(const Sbx__ViolationEvent *ev, char *buf, size_t size)
 		put(&o, " \u2014 %s", ev->remediation);
 	if (ev->count > 1)
 		put(&o, " (%u times)", ev->count);
+	/* The event stream shows it; the summary after a run leaves it
+	 * out. */
+	if (ev->expected)
+		put(&o, " [expected: a probe the program goes on without]");
 	if (o.n >= size)
 		o.n = size - 1;
 	buf[o.n] = '\0';

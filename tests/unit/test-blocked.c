@@ -178,6 +178,8 @@ test_probes(void)
 	free(out);
 	out = summary(&es, 1, true);
 	CHECK(out && strstr(out, "\"expected\":true"));
+	CHECK(out && strstr(out, "[expected: a probe the program goes on "
+			    "without]\""));
 	free(out);
 }
 
