@@ -63,4 +63,18 @@ check "--no-netns: the refused resolver socket is listed" grep -q \
 expect_eq "--no-netns: the line" "$(grep -v '^sbx: blocked' "$T/err" |
 	sed 's/directly ([0-9]* times\{0,1\}:/directly (N times:/')" "$LINE"
 stop_daemon
+
+# Privileged mode: the init counts in the sandbox's namespace all the same.
+user=${SBX_TEST_USER:-sbxtest}
+if [ "$(id -u)" -eq 0 ] && id "$user" >/dev/null 2>&1; then
+	chown -R "$user": "$WS"
+	chmod 755 "$T"
+	start_daemon --user "$user"
+	chmod 755 "$XDG_RUNTIME_DIR"
+	setpriv --reuid="$user" --regid="$user" --init-groups \
+		"$BIN/sbxctl" --no-autostart --socket "$SOCK" run -- \
+		"$PY" -c "$(lookup example.com)" >/dev/null 2>"$T/err"
+	expect_eq "privileged: the line" "$(said)" "$LINE"
+	stop_daemon
+fi
 done_test

@@ -46,4 +46,24 @@ expect_eq "--no-netns: fetched through the proxy" "$(cat "$T/out")" hello
 check "--no-netns: JAVA_TOOL_OPTIONS carries the ports" \
 	grep -q "^Picked up JAVA_TOOL_OPTIONS: -Dhttp.proxyHost=127.0.0.1 " "$T/err"
 stop_daemon
+
+# Privileged mode (a root daemon serving the test user): the same copy,
+# made by root's template.
+user=${SBX_TEST_USER:-sbxtest}
+if [ "$(id -u)" -eq 0 ] && id "$user" >/dev/null 2>&1; then
+	chown -R "$user": "$WS"
+	chmod 755 "$T"
+	start_proxy_daemon '{"network": {"allowedDomains": ["java.test",
+  "127.0.0.1:'"$WEB"'"], "unknownHosts": "deny"}}' "127.0.0.1 java.test" \
+		--user "$user"
+	chmod 755 "$XDG_RUNTIME_DIR"
+	setpriv --reuid="$user" --regid="$user" --init-groups \
+		"$BIN/sbxctl" --no-autostart --socket "$SOCK" run -- \
+		java -cp . Get "http://java.test:$WEB/hello.txt" >"$T/out" 2>"$T/err"
+	expect_eq "privileged: fetched through the proxy" "$(cat "$T/out")" hello
+	expect_eq "privileged: stderr holds nothing" "$(cat "$T/err")" ""
+	expect_eq "privileged: the host's file is unchanged" \
+		"$(sha256sum <"$PROPS")" "$before"
+	stop_daemon
+fi
 done_test
