@@ -167,7 +167,8 @@ struct sandbox_status {
 				      network namespace had no route or,
 				      on loopback, no UDP port for (a name
 				      lookup or a connection that ignored
-				      the proxy); 0 without a namespace */
+				      the proxy), counted when the command
+				      failed; 0 without a namespace */
 	uint64_t utime_us;         /* EXITED: the session's children */
 	uint64_t stime_us;
 	uint64_t maxrss_kb;
