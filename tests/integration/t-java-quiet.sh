@@ -19,6 +19,10 @@ WEB=$SRV_PORT
 start_proxy_daemon '{"network": {"allowedDomains": ["java.test",
   "127.0.0.1:'"$WEB"'"], "unknownHosts": "deny"}}' "127.0.0.1 java.test"
 cd "$WS"
+# The first part needs the sandboxes' own network namespaces; the test
+# runs --no-netns itself below.
+sbx status | grep -Eq '^namespaces: .*\<net\>' ||
+	skip "no network namespaces for sandboxes here (SBXD_ARGS=${SBXD_ARGS:-})"
 
 sbx run -- java -cp . Get "http://java.test:$WEB/hello.txt" >"$T/out" 2>"$T/err"
 expect_eq "the JDK's client fetched through the proxy" "$(cat "$T/out")" hello

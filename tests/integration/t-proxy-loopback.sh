@@ -15,6 +15,10 @@ HOSTP=$SRV_PORT
 start_proxy_daemon '{"network": {"allowedDomains": ["svc.test"],
   "allowLocalBinding": true, "unknownHosts": "deny"}}' "127.0.0.1 svc.test"
 cd "$WS"
+# The first part needs the sandboxes' own network namespaces; the test
+# runs --no-netns itself below.
+sbx status | grep -Eq '^namespaces: .*\<net\>' ||
+	skip "no network namespaces for sandboxes here (SBXD_ARGS=${SBXD_ARGS:-})"
 mkdir www
 echo inside >www/page.txt
 cp "$HERE/loopserver.py" .
