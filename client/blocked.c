@@ -124,6 +124,10 @@ blocked_text(const Sbx__ViolationEvent *ev, char *buf, size_t size)
 		put(&o, " \u2014 %s", ev->remediation);
 	if (ev->count > 1)
 		put(&o, " (%u times)", ev->count);
+	/* The event stream shows it; the summary after a run leaves it
+	 * out. */
+	if (ev->expected)
+		put(&o, " [expected: a probe the program goes on without]");
 	if (o.n >= size)
 		o.n = size - 1;
 	buf[o.n] = '\0';
@@ -158,8 +162,27 @@ blocked_json(const Sbx__ViolationEvent *ev)
 				    json_integer(ev->suppressed));
 	if (ev->count)
 		json_object_set_new(j, "count", json_integer(ev->count));
+	if (ev->expected)
+		json_object_set_new(j, "expected", json_true());
 	json_object_set_new(j, "text", json_string(text));
 	return j;
+}
+
+/* A write outside the writable paths was refused (and seen). */
+static bool
+write_refused(const Sbx__ExitStatus *es)
+{
+	size_t i;
+
+	for (i = 0; i < es->n_violation_groups; i++) {
+		const Sbx__ViolationEvent *g = es->violation_groups[i];
+
+		if (!strncmp(str(g->kind), "fs-", 3) &&
+		    strcmp(str(g->kind), "fs-read") &&
+		    !strcmp(str(g->rule), "filesystem.allowWrite"))
+			return true;
+	}
+	return false;
 }
 
 size_t
@@ -171,18 +194,56 @@ blocked_note(const Sbx__ExitStatus *es, int code, char *buf, size_t size)
 	if (size == 0)
 		return 0;
 	buf[0] = '\0';
-	if (code == 0 || (es->exec_error && es->exec_error[0]))
+	/* Said only of a refusal that happened, never as a guess. */
+	if (code == 0 || (es->exec_error && es->exec_error[0]) ||
+	    !write_refused(es))
 		return 0;
-	put(&o, "the command failed (exit %d); ", code);
-	if (es->fs_unobserved)
-		put(&o, "sbx cannot see filesystem denials in user mode");
-	else
-		put(&o, "writes refused by read-only mounts (EROFS) are not "
-		    "reported");
-	put(&o, " \u2014 if a write failed, it was probably outside the "
-	    "writable paths:");
+	put(&o, "the command failed (exit %d) after a write outside the "
+	    "writable paths was refused; they are:", code);
 	for (i = 0; i < es->n_writable; i++)
 		put(&o, "%s %s", i ? "," : "", es->writable[i]);
+	if (o.n >= size)
+		o.n = size - 1;
+	buf[o.n] = '\0';
+	blocked_scrub(buf);
+	return o.n;
+}
+
+size_t
+blocked_direct(const Sbx__ExitStatus *es, char *buf, size_t size)
+{
+	int n;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	if (!es->direct_net)
+		return 0;
+	n = snprintf(buf, size, "a program tried to reach the network "
+		     "directly (%u time%s: a name lookup or a connection), and "
+		     "the sandbox has no direct network: programs must use "
+		     "the proxy (HTTP_PROXY and HTTPS_PROXY are set in the "
+		     "sandbox); some ignore them (Node's built-in fetch, ssh)",
+		     es->direct_net, es->direct_net == 1 ? "" : "s");
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+size_t
+blocked_withheld(const Sbx__ExitStatus *es, char *buf, size_t size)
+{
+	struct out o = { buf, size, 0 };
+	size_t i;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	if (!es->n_env_withheld)
+		return 0;
+	put(&o, "withheld from the command's environment (secrets):");
+	for (i = 0; i < es->n_env_withheld; i++)
+		put(&o, "%s %s", i ? "," : "", es->env_withheld[i]);
+	put(&o, " \u2014 `sbxctl policy explain env:NAME` says why; the user "
+	    "passes one with env.pass or `sbxctl run -e NAME=value`");
 	if (o.n >= size)
 		o.n = size - 1;
 	buf[o.n] = '\0';
@@ -210,6 +271,11 @@ summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 	json_object_set_new(j, "fs_unobserved",
 			    json_boolean(es->fs_unobserved));
 	json_object_set_new(j, "writable", w);
+	w = json_array();
+	for (i = 0; i < es->n_env_withheld; i++)
+		json_array_append_new(w, json_string(es->env_withheld[i]));
+	json_object_set_new(j, "env_withheld", w);
+	json_object_set_new(j, "direct_net", json_integer(es->direct_net));
 	json_object_set_new(j, "note", note[0] ? json_string(note) :
 						 json_null());
 	json_dumpf(j, out, JSON_COMPACT);
@@ -217,28 +283,24 @@ summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 	json_decref(j);
 }
 
-/* glibc tries nscd over a Unix socket in every program that looks up a
- * name or a user, and (on a host without network namespaces, where UDP is
- * refused) a UDP socket per address getaddrinfo sorts; it takes either
- * refusal in its stride. After a command that succeeded, such a group is
- * noise that would teach readers to skip these lines. (It stays in the
- * JSON and the event stream.) */
+/* Where UDP is refused (no network namespace), getaddrinfo's UDP sockets:
+ * one per address it sorts, which it goes on without, and the resolver's
+ * (SOCK_NONBLOCK), whose refusal may be why a command failed. After a
+ * command that succeeded such a group is noise that would teach readers
+ * to skip these lines. (It stays in the JSON and the event stream.) */
 static bool
 probe_only(const Sbx__ViolationEvent *g)
 {
 	const char *t = str(g->target);
 
-	return !strcmp(str(g->rule_id), "seccomp.unix-socket") ||
-	       (!strcmp(str(g->rule_id), "seccomp.ip-socket") &&
-		(!strcmp(t, "socket(AF_INET, SOCK_DGRAM)") ||
-		 !strcmp(t, "socket(AF_INET6, SOCK_DGRAM)")));
+	return !strcmp(str(g->rule_id), "seccomp.ip-socket") &&
+	       !strncmp(t, "socket(AF_INET", 14) && strstr(t, "SOCK_DGRAM");
 }
 
 void
 blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 {
 	char line[2048], note[2048];
-	bool said = false;
 	size_t i;
 
 	blocked_note(es, code, note, sizeof(note));
@@ -247,22 +309,32 @@ blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 		return;
 	}
 	for (i = 0; i < es->n_violation_groups; i++) {
-		if (code == 0 && probe_only(es->violation_groups[i]))
+		/* Expected refusals (libc's nscd probe) explain nothing. */
+		if (es->violation_groups[i]->expected ||
+		    (code == 0 && probe_only(es->violation_groups[i])))
 			continue;
 		blocked_text(es->violation_groups[i], line, sizeof(line));
 		fprintf(out, "sbx: %s\n", line);
-		said = true;
 	}
 	if (es->violations_ungrouped) {
 		fprintf(out, "sbx: and %u more violation%s (not listed)\n",
 			es->violations_ungrouped,
 			es->violations_ungrouped == 1 ? "" : "s");
-		said = true;
 	}
-	/* Alone, the note would follow every failing grep or test run and
-	 * make `run` unlike the command; with denials listed it says what
-	 * the list cannot contain. --json always carries it. */
-	if (note[0] && said)
+	if (note[0])
 		fprintf(out, "sbx: %s\n", note);
+	/* Node's fetch, ssh and the like resolve names themselves and fail
+	 * with "Temporary failure in name resolution" (EAI_AGAIN) and no
+	 * word of the proxy. */
+	if (code != 0 && es->direct_net) {
+		blocked_direct(es, line, sizeof(line));
+		fprintf(out, "sbx: %s\n", line);
+	}
+	/* A missing variable can explain a failure; a success needs no
+	 * word about it. */
+	if (code != 0 && es->n_env_withheld) {
+		blocked_withheld(es, line, sizeof(line));
+		fprintf(out, "sbx: %s\n", line);
+	}
 	fflush(out);
 }

@@ -27,10 +27,18 @@ void blocked_scrub(char *s);
 /* The event's fields as a JSON object (with "text": blocked_text()). */
 json_t *blocked_json(const Sbx__ViolationEvent *ev);
 
-/* The note for a failed command when filesystem denials may have gone
- * unseen, "" when there is none to make. */
+/* The note for a failed command after which a write outside the writable
+ * paths was refused: the writable paths; "" when there is none to make. */
 size_t blocked_note(const Sbx__ExitStatus *es, int code, char *buf,
 		    size_t size);
+
+/* "a program tried to reach the network directly (N times: ...)" when
+ * es counted such attempts, else "". */
+size_t blocked_direct(const Sbx__ExitStatus *es, char *buf, size_t size);
+
+/* "withheld from the command's environment (secrets): A, B — ...", ""
+ * when nothing was. Names only: the daemon never sends values. */
+size_t blocked_withheld(const Sbx__ExitStatus *es, char *buf, size_t size);
 
 /*
  * After `sbxctl run`: the grouped violations of the run and the note on

@@ -7,6 +7,8 @@
 
 #include "client/cmd.h"
 
+extern char **environ;
+
 static const struct option opts[] = {
 	{ "workspace", required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 },
@@ -41,6 +43,11 @@ cmd_describe(const struct cmd_ctx *ctx, int argc, char **argv)
 	if (client_open(ctx, &c) < 0)
 		return EXIT_SBX;
 	req.workspace = ws;
+	/* Which of our variables a run would withhold (names only come
+	 * back). */
+	for (req.n_env = 0; environ[req.n_env]; req.n_env++)
+		;
+	req.env = environ;
 	env.msg_case = SBX__ENVELOPE__MSG_DESCRIBE;
 	env.describe = &req;
 	if (client_call(&c, &env, SBX__ENVELOPE__MSG_DESCRIBE_REPLY, &rep) < 0) {

@@ -51,7 +51,12 @@ classify(const char *t, Sbx__PolicyExplain *q, char **own)
 	char *cwd;
 
 	if (!strncmp(t, "env:", 4)) {
+		const char *v = getenv(t + 4);
+
+		/* As a run would send it: some rules look at the value. The
+		 * reply never repeats it. */
 		q->env = (char *)t + 4;
+		q->env_value = (char *)(v ? v : "");
 		return 0;
 	}
 	if (t[0] == '/' || t[0] == '~') {

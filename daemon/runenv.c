@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/envfilter.h"
 #include "daemon/policy/explain.h"
 #include "daemon/runenv.h"
 
@@ -16,9 +15,9 @@ reserved(const char *entry)
 	return !strncmp(entry, "TMPDIR=", 7) || !strncmp(entry, "SBX_", 4);
 }
 
-/* Does the policy let this client variable through? With env lists in the
- * policy they decide (deny first, then pass, else dropped); without, the
- * built-in secret scrub does. */
+/* Does the policy let this client variable through? policy/explain.h
+ * says in what order the env lists and the built-in secret rule decide;
+ * `sbxctl policy explain env:NAME` asks the same question. */
 static bool
 env_passes(const struct policy *p, const char *entry)
 {
@@ -26,22 +25,12 @@ env_passes(const struct policy *p, const char *entry)
 	char name[256];
 	size_t n = strcspn(entry, "=");
 
-	if (reserved(entry))
-		return false;
-	if (n >= sizeof(name))
+	if (n >= sizeof(name) || !entry[n])
 		return false;
 	memcpy(name, entry, n);
 	name[n] = '\0';
-	/* A policy with an env.pass list decides (deny first, then pass,
-	 * else dropped); without one, the built-in secret scrub and any
-	 * env.deny rules do. */
-	if (p && p->lists[POLICY_ENV_PASS].n)
-		return policy_explain_env(p, name, &d) == 0 &&
-		       d.verdict == POLICY_VERDICT_ALLOW;
-	if (!envfilter_pass(entry))
-		return false;
-	return !p || !p->lists[POLICY_ENV_DENY].n ||
-	       (policy_explain_env(p, name, &d) == 0 && d.rule == NULL);
+	return policy_explain_env(p, name, entry + n + 1, &d) == 0 &&
+	       d.verdict == POLICY_VERDICT_ALLOW;
 }
 
 /* Environment for the command: the client's, scrubbed by policy, the
@@ -50,7 +39,8 @@ env_passes(const struct policy *p, const char *entry)
  * NULL: there is none; pe holds those). */
 char **
 runenv_build(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
-	     const char *tmp, const uint16_t *ports, struct proxy_env *pe)
+	     const char *tmp, const uint16_t *ports, bool java,
+	     struct proxy_env *pe)
 {
 	char **env, **all;
 	size_t i, n = 0;
@@ -68,7 +58,7 @@ runenv_build(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 		all[req->n_env + i] = req->set_env[i];
 	if (ports)
 		r = proxy_env_build(all, req->n_env + req->n_set_env, ports[0],
-				    ports[1], pe);
+				    ports[1], java, pe);
 	free(all);
 	if (r < 0)
 		return NULL;
@@ -78,7 +68,7 @@ runenv_build(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 		return NULL;
 	}
 	for (i = 0; i < req->n_env; i++)
-		if (env_passes(p, req->env[i]) &&
+		if (!reserved(req->env[i]) && env_passes(p, req->env[i]) &&
 		    !(ports && proxy_env_replaces(pe, req->env[i])))
 			env[n++] = req->env[i];
 	/* Asked for by name on this run's command line: the user's call. */
@@ -100,6 +90,39 @@ runenv_build(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 		return NULL;
 	}
 	return env;
+}
+
+char **
+runenv_withheld(char *const *env, size_t nenv, const struct policy *p)
+{
+	char **v = calloc(nenv + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < nenv; i++) {
+		const char *e = env[i];
+
+		if (reserved(e) || env_passes(p, e))
+			continue;
+		/* The name, never the value. */
+		if (!(v[n] = strndup(e, strcspn(e, "=")))) {
+			runenv_names_free(v);
+			return NULL;
+		}
+		n++;
+	}
+	return v;
+}
+
+void
+runenv_names_free(char **names)
+{
+	size_t i;
+
+	for (i = 0; names && names[i]; i++)
+		free(names[i]);
+	free(names);
 }
 
 void

@@ -163,7 +163,12 @@ struct sandbox_status {
 	int32_t kind;
 	int32_t step;
 	int32_t value;
-	int32_t pad;
+	uint32_t direct_net;       /* EXITED: packets the sandbox's own
+				      network namespace had no route or,
+				      on loopback, no UDP port for (a name
+				      lookup or a connection that ignored
+				      the proxy), counted when the command
+				      failed; 0 without a namespace */
 	uint64_t utime_us;         /* EXITED: the session's children */
 	uint64_t stime_us;
 	uint64_t maxrss_kb;

@@ -56,6 +56,10 @@ struct session {
 	int pending_sig; /* asked for before the sandbox had started */
 	char **argv;
 	char *workspace;
+	uint32_t direct_refused; /* direct-network refusals seen (no network
+				    namespace: syscall_deny_direct_net) */
+	char **env_withheld;	/* names the policy kept from the command,
+				   for the exit status (runenv.h) */
 	struct fsplan_list writable; /* the plan's, and the temp dir: for
 					the exit note */
 	struct policy *policy;     /* effective policy of this run */

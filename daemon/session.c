@@ -27,6 +27,7 @@
 #include "daemon/policy/fsplan-cache.h"
 #include "daemon/home-overlay.h"
 #include "daemon/policy/store.h"
+#include "daemon/policy/syscall-deny.h"
 #include "daemon/policy/watch.h"
 #include "daemon/log.h"
 #include "daemon/policy/policy.h"
@@ -55,6 +56,11 @@ session_violation(void *arg, const struct violation *v)
 {
 	struct session *s = arg;
 
+	/* Without a network namespace the daemon sees these refusals; in
+	 * one the init counts what the namespace could not route. */
+	if (sandbox_caps()->net == SANDBOX_NET_HOST_PORTS &&
+	    syscall_deny_direct_net(v) && s->direct_refused < UINT32_MAX)
+		s->direct_refused++;
 	events_report(s->vlog, s->id, s->conn, s->req, v);
 }
 
@@ -100,6 +106,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	free(s->workspace);
 	policy_free(s->policy);
 	fsplan_list_free(&s->writable);
+	runenv_names_free(s->env_withheld);
 	free(s);
 }
 
@@ -324,6 +331,11 @@ send_exit(struct session *s)
 	es.fs_unobserved = !sandbox_audit_watched(&s->proc);
 	es.writable = s->writable.v;
 	es.n_writable = s->writable.n;
+	es.direct_net = s->direct_refused + (s->got_status ?
+					     s->exit.direct_net : 0);
+	for (es.env_withheld = s->env_withheld; es.env_withheld &&
+	     es.env_withheld[es.n_env_withheld]; es.n_env_withheld++)
+		;
 	env.msg_case = SBX__ENVELOPE__MSG_EXIT_STATUS;
 	env.exit_status = &es;
 	conn_send_id(s->conn, s->req, &env);
@@ -544,7 +556,14 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	/* /tmp is the sandbox's own, except where there are no mounts. */
 	env = runenv_build(req, s->policy, s->id,
 			   sandbox_caps()->landlock_only ? tmpdir : "/tmp",
-			   net == SANDBOX_NET_NONE ? NULL : ports, &pe);
+			   net == SANDBOX_NET_NONE ? NULL : ports,
+			   net == SANDBOX_NET_HOST_PORTS, &pe);
+	if (env && !(s->env_withheld = runenv_withheld(req->env, req->n_env,
+							 s->policy))) {
+		runenv_free(env);
+		proxy_env_free(&pe);
+		env = NULL;
+	}
 	if (!env) {
 		close(tmp_fd);
 		if (vartmp_fd >= 0)

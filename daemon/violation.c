@@ -87,6 +87,7 @@ violation_event(const struct violation *v, uint64_t session_id,
 	ev->file = str(v->file);
 	ev->remediation = str(violation_remediation(v));
 	ev->detail = str(v->detail);
+	ev->expected = v->expected;
 }
 
 /* --- owned copies, every string cut to VIOLATION_TEXT_MAX ------------- */
@@ -120,6 +121,7 @@ event_copy(Sbx__ViolationEvent *dst, const Sbx__ViolationEvent *src)
 	event_clear(dst);
 	dst->session_id = src->session_id;
 	dst->time_unix_ms = src->time_unix_ms;
+	dst->expected = src->expected;
 	for (i = 0; i < NSTRINGS; i++)
 		*d[i] = NULL;
 	for (i = 0; i < NSTRINGS; i++)
@@ -165,12 +167,12 @@ violation_log_free(struct violation_log *l)
 	free(l);
 }
 
-/* Same group: same kind, target, operation and rule (a cut string
- * compares by what was kept). */
+/* Same group: same kind, target, operation and rule, and both expected or
+ * neither (a cut string compares by what was kept). */
 static bool
 same_group(const Sbx__ViolationEvent *g, const Sbx__ViolationEvent *ev)
 {
-	return !strcmp(g->kind, ev->kind) &&
+	return g->expected == ev->expected && !strcmp(g->kind, ev->kind) &&
 	       !strncmp(g->target, ev->target, VIOLATION_TEXT_MAX) &&
 	       !strncmp(g->operation, ev->operation, VIOLATION_TEXT_MAX) &&
 	       !strncmp(g->rule_id, ev->rule_id, VIOLATION_TEXT_MAX) &&

@@ -39,6 +39,8 @@ struct violation {
 	const char *file;	/* where the rule is written */
 	const char *reason;
 	const char *detail;	/* why, when the rule alone does not say */
+	bool expected;		/* a probe programs expect refused (libc's
+				   nscd socket): data, not a line to print */
 };
 
 /* "fs-read", "network", ...; NULL for an out-of-range kind. */

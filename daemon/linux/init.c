@@ -33,6 +33,7 @@
 
 #include "daemon/policy/fsplan.h"
 #include "daemon/linux/landlock.h"
+#include "daemon/linux/netstat.h"
 #include "daemon/linux/probe.h"
 #include "daemon/linux/seccomp.h"
 #include "daemon/linux/linux.h"
@@ -54,10 +55,47 @@
 
 extern char **environ;
 
+/* The direct-network counters of the sandbox's own network namespace
+ * when the command started (net_base, valid when net_own). */
+static uint64_t net_base;
+static bool net_own;
+
+/* Fills buf with what path holds (NUL-terminated); its length or -1. */
+static ssize_t
+slurp(const char *path, char *buf, size_t size)
+{
+	ssize_t n, got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < size - 1 &&
+	       (n = read(fd, buf + got, size - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return got;
+}
+
+/* linux/netstat.h's count for this process's network namespace. */
+static int
+direct_net(uint64_t *out)
+{
+	char snmp[4096], snmp6[8192];
+	ssize_t n = slurp("/proc/self/net/snmp", snmp, sizeof(snmp));
+	ssize_t n6 = slurp("/proc/self/net/snmp6", snmp6, sizeof(snmp6));
+
+	if (n < 0)
+		return -1;
+	return linux_netstat_direct(snmp, (size_t)n, n6 < 0 ? NULL : snmp6,
+				    n6 < 0 ? 0 : (size_t)n6, out);
+}
+
 static void
 report(int fd, int kind, int step, int value)
 {
 	struct sandbox_status s;
+	uint64_t now;
 	ssize_t n;
 
 	memset(&s, 0, sizeof(s));
@@ -75,6 +113,12 @@ report(int fd, int kind, int step, int value)
 				     (uint64_t)ru.ru_stime.tv_usec;
 			s.maxrss_kb = (uint64_t)ru.ru_maxrss;
 		}
+		/* Said only after a failure; reading the counters costs
+		 * some 50 us, which a success does not wait for. */
+		if (net_own && value != 0 && direct_net(&now) == 0 &&
+		    now > net_base)
+			s.direct_net = now - net_base > UINT32_MAX ?
+				       UINT32_MAX : (uint32_t)(now - net_base);
 	}
 
 	do
@@ -607,6 +651,12 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	/* The command must not run before its /proc is there. */
 	if (f.proc >= 0 && (read(f.proc, &ch, 1) != 1 || close(f.proc) < 0))
 		fail(sfd, STEP_MOUNT_PROC, EPIPE);
+	/* The network namespace may be one an earlier session used
+	 * (linux/netns.c): its counters go on, so the run's are a difference
+	 * from here, read while warm from our own /proc (the one before it
+	 * may be a used mount namespace's, of a gone pid namespace). */
+	if (p->proxy)
+		net_own = direct_net(&net_base) == 0;
 	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0, sup };
 	cmd = clone(command_entry, stack + COMMAND_STACK,
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, &c);

@@ -33,6 +33,10 @@ struct fsplan_list;
 int lmount_read_only_file(const char *path);
 int lmount_read_only_links(const struct fsplan_list *trees,
 			   const struct fsplan_list *l);
+/* mount-java.c: the JDKs' net.properties with the sandbox's proxy added,
+ * bound over theirs (a sandbox with a network namespace; after /dev). */
+struct sandbox_plan;
+void lmount_java(const struct sandbox_plan *p);
 /* mount-proc.c: a fresh /proc of pid namespace pidns (-1: the caller's)
  * over /proc, its host-wide settings read-only. */
 int lmount_proc(int pidns);

@@ -694,6 +694,8 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 	}
 	if ((r = build_dev(p, &t)) < 0)
 		return *err = -r, STEP_MOUNT_DEV;
+	if (p->net == SANDBOX_NET_NAMESPACE)
+		lmount_java(p);
 	/* The policy's paths and the workspace's walk (its ignore files,
 	 * the masks and read-only binds, and the masker it starts) with the
 	 * user's file-system rights. */

@@ -70,6 +70,26 @@ rules_line(FILE *f, const char *head, const struct policy_rules *r,
 	list_line(f, head, v, r->n, max);
 }
 
+static json_t *
+name_array(char *const *v)
+{
+	json_t *a = json_array();
+
+	while (a && v && *v)
+		json_array_append_new(a, json_string(*v++));
+	return a;
+}
+
+static size_t
+names(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
 static void
 write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 	   const struct describe_ctx *c)
@@ -138,6 +158,11 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 		fputs("- No UDP and no listening sockets (this host gives the "
 		      "sandbox no network namespace): do not start servers; "
 		      "only TCP through the proxy works.\n", f);
+	if (c->env_withheld && c->env_withheld[0])
+		list_line(f, "- Withheld from the environment (secrets; "
+			  "`sbxctl policy explain env:NAME` says why):",
+			  (const char *const *)c->env_withheld,
+			  names(c->env_withheld), 24);
 	fprintf(f, "- Unix sockets: %s; no new privileges, no mounts, no "
 		"ptrace.\n", p->settings[POLICY_ALL_UNIX_SOCKETS].value ==
 		POLICY_YES ? "allowed" : "not allowed");
@@ -164,7 +189,7 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		return -ENOMEM;
 	}
 	o = json_pack("{s:s, s:s, s:i, s:b, s:o, s:s, s:s?, s:o, s:o, s:o, "
-		      "s:o, s:o, s:s, s:b, s:b, s:s}",
+		      "s:o, s:o, s:s, s:b, s:b, s:s, s:o}",
 		      "workspace", c->workspace, "backend", c->backend,
 		      "landlock_abi", c->landlock_abi, "seccomp", c->seccomp,
 		      "writable", strings(&fs->l[FSPLAN_WRITE]),
@@ -182,7 +207,8 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		      p->settings[POLICY_ALL_UNIX_SOCKETS].value == POLICY_YES,
 		      "local_servers", !c->host_network && !c->no_network,
 		      "outside_links", !c->no_link_mounts ? "read-only" :
-		      !c->protect_unguarded ? "refused" : "unguarded");
+		      !c->protect_unguarded ? "refused" : "unguarded",
+		      "env_withheld", name_array(c->env_withheld));
 	if (!o) {
 		free(buf);
 		return -ENOMEM;

@@ -26,6 +26,8 @@ struct describe_ctx {
 				      (Landlock-only mode): with
 				      protect_unguarded unguarded, else
 				      every multi-link file refused */
+	char *const *env_withheld; /* names the client's run would not get,
+				      NULL-terminated; NULL: none */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "daemon/policy/domain.h"
+#include "daemon/policy/envsecret.h"
 #include "daemon/policy/explain.h"
 #include "daemon/policy/glob.h"
 #include "daemon/policy/render.h"
@@ -213,32 +214,63 @@ policy_explain_host(const struct policy *p, const char *hostport,
 	return 0;
 }
 
+/* An env.pass rule that names the variable exactly, as a layer that may
+ * grant (org, user) did (POLICY_RULE_NAMED, set by the merge): the one way
+ * past the built-in secret rule. A rule a workspace or request layer
+ * narrowed a glob to is not one, so a repository cannot ask for the
+ * user's tokens. */
+static const struct policy_rule *
+pass_exact(const struct policy *p, const char *name)
+{
+	const struct policy_rules *l = &p->lists[POLICY_ENV_PASS];
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if ((l->v[i].flags & POLICY_RULE_NAMED) &&
+		    !strcmp(l->v[i].value, name))
+			return &l->v[i];
+	return NULL;
+}
+
+static const struct policy_rule *
+first_env(const struct policy_rules *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (policy_glob_match_name(l->v[i].value, name))
+			return &l->v[i];
+	return NULL;
+}
+
 int
 policy_explain_env(const struct policy *p, const char *name,
-    struct policy_decision *out)
+    const char *value, struct policy_decision *out)
 {
-	const struct policy_rules *l;
-	size_t i;
-	int k;
+	const struct policy_rule *r;
+	const char *why;
 
 	memset(out, 0, sizeof(*out));
 	out->access = POLICY_ACCESS_ENV;
 	snprintf(out->target, sizeof(out->target), "%s", name);
-	decide(out, POLICY_VERDICT_DENY, NULL, 0, "not in env.pass");
-	for (k = 0; k < 2; k++) {
-		l = &p->lists[k == 0 ? POLICY_ENV_DENY : POLICY_ENV_PASS];
-		for (i = 0; i < l->n; i++) {
-			if (!policy_glob_match_name(l->v[i].value, name))
-				continue;
-			if (k == 0)
-				decide(out, POLICY_VERDICT_DENY, &l->v[i],
-				    POLICY_ENV_DENY, "matches env.deny");
-			else
-				decide(out, POLICY_VERDICT_ALLOW, &l->v[i],
-				    POLICY_ENV_PASS, "matches env.pass");
-			return 0;
-		}
-	}
+	if (p && (r = first_env(&p->lists[POLICY_ENV_DENY], name)) != NULL)
+		decide(out, POLICY_VERDICT_DENY, r, POLICY_ENV_DENY,
+		    "matches env.deny");
+	else if (p && (r = pass_exact(p, name)) != NULL)
+		decide(out, POLICY_VERDICT_ALLOW, r, POLICY_ENV_PASS,
+		    "named in env.pass");
+	else if (envsecret_is(name, value, &why))
+		decide(out, POLICY_VERDICT_DENY, NULL, 0, why);
+	else if (p && p->lists[POLICY_ENV_PASS].set) {
+		if ((r = first_env(&p->lists[POLICY_ENV_PASS], name)) != NULL)
+			decide(out, POLICY_VERDICT_ALLOW, r, POLICY_ENV_PASS,
+			    "matches env.pass");
+		else
+			decide(out, POLICY_VERDICT_DENY, NULL, 0,
+			    "not in env.pass");
+	} else
+		decide(out, POLICY_VERDICT_ALLOW, NULL, 0,
+		    "not a secret by name or value");
 	return 0;
 }
 

@@ -61,9 +61,16 @@ int policy_explain_path(const struct policy *p, const char *path,
  */
 int policy_explain_host(const struct policy *p, const char *hostport,
     struct policy_decision *out);
-/* A variable passes if env.pass matches it and env.deny does not. */
+/*
+ * Whether the client's variable NAME (value: its value, or NULL when not
+ * known) reaches a sandboxed command, first match deciding: env.deny
+ * withholds; an env.pass rule of an org or user layer naming it exactly
+ * (no '*') passes; the built-in secret rule (policy/envsecret.h)
+ * withholds; a policy that sets env.pass passes only what a rule of it
+ * matches; everything else passes. p may be NULL (no policy lists). 0.
+ */
 int policy_explain_env(const struct policy *p, const char *name,
-    struct policy_decision *out);
+    const char *value, struct policy_decision *out);
 
 /*
  * "deny write /etc/hosts: outside every allowWrite path" and, indented on

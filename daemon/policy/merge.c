@@ -91,7 +91,7 @@ merge_start(struct merge *m, const struct policy_rules *l, bool cut)
 static int
 merge_push(struct merge *m, struct policy_rules *l, const struct policy_rule *r,
     const char *value, const struct policy_domain *dom,
-    const struct policy_origin *within)
+    const struct policy_origin *within, unsigned flags)
 {
 	struct policy_rule c;
 	int ret;
@@ -108,6 +108,7 @@ merge_push(struct merge *m, struct policy_rules *l, const struct policy_rule *r,
 		if ((c.value = strdup(value)) == NULL)
 			goto fail;
 	}
+	c.flags |= flags;
 	if (dom != NULL)
 		*c.dom = *dom;
 	if (within != NULL && ((c.within = calloc(1, sizeof(*c.within))) ==
@@ -135,10 +136,20 @@ merge_union(struct merge *m, enum policy_list list)
 		out->set |= l->set;
 		for (k = 0; k < l->n; k++)
 			if ((r = merge_push(m, out, &l->v[k], l->v[k].value,
-			    NULL, NULL)) < 0)
+			    NULL, NULL, 0)) < 0)
 				return r;
 	}
 	return 0;
+}
+
+/* POLICY_RULE_NAMED for an env.pass rule that names one variable exactly
+ * when a granting layer's rule named it so (above: that rule's flags, or
+ * the flag itself when the rule is a granting layer's own). */
+static unsigned
+named(enum policy_list list, const char *value, unsigned above)
+{
+	return list == POLICY_ENV_PASS && !strchr(value, '*') ?
+	    above & POLICY_RULE_NAMED : 0;
 }
 
 /*
@@ -205,7 +216,9 @@ merge_clip(struct merge *m, enum policy_list list,
 		some = true;
 		whole = value == r->value;
 		if ((ret = merge_push(m, next, r, value, r->dom ? &dom : NULL,
-		    &above->v[i].origin)) < 0)
+		    &above->v[i].origin, named(list, value, above->v[i].flags |
+		    (layer_grants(r->origin.layer) && value == r->value ?
+		    POLICY_RULE_NAMED : 0)))) < 0)
 			return ret;
 	}
 	if (!some)
@@ -239,7 +252,8 @@ merge_grant_layer(struct merge *m, enum policy_list list, size_t i, size_t j,
 				ret = merge_clip(m, list, cur, r, &next);
 			else if (layer_grants(m->docs[k]->layer))
 				ret = merge_push(m, &next, r, r->value, NULL,
-				    NULL);
+				    NULL, named(list, r->value,
+				    POLICY_RULE_NAMED));
 			else
 				ret = merge_warn(m, &r->origin, "%s \"%.200s\" "
 				    "dropped: only org and user policies grant",
@@ -317,7 +331,8 @@ merge_protect_ignores(struct merge *m)
 	for (i = 0; i < ign->n; i++) {
 		snprintf(path, sizeof(path), "/**/%s", ign->v[i].value);
 		n = prot->n;
-		if ((r = merge_push(m, prot, &ign->v[i], path, NULL, NULL)) < 0)
+		if ((r = merge_push(m, prot, &ign->v[i], path, NULL, NULL,
+		    0)) < 0)
 			return r;
 		if (prot->n > n)
 			prot->v[n].flags |= POLICY_RULE_GLOB;

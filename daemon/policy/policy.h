@@ -66,6 +66,9 @@ struct policy_origin {
 };
 
 #define POLICY_RULE_GLOB	0x1u	/* value has * ? [ (path lists) */
+#define POLICY_RULE_NAMED	0x2u	/* env.pass, effective policy: an org
+					   or user rule names this variable
+					   exactly (policy_explain_env) */
 
 struct policy_domain;
 

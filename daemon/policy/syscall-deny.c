@@ -17,6 +17,9 @@
 #define LINUX_TIOCSTI 0x5412
 #define LINUX_TIOCLINUX 0x541c
 #define LINUX_SYS_SOCKET 1 /* socketcall's call number for socket() */
+#define LINUX_SOCK_STREAM 1
+#define LINUX_SOCK_NONBLOCK 0x800
+#define LINUX_SOCK_CLOEXEC 0x80000
 
 const struct syscall_setid syscall_deny_setid[] = {
 	{ "chmod", 1, -1, false }, { "fchmod", 1, -1, false },
@@ -232,11 +235,16 @@ socket_target(const uint64_t args[6], char *buf, size_t len)
 	if (!t)
 		snprintf(tn, sizeof(tn), "type %llu",
 			 (unsigned long long)(args[1] & 0xf));
+	/* SOCK_NONBLOCK tells libc's probes (nscd, the resolver's UDP) from
+	 * a program's own blocking sockets. */
+	const char *nb = args[1] & LINUX_SOCK_NONBLOCK ? "|SOCK_NONBLOCK" : "";
+
 	if (args[0] == 16 /* AF_NETLINK: the protocol is the point */)
-		snprintf(buf, len, "socket(%s, %s, %llu)", f ? f : fn,
-			 t ? t : tn, (unsigned long long)args[2]);
+		snprintf(buf, len, "socket(%s, %s%s, %llu)", f ? f : fn,
+			 t ? t : tn, nb, (unsigned long long)args[2]);
 	else
-		snprintf(buf, len, "socket(%s, %s)", f ? f : fn, t ? t : tn);
+		snprintf(buf, len, "socket(%s, %s%s)", f ? f : fn, t ? t : tn,
+			 nb);
 }
 
 /* unshare's and clone's namespace flags (CLONE_NEW*). */
@@ -264,6 +272,37 @@ ns_flags(const char *name, uint64_t flags, char *buf, size_t len)
 		snprintf(buf + n, len - n, ")");
 }
 
+/* glibc's nscd client opens socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC |
+ * SOCK_NONBLOCK, 0) and connects it to nscd's socket in every program
+ * that looks up a user, group or host, and goes on without it when that
+ * fails: a refusal it expects, never the cause of a failure. */
+static bool
+expected(const char *name, const uint64_t args[6], const char *addr)
+{
+	static const char nscd[] = "/nscd/socket";
+	size_t n;
+
+	if (!strcmp(name, "socket"))
+		return args[0] == LINUX_AF_UNIX && args[2] == 0 &&
+		       args[1] == (LINUX_SOCK_STREAM | LINUX_SOCK_CLOEXEC |
+				   LINUX_SOCK_NONBLOCK);
+	/* The same probe where sockets are made and connect() is judged
+	 * (/var/run/nscd/socket, /run/nscd/socket). */
+	n = addr ? strlen(addr) : 0;
+	return !strcmp(name, "connect") && n >= sizeof(nscd) - 1 &&
+	       !strcmp(addr + n - (sizeof(nscd) - 1), nscd);
+}
+
+bool
+syscall_deny_direct_net(const struct violation *v)
+{
+	const char *id = v->rule_id ? v->rule_id : "";
+
+	return !strcmp(id, "seccomp.connect") ||
+	       (!strcmp(id, "seccomp.ip-socket") && v->target &&
+		strstr(v->target, "SOCK_DGRAM|SOCK_NONBLOCK"));
+}
+
 void
 syscall_deny_describe(const char *name, const uint64_t args[6],
 		      const char *addr, struct violation *v, char *target,
@@ -278,6 +317,7 @@ syscall_deny_describe(const char *name, const uint64_t args[6],
 	v->reason = g ? g->reason : NULL;
 	v->layer = POLICY_LAYER_BUILTIN;
 	v->operation = name;
+	v->expected = expected(name, args, addr);
 	if (!strcmp(name, "socket"))
 		socket_target(args, target, tlen);
 	else if (!strcmp(name, "socketcall"))

@@ -56,4 +56,10 @@ void syscall_deny_describe(const char *name, const uint64_t args[6],
 			   const char *addr, struct violation *v,
 			   char *target, size_t tlen);
 
+/* Where the sandbox shares the host's network (no network namespace): is v
+ * a program reaching the network around the proxy? A connect() sbxd
+ * refused, or a resolver's UDP socket (SOCK_DGRAM|SOCK_NONBLOCK: glibc
+ * makes its name-server sockets so, getaddrinfo's sorting probes not). */
+bool syscall_deny_direct_net(const struct violation *v);
+
 #endif

@@ -155,6 +155,14 @@ own_listener(struct pconn *pc, const struct host *addr,
 	return true;
 }
 
+/* Through the proxy, loopback is the host's (sbxd dials it): a server the
+ * command started is called directly instead, and a host service is the
+ * user's explicit call. Never advise a rule for 127.0.0.1:PORT. */
+static const char loopback_remedy[] = "loopback through the proxy is the "
+    "host's: a server started in the sandbox is called directly (NO_PROXY "
+    "lists localhost, 127.0.0.1 and ::1); a service on the host needs its "
+    "own explicit rule from the user";
+
 /* Address check of ai; fills d on a denial. */
 static bool
 address_allowed(struct pconn *pc, const struct evutil_addrinfo *ai,
@@ -190,9 +198,9 @@ address_allowed(struct pconn *pc, const struct evutil_addrinfo *ai,
 		snprintf(d->detail, sizeof(d->detail), "%s is %s (%s)",
 		    pc->host.kind == HOST_NAME ? "its address" : "it",
 		    addr->text, addr_class_name(cls));
-		d->remedy = "only a rule naming the address itself (as in "
-		    "allowedDomains \"127.0.0.1:8080\") allows a loopback, "
-		    "private or metadata address";
+		d->remedy = cls == ADDR_LOOPBACK ? loopback_remedy :
+		    "only a rule naming the address itself allows a private "
+		    "or metadata address";
 	}
 	return false;
 }
@@ -241,12 +249,16 @@ static void
 deny_unknown(struct pconn *pc, const char *why, const char *detail)
 {
 	struct proxy_denial d = { 0 };
+	enum addr_class cls;
 
 	d.o = &pc->px->rules->unknown;
 	d.why = why;
 	if (detail != NULL)
 		snprintf(d.detail, sizeof(d.detail), "%s", detail);
 	d.remedy = "ask the user to add it to network.allowedDomains";
+	if (proxy_rules_localhost(&pc->host) ||
+	    (addr_class_host(&pc->host, &cls) == 0 && cls == ADDR_LOOPBACK))
+		d.remedy = loopback_remedy;
 	denied(pc, &d);
 }
 

@@ -8,11 +8,13 @@
  * read their own settings first. The client's own values for these are
  * dropped, whatever they pointed at.
  *
- * NO_PROXY is set empty on purpose: a loopback entry would send requests
- * for 127.0.0.1 past the proxy, to the sandbox's own loopback where the
- * host's servers are not (on a host without a network namespace, to
- * loopback ports Landlock refuses). A command that runs its own server
- * inside the sandbox sets NO_PROXY=localhost itself.
+ * NO_PROXY names loopback (and Java keeps its own default nonProxyHosts,
+ * which does too): a server the command starts is called directly, on the
+ * sandbox's own loopback. That reaches nothing of the host's: in a network
+ * namespace the loopback is the sandbox's, and without one a direct
+ * connect() reaches only the session's proxy ports (Landlock and sbxd's
+ * connect check). Through the proxy, 127.0.0.1 would be the host's, which
+ * only an explicit rule for that host service allows.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +23,9 @@
 #include <strings.h>
 
 #include "daemon/proxy/env.h"
+
+/* The sandbox's own loopback, in NO_PROXY's syntax. */
+#define LOOPBACK "localhost,127.0.0.1,::1"
 
 /* What a variable's value is made of. */
 enum proxy_val {
@@ -44,8 +49,8 @@ static const struct {
 	{ "all_proxy", VAL_SOCKS, NULL },
 	{ "FTP_PROXY", VAL_SOCKS, NULL },
 	{ "ftp_proxy", VAL_SOCKS, NULL },
-	{ "NO_PROXY", VAL_TEXT, "" },
-	{ "no_proxy", VAL_TEXT, "" },
+	{ "NO_PROXY", VAL_TEXT, LOOPBACK },
+	{ "no_proxy", VAL_TEXT, LOOPBACK },
 	/* gRPC C-core and grpc-js speak only HTTP CONNECT to a proxy. */
 	{ "GRPC_PROXY", VAL_HTTP, NULL },
 	{ "grpc_proxy", VAL_HTTP, NULL },
@@ -53,7 +58,7 @@ static const struct {
 	{ "RSYNC_PROXY", VAL_HOSTPORT, NULL },
 	{ "npm_config_proxy", VAL_HTTP, NULL },
 	{ "npm_config_https_proxy", VAL_HTTP, NULL },
-	{ "npm_config_noproxy", VAL_TEXT, "" },
+	{ "npm_config_noproxy", VAL_TEXT, LOOPBACK },
 	{ "YARN_HTTP_PROXY", VAL_HTTP, NULL },
 	{ "YARN_HTTPS_PROXY", VAL_HTTP, NULL },
 	{ "PIP_PROXY", VAL_HTTP, NULL },
@@ -158,9 +163,9 @@ git_config(struct proxy_env *pe, const char *count, unsigned http)
 
 int
 proxy_env_build(char *const *env, size_t n, unsigned http_port,
-    unsigned socks_port, struct proxy_env *out)
+    unsigned socks_port, bool java, struct proxy_env *out)
 {
-	const char *java = lookup(env, n, "JAVA_TOOL_OPTIONS");
+	const char *jto = lookup(env, n, "JAVA_TOOL_OPTIONS");
 	char *s;
 	size_t i;
 	int r;
@@ -173,11 +178,15 @@ proxy_env_build(char *const *env, size_t n, unsigned http_port,
 	    http_port) < 0)
 		goto fail;
 	/* Java has no proxy variable: -D properties through the JVM's own
-	 * hook, ours last (the JVM lets a later -D win). */
+	 * hook, ours last (the JVM lets a later -D win). Every JVM prints
+	 * the hook's contents on stderr, so only where no JDK file carries
+	 * them (linux/mount-java.c). */
+	if (!java)
+		return 0;
 	r = asprintf(&s, "JAVA_TOOL_OPTIONS=%s%s-Dhttp.proxyHost=127.0.0.1 "
 	    "-Dhttp.proxyPort=%u -Dhttps.proxyHost=127.0.0.1 "
-	    "-Dhttps.proxyPort=%u -Dhttp.nonProxyHosts=", java ? java : "",
-	    java && *java ? " " : "", http_port, http_port);
+	    "-Dhttps.proxyPort=%u", jto ? jto : "",
+	    jto && *jto ? " " : "", http_port, http_port);
 	if (add(out, r, s) < 0)
 		goto fail;
 	return 0;

@@ -16,11 +16,13 @@ struct proxy_env {
 /*
  * Our entries for a command whose client environment is env[0..n): the
  * proxy variables for an HTTP proxy on 127.0.0.1:http_port and a SOCKS5
- * one on 127.0.0.1:socks_port, and GIT_CONFIG_* and JAVA_TOOL_OPTIONS
- * continuing what the client set. 0 or -ENOMEM (nothing to free then).
+ * one on 127.0.0.1:socks_port, GIT_CONFIG_* continuing what the client
+ * set, and with java JAVA_TOOL_OPTIONS too (Java's -D properties after the
+ * client's; for sandboxes whose JDKs' net.properties do not name the
+ * proxy). 0 or -ENOMEM (nothing to free then).
  */
 int	proxy_env_build(char *const *env, size_t n, unsigned http_port,
-	    unsigned socks_port, struct proxy_env *out);
+	    unsigned socks_port, bool java, struct proxy_env *out);
 
 /* The client's entry is one of ours (any case for *_proxy): drop it. */
 bool	proxy_env_replaces(const struct proxy_env *pe, const char *entry);

@@ -44,7 +44,7 @@ proxy_report(struct pconn *pc, const struct proxy_denial *d)
 {
 	struct proxy *px = pc->px;
 	struct violation v = { VIOLATION_NETWORK, NULL, pc->proto, NULL, NULL,
-			       VIOLATION_NO_LAYER, NULL, NULL, NULL };
+			       VIOLATION_NO_LAYER, NULL, NULL, NULL, false };
 	char target[HOST_TEXT_MAX + 16], rule[384], detail[512];
 
 	host_format(&pc->host, pc->port, target, sizeof(target));

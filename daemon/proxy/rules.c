@@ -218,9 +218,8 @@ proxy_rules_decide(const struct proxy_rules *r, const struct host *h,
 	return NETRULE_UNKNOWN;
 }
 
-/* RFC 6761: "localhost" and names below it are loopback by definition. */
-static bool
-localhost_name(const struct host *h)
+bool
+proxy_rules_localhost(const struct host *h)
 {
 	static const char suffix[] = ".localhost";
 	size_t n = sizeof(suffix) - 1;
@@ -250,7 +249,7 @@ proxy_rules_address(const struct proxy_rules *r, const struct host *h,
 		return NETRULE_ALLOW;
 	if (allowing(r, addr, port, extra, true) != NULL)
 		return NETRULE_ALLOW;
-	if (c == ADDR_LOOPBACK && by_exact && localhost_name(h))
+	if (c == ADDR_LOOPBACK && by_exact && proxy_rules_localhost(h))
 		return NETRULE_ALLOW;
 	return NETRULE_DENY;
 }

@@ -78,6 +78,9 @@ enum netrule_verdict proxy_rules_address(const struct proxy_rules *r,
 /* A rule that allowed: exact (not a wildcard), so it may open localhost. */
 bool	proxy_rule_exact(const struct proxy_rule *r);
 
+/* RFC 6761: "localhost" and names below it are loopback by definition. */
+bool	proxy_rules_localhost(const struct host *h);
+
 /* `network.deniedDomains "x"` and the like; -ENOSPC if cut. */
 int	proxy_rules_describe(const struct proxy_origin *o, char *buf,
 	    size_t size);

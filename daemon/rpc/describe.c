@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "daemon/conn.h"
+#include "daemon/envfilter.h"
 #include "daemon/policy/describe.h"
 #include "daemon/policy/fsplan.h"
 #include "daemon/policy/store.h"
 #include "daemon/rpc/rpc.h"
+#include "daemon/runenv.h"
 #include "daemon/sandbox.h"
 #include "daemon/workspace.h"
 
@@ -32,7 +34,7 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 	struct policy *eff = NULL;
 	struct fsplan *fs = NULL;
 	json_t *json = NULL;
-	char *text = NULL;
+	char *text = NULL, **withheld = NULL;
 	int r;
 
 	r = workspace_resolve(env->describe->workspace, ws, sizeof(ws));
@@ -50,6 +52,16 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
 		return;
 	}
+	for (size_t i = 0; i < env->describe->n_env; i++)
+		if (!envfilter_valid(env->describe->env[i])) {
+			conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+				   "env: malformed entry");
+			policy_free(eff);
+			return;
+		}
+	withheld = runenv_withheld(env->describe->env, env->describe->n_env,
+				   eff);
+	dc.env_withheld = withheld;
 	r = fsplan_build(eff, ws, caps->home_overlay ? policy_store_home() :
 			 NULL, &fs);
 	if (r == 0)
@@ -70,6 +82,7 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 	json_decref(json);
 	fsplan_free(fs);
 	policy_free(eff);
+	runenv_names_free(withheld);
 }
 
 const struct rpc_entry rpc_describe_entry = {

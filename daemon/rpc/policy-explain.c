@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "daemon/conn.h"
-#include "daemon/envfilter.h"
 #include "daemon/policy/explain-ignore.h"
 #include "daemon/policy/explain.h"
 #include "daemon/policy/rule.h"
@@ -30,28 +29,6 @@ origin(Sbx__PolicyOrigin *o, const struct policy_origin *from)
 	o->reason = from->reason ? from->reason : (char *)"";
 }
 
-/* As session.c filters the environment: a policy without env lists
- * leaves it to the built-in secret scrub. */
-static int
-explain_env(const struct policy *eff, const char *name,
-	    struct policy_decision *d)
-{
-	char entry[POLICY_TARGET_MAX + 2];
-	int r;
-
-	r = policy_explain_env(eff, name, d);
-	if (r < 0 || eff->lists[POLICY_ENV_PASS].n ||
-	    eff->lists[POLICY_ENV_DENY].n)
-		return r;
-	snprintf(entry, sizeof(entry), "%s=", name);
-	d->verdict = envfilter_pass(entry) ? POLICY_VERDICT_ALLOW :
-					     POLICY_VERDICT_DENY;
-	d->why = d->verdict == POLICY_VERDICT_ALLOW ?
-		 "no env lists in the policy; not a known secret name" :
-		 "no env lists in the policy; a known secret name";
-	return 0;
-}
-
 static int
 decide(const struct policy *eff, const Sbx__PolicyExplain *q, const char *ws,
        struct policy_decision *d)
@@ -65,7 +42,7 @@ decide(const struct policy *eff, const Sbx__PolicyExplain *q, const char *ws,
 					   policy_store_home() : NULL, ws, d);
 	if (q->host[0])
 		return policy_explain_host(eff, q->host, d);
-	return explain_env(eff, q->env, d);
+	return policy_explain_env(eff, q->env, q->env_value, d);
 }
 
 static void

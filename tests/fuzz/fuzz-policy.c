@@ -53,7 +53,7 @@ explain_rules(const struct policy *eff, const struct policy *doc)
 					    sizeof(buf));
 				break;
 			case POLICY_VALUE_ENV:
-				policy_explain_env(eff, v, &d);
+				policy_explain_env(eff, v, v, &d);
 				break;
 			default:
 				for (i = 0; i < 2; i++)

@@ -2,6 +2,12 @@
 # readiness read from a fifo, a policy for the daemon, counts of what
 # reached a server.
 SRV_PIDS=()
+# These servers are the host's, on 127.0.0.1, and reached through the
+# proxy; the sandbox exempts loopback from it (NO_PROXY), so curl is told
+# to take no exemption (an empty noproxy in $CURL_HOME/.curlrc).
+mkdir "$T/curlhome"
+printf 'noproxy = ""\n' >"$T/curlhome/.curlrc"
+export CURL_HOME="$T/curlhome"
 # Every proxy test serves at least this file.
 mkdir "$T/www"
 echo hello >"$T/www/hello.txt"

@@ -70,6 +70,11 @@ expect_eq "host file unchanged" "$(cat "$T/ro/file")" host-file
 expect_eq "create outside the workspace -> EACCES" \
 	"$(sbx run -- "$P" write "$T/ro/new")" EACCES
 check "nothing created outside" test ! -e "$T/ro/new"
+# A refused creation the supervisor saw: after a failure the note names
+# the writable paths (a fact, not a guess).
+sbx run -- sh -c "$P write $T/ro/new2 >/dev/null; exit 1" 2>"$T/err"
+check "the refused write's line" grep -q "^sbx: blocked create file in $T/ro " "$T/err"
+check "and the note on the writable paths" grep -q "^sbx: the command failed (exit 1) after a write outside the writable paths was refused; they are: $WS, " "$T/err"
 expect_eq "/tmp is the host's, read-only" \
 	"$(sbx run -- "$P" write /tmp/sbx-llonly-$$)" EACCES
 expect_eq "write inside the workspace works" \

@@ -62,18 +62,28 @@ esac
 for want in HTTP_PROXY=http://127.0.0.1:$hp http_proxy=http://127.0.0.1:$hp \
 	HTTPS_PROXY=http://127.0.0.1:$hp https_proxy=http://127.0.0.1:$hp \
 	ALL_PROXY=socks5h://127.0.0.1:$sp all_proxy=socks5h://127.0.0.1:$sp \
-	NO_PROXY= no_proxy= PIP_PROXY=http://127.0.0.1:$hp \
+	NO_PROXY=localhost,127.0.0.1,::1 no_proxy=localhost,127.0.0.1,::1 PIP_PROXY=http://127.0.0.1:$hp \
 	npm_config_proxy=http://127.0.0.1:$hp GRPC_PROXY=http://127.0.0.1:$hp \
 	GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_KEY_1=http.proxy \
 	GIT_CONFIG_VALUE_1=http://127.0.0.1:$hp CLOUDSDK_PROXY_PORT=$hp \
 	DOCKER_HTTPS_PROXY=http://127.0.0.1:$hp; do
 	check "env has $want" grep -qxF "$want" <<<"$out"
 done
-check "JAVA_TOOL_OPTIONS keeps the client's, then the proxy" \
-	grep -qx 'JAVA_TOOL_OPTIONS=-Xmx64m -Dhttp.proxyHost=127.0.0.1 .*' <<<"$out"
+# Java: in a network namespace the JDKs' net.properties name the proxy
+# (t-java-quiet) and the client's JAVA_TOOL_OPTIONS passes as it is;
+# without one the session's ports follow it there.
+case " ${SBXD_ARGS:-} " in
+*" --no-netns "*)
+	check "JAVA_TOOL_OPTIONS keeps the client's, then the proxy" \
+		grep -qx 'JAVA_TOOL_OPTIONS=-Xmx64m -Dhttp.proxyHost=127.0.0.1 .*' <<<"$out" ;;
+*)	check "JAVA_TOOL_OPTIONS is the client's" \
+		grep -qx 'JAVA_TOOL_OPTIONS=-Xmx64m' <<<"$out" ;;
+esac
 expect_eq "the client's proxy is replaced, once" "$(grep -ci '^http_proxy=' <<<"$out")" 2
-expect_eq "no loopback hole in NO_PROXY" \
-	"$(grep -ic '^no_proxy=.*\(localhost\|127\|::1\)' <<<"$out")" 0
+expect_eq "NO_PROXY is loopback only, the client's replaced" \
+	"$(grep -ic '^no_proxy=' <<<"$out")" 2
+check "Java keeps its default nonProxyHosts (loopback)" \
+	eval '! grep -q "nonProxyHosts" <<<"$out"'
 if command -v git >/dev/null; then
 	expect_eq "git sees http.proxy, HTTP_PROXY's" "$(sbx run -- sh -c \
 		'echo "$(git config --get http.proxy) $HTTP_PROXY"' |

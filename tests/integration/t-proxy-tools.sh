@@ -48,13 +48,17 @@ allow=
 if [ $have_git = 1 ]; then start_server git git "$T/git"; GIT=$SRV_PORT; allow+="\"127.0.0.1:$GIT\", "; fi
 if [ $have_pip = 1 ]; then start_server pypi pypi "$T/wheels"; PYPI=$SRV_PORT; allow+="\"127.0.0.1:$PYPI\", "; fi
 if [ $have_npm = 1 ]; then start_server npm npm; NPM=$SRV_PORT; allow+="\"127.0.0.1:$NPM\", "; fi
-start_proxy_daemon '{"network": {"allowedDomains": ['"$allow"'"example.test"]}}'
+# By name: the sandbox calls 127.0.0.1 directly (NO_PROXY), and these
+# servers are the host's, reached through the proxy; the rules naming
+# 127.0.0.1:PORT let the name resolve to loopback.
+start_proxy_daemon '{"network": {"allowedDomains": ['"$allow"'"tools.test", "example.test"]}}' \
+	"127.0.0.1 tools.test"
 cd "$WS"
 
 if [ $have_git = 1 ]; then
 	# Into the sandbox's /tmp: in the workspace a new .git/config is a
 	# protected path (sbx-policy(5)), which git clone cannot write.
-	sbx run -- sh -c "git clone -q http://127.0.0.1:$GIT/repo.git \
+	sbx run -- sh -c "git clone -q http://tools.test:$GIT/repo.git \
 		/tmp/clone-$$ && git -C /tmp/clone-$$ log --format=%s" \
 		>"$T/out" 2>&1
 	expect_eq "git clone through the proxy: the commit came along" \
@@ -66,18 +70,19 @@ fi
 
 if [ $have_pip = 1 ]; then
 	sbx run -- "$PY" -m pip download -q --no-deps --no-cache-dir \
-		--disable-pip-version-check --index-url \
-		"http://127.0.0.1:$PYPI/simple/" -d "$WS/dl" sbxdemo >"$T/out" 2>&1
+		--disable-pip-version-check --trusted-host tools.test --index-url \
+		"http://tools.test:$PYPI/simple/" -d "$WS/dl" sbxdemo >"$T/out" 2>&1
 	check "pip download through the proxy ($(tail -1 "$T/out"))" \
 		test -f "$WS/dl/sbxdemo-1.0-py3-none-any.whl"
 	# And the same without the allowing rule: refused, with the event.
 	sbx run --allow-domain example.test -- "$PY" -m pip download -q \
 		--no-deps --no-cache-dir --disable-pip-version-check --retries 0 \
-		--index-url "http://127.0.0.1:$PYPI/simple/" -d "$WS/dl2" \
+		--trusted-host tools.test \
+		--index-url "http://tools.test:$PYPI/simple/" -d "$WS/dl2" \
 		sbxdemo >"$T/out" 2>&1
 	check "pip refused when the request layer narrows it away" \
 		test ! -e "$WS/dl2/sbxdemo-1.0-py3-none-any.whl"
-	check "... with the event" grep -q "^sbx: blocked network 127.0.0.1:$PYPI" "$T/out"
+	check "... with the event" grep -q "^sbx: blocked network tools.test:$PYPI" "$T/out"
 else
 	echo "note: pip not installed; pip download not run"
 fi
@@ -86,7 +91,7 @@ if [ $have_npm = 1 ]; then
 	out=$(sbx run -e npm_config_cache=/tmp/npm-cache \
 		-e npm_config_update_notifier=false -e npm_config_fund=false \
 		-- npm view sbx-demo version \
-		--registry "http://127.0.0.1:$NPM/" 2>"$T/err")
+		--registry "http://tools.test:$NPM/" 2>"$T/err")
 	expect_eq "npm view through the proxy ($(tail -1 "$T/err"))" "$out" 1.2.3
 else
 	echo "note: npm not installed; npm view not run"

@@ -86,17 +86,27 @@ test_note_and_json(void)
 	char *writable[2] = { (char *)"/ws", (char *)"/tmp" }, note[512];
 	char *out;
 
+	Sbx__ViolationEvent w = event("fs-create", "/etc", "filesystem.allowWrite",
+				      "", "", "", "outside the writable paths",
+				      "x");
+	Sbx__ViolationEvent *wgroups[2] = { &ev, &w };
+
 	es.fs_unobserved = true;
 	es.writable = writable;
 	es.n_writable = 2;
+	/* No write was refused (none seen): no guess about one. */
+	CHECK_INT(blocked_note(&es, 0, note, sizeof(note)), 0);
+	CHECK_INT(blocked_note(&es, 1, note, sizeof(note)), 0);
+	es.violation_groups = groups;
+	es.n_violation_groups = 1;
+	CHECK_INT(blocked_note(&es, 1, note, sizeof(note)), 0);
+	/* One was: the writable paths, after a failure only. */
+	es.violation_groups = wgroups;
+	es.n_violation_groups = 2;
 	CHECK_INT(blocked_note(&es, 0, note, sizeof(note)), 0);
 	blocked_note(&es, 1, note, sizeof(note));
-	CHECK_STR(note, "the command failed (exit 1); sbx cannot see "
-		  "filesystem denials in user mode \u2014 if a write failed, "
-		  "it was probably outside the writable paths: /ws, /tmp");
-	es.fs_unobserved = false;
-	blocked_note(&es, 2, note, sizeof(note));
-	CHECK(strstr(note, "(EROFS) are not reported") != NULL);
+	CHECK_STR(note, "the command failed (exit 1) after a write outside "
+		  "the writable paths was refused; they are: /ws, /tmp");
 	es.exec_error = (char *)"x: command not found";
 	CHECK_INT(blocked_note(&es, 127, note, sizeof(note)), 0);
 	es.exec_error = NULL;
@@ -119,7 +129,8 @@ test_note_and_json(void)
 	free(out);
 }
 
-/* What libc tries and takes in its stride: listed only after a failure. */
+/* What libc tries and takes in its stride: getaddrinfo's UDP sockets are
+ * listed only after a failure; an expected refusal (nscd) never. */
 static void
 test_probes(void)
 {
@@ -127,14 +138,14 @@ test_probes(void)
 		const char *kind, *target, *id;
 		bool probe;
 	} cases[] = {
-		/* nscd, over a Unix socket */
+		/* a program's own Unix socket: a refusal like any other */
 		{ "ipc", "socket(AF_UNIX, SOCK_STREAM)", "seccomp.unix-socket",
-		  true },
-		/* getaddrinfo's sorting, where UDP is refused */
+		  false },
+		/* getaddrinfo's sorting and resolver, where UDP is refused */
 		{ "syscall", "socket(AF_INET6, SOCK_DGRAM)", "seccomp.ip-socket",
 		  true },
-		{ "syscall", "socket(AF_INET, SOCK_DGRAM)", "seccomp.ip-socket",
-		  true },
+		{ "syscall", "socket(AF_INET, SOCK_DGRAM|SOCK_NONBLOCK)",
+		  "seccomp.ip-socket", true },
 		{ "syscall", "socket(AF_INET, SOCK_RAW)", "seccomp.ip-socket",
 		  false },
 	};
@@ -158,6 +169,18 @@ test_probes(void)
 		CHECK(out && !strncmp(out, want, strlen(want)));
 		free(out);
 	}
+	/* libc's nscd probe, marked expected by the daemon. */
+	ev = event("ipc", "socket(AF_UNIX, SOCK_STREAM|SOCK_NONBLOCK)", "r",
+		   "seccomp.unix-socket", "builtin", "", "", "x");
+	ev.expected = true;
+	out = summary(&es, 1, false);
+	CHECK_STR(out, "");
+	free(out);
+	out = summary(&es, 1, true);
+	CHECK(out && strstr(out, "\"expected\":true"));
+	CHECK(out && strstr(out, "[expected: a probe the program goes on "
+			    "without]\""));
+	free(out);
 }
 
 int

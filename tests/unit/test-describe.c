@@ -16,8 +16,10 @@ main(void)
 {
 	struct policy_ctx ctx = { POLICY_LAYER_USER, "u.json", "/home/u",
 				  "/w" };
+	char tok[] = "GITHUB_TOKEN", sock[] = "SSH_AUTH_SOCK";
+	char *withheld[] = { tok, sock, NULL };
 	struct describe_ctx dc = { "/w", "linux", 6, true, false, false,
-				   "/tmp", false, false };
+				   "/tmp", false, false, withheld };
 	struct policy_diags d = { 0 };
 	struct policy *u = NULL, *eff = NULL;
 	const struct policy *docs[1];
@@ -37,6 +39,10 @@ main(void)
 	CHECK(text && strstr(text, "Other hosts: refused"));
 	CHECK(text && strstr(text, ".git/hooks"));
 	CHECK(text && strstr(text, "sbx: blocked"));
+	CHECK(text && strstr(text, "- Withheld from the environment (secrets; "
+			     "`sbxctl policy explain env:NAME` says why): "
+			     "GITHUB_TOKEN, SSH_AUTH_SOCK\n"));
+	CHECK_INT(json_array_size(json_object_get(j, "env_withheld")), 2);
 	CHECK(text && strstr(text, "- Hard links of files outside the "
 			     "writable paths (a package store's, as pnpm "
 			     "makes node_modules) are read-only"));

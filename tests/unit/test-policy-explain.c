@@ -217,15 +217,34 @@ test_env(const struct policy *p)
 {
 	struct policy_decision d;
 
-	CHECK_INT(policy_explain_env(p, "LC_ALL", &d), 0);
+	CHECK_INT(policy_explain_env(p, "LC_ALL", "C", &d), 0);
 	CHECK_INT(d.verdict, POLICY_VERDICT_ALLOW);
 	CHECK_STR(d.rule ? d.rule->value : NULL, "LC_*");
-	CHECK_INT(policy_explain_env(p, "GITHUB_TOKEN", &d), 0);
+	/* env.deny first, even over a rule naming it. */
+	CHECK_INT(policy_explain_env(p, "GITHUB_TOKEN", "x", &d), 0);
 	CHECK_INT(d.verdict, POLICY_VERDICT_DENY);
 	CHECK_STR(d.rule ? d.rule->value : NULL, "*TOKEN*");
-	CHECK_INT(policy_explain_env(p, "HOME", &d), 0);
+	CHECK_STR(d.why, "matches env.deny");
+	CHECK_INT(policy_explain_env(p, "HOME", "/h", &d), 0);
 	CHECK_INT(d.verdict, POLICY_VERDICT_DENY);
 	CHECK(d.rule == NULL);
+	CHECK_STR(d.why, "not in env.pass");
+	/* An exact name of the user layer passes even a secret value. */
+	CHECK_INT(policy_explain_env(p, "PATH", "http://a:b@c/", &d), 0);
+	CHECK_INT(d.verdict, POLICY_VERDICT_ALLOW);
+	CHECK_STR(d.why, "named in env.pass");
+	/* A glob does not. */
+	CHECK_INT(policy_explain_env(p, "LC_X", "postgres://a:pw@h/d", &d), 0);
+	CHECK_INT(d.verdict, POLICY_VERDICT_DENY);
+	CHECK(d.rule == NULL);
+	CHECK_STR(d.why, "its value is a URL with a password");
+	/* No env lists at all: everything but secrets. */
+	CHECK_INT(policy_explain_env(NULL, "NODE_ENV", "test", &d), 0);
+	CHECK_INT(d.verdict, POLICY_VERDICT_ALLOW);
+	CHECK_STR(d.why, "not a secret by name or value");
+	CHECK_INT(policy_explain_env(NULL, "NPM_TOKEN", NULL, &d), 0);
+	CHECK_INT(d.verdict, POLICY_VERDICT_DENY);
+	CHECK_STR(d.why, "a credential-looking name (TOKEN)");
 }
 
 static void

@@ -20,12 +20,16 @@ test_plain(void)
 {
 	struct proxy_env pe;
 
-	CHECK_INT(proxy_env_build(NULL, 0, 3128, 1080, &pe), 0);
+	CHECK_INT(proxy_env_build(NULL, 0, 3128, 1080, true, &pe), 0);
 	CHECK_STR(get(&pe, "HTTP_PROXY"), "http://127.0.0.1:3128");
 	CHECK_STR(get(&pe, "https_proxy"), "http://127.0.0.1:3128");
 	CHECK_STR(get(&pe, "ALL_PROXY"), "socks5h://127.0.0.1:1080");
-	CHECK_STR(get(&pe, "NO_PROXY"), "");
-	CHECK_STR(get(&pe, "no_proxy"), "");
+	/* A server inside the sandbox is called directly; Java keeps its
+	 * own default nonProxyHosts, which says the same. */
+	CHECK_STR(get(&pe, "NO_PROXY"), "localhost,127.0.0.1,::1");
+	CHECK_STR(get(&pe, "no_proxy"), "localhost,127.0.0.1,::1");
+	CHECK_STR(get(&pe, "npm_config_noproxy"), "localhost,127.0.0.1,::1");
+	CHECK(strstr(get(&pe, "JAVA_TOOL_OPTIONS"), "nonProxyHosts") == NULL);
 	CHECK_STR(get(&pe, "PIP_PROXY"), "http://127.0.0.1:3128");
 	CHECK_STR(get(&pe, "npm_config_https_proxy"), "http://127.0.0.1:3128");
 	CHECK_STR(get(&pe, "GIT_CONFIG_COUNT"), "1");
@@ -34,6 +38,12 @@ test_plain(void)
 	CHECK(strncmp(get(&pe, "JAVA_TOOL_OPTIONS"), "-Dhttp.proxyHost=", 17)
 	    == 0);
 	CHECK(pe.n < PROXY_ENV_MAX);
+	proxy_env_free(&pe);
+	/* Where the JDKs' own file names the proxy: no JAVA_TOOL_OPTIONS,
+	 * which every JVM would echo on stderr. */
+	CHECK_INT(proxy_env_build(NULL, 0, 3128, 1080, false, &pe), 0);
+	CHECK(get(&pe, "JAVA_TOOL_OPTIONS") == NULL);
+	CHECK_STR(get(&pe, "HTTP_PROXY"), "http://127.0.0.1:3128");
 	proxy_env_free(&pe);
 }
 
@@ -45,7 +55,7 @@ test_ports(void)
 	struct proxy_env pe;
 	size_t i;
 
-	CHECK_INT(proxy_env_build(NULL, 0, 40001, 40002, &pe), 0);
+	CHECK_INT(proxy_env_build(NULL, 0, 40001, 40002, true, &pe), 0);
 	CHECK_STR(get(&pe, "HTTP_PROXY"), "http://127.0.0.1:40001");
 	CHECK_STR(get(&pe, "all_proxy"), "socks5h://127.0.0.1:40002");
 	CHECK_STR(get(&pe, "FTP_PROXY"), "socks5h://127.0.0.1:40002");
@@ -55,7 +65,7 @@ test_ports(void)
 	CHECK_STR(get(&pe, "GIT_CONFIG_VALUE_0"), "http://127.0.0.1:40001");
 	CHECK_STR(get(&pe, "JAVA_TOOL_OPTIONS"), "-Dhttp.proxyHost=127.0.0.1 "
 	    "-Dhttp.proxyPort=40001 -Dhttps.proxyHost=127.0.0.1 "
-	    "-Dhttps.proxyPort=40001 -Dhttp.nonProxyHosts=");
+	    "-Dhttps.proxyPort=40001");
 	for (i = 0; i < pe.n; i++)
 		CHECK(strstr(pe.v[i], "3128") == NULL &&
 		    strstr(pe.v[i], "1080") == NULL);
@@ -77,7 +87,7 @@ test_continues(void)
 	size_t i;
 	bool drop[11];
 
-	CHECK_INT(proxy_env_build((char *const *)env, 11, 3128, 1080, &pe), 0);
+	CHECK_INT(proxy_env_build((char *const *)env, 11, 3128, 1080, true, &pe), 0);
 	CHECK_STR(get(&pe, "GIT_CONFIG_COUNT"), "3");
 	CHECK_STR(get(&pe, "GIT_CONFIG_KEY_2"), "http.proxy");
 	CHECK(strncmp(get(&pe, "JAVA_TOOL_OPTIONS"), "-Xmx1g -Dhttp.", 14)
@@ -93,7 +103,7 @@ test_continues(void)
 
 	/* A count git would refuse is not continued. */
 	env[0] = "GIT_CONFIG_COUNT=x";
-	CHECK_INT(proxy_env_build((char *const *)env, 1, 3128, 1080, &pe), 0);
+	CHECK_INT(proxy_env_build((char *const *)env, 1, 3128, 1080, true, &pe), 0);
 	CHECK_STR(get(&pe, "GIT_CONFIG_COUNT"), "1");
 	CHECK(proxy_env_replaces(&pe, "GIT_CONFIG_VALUE_0=z"));
 	proxy_env_free(&pe);

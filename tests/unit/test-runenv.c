@@ -42,7 +42,7 @@ main(void)
 	req.n_env = 5;
 	req.set_env = set;
 	req.n_set_env = 3;
-	env = runenv_build(&req, NULL, 42, "/tmp", ports, &pe);
+	env = runenv_build(&req, NULL, 42, "/tmp", ports, true, &pe);
 	CHECK(env != NULL);
 	CHECK_STR(get(env, "PATH"), "/bin");
 	CHECK(get(env, "GITHUB_TOKEN") == NULL);
@@ -59,7 +59,7 @@ main(void)
 	proxy_env_free(&pe);
 	/* Landlock-only: TMPDIR names the private dir; no proxy, no
 	 * proxy variables of ours, and the client's are dropped with it. */
-	env = runenv_build(&req, NULL, 43, "/run/sbx/tmp/ab", NULL, &pe);
+	env = runenv_build(&req, NULL, 43, "/run/sbx/tmp/ab", NULL, false, &pe);
 	CHECK(env != NULL);
 	CHECK_STR(get(env, "TMPDIR"), "/run/sbx/tmp/ab");
 	CHECK_INT(count(env, "TMPDIR"), 1);

@@ -37,6 +37,15 @@ test_describe(void)
 	CHECK_INT(v.kind, VIOLATION_IPC);
 	CHECK_STR(v.target, "socket(AF_UNIX, SOCK_STREAM)");
 	CHECK_STR(v.rule_id, "seccomp.unix-socket");
+	CHECK(!v.expected);
+	/* glibc's nscd probe: expected, and grouped apart. */
+	v = describe("socket", 1, 1 | 0x80000 | 0x800, 0, t, sizeof(t));
+	CHECK_STR(v.target, "socket(AF_UNIX, SOCK_STREAM|SOCK_NONBLOCK)");
+	CHECK(v.expected);
+	v = describe("socket", 1, 1 | 0x800, 0, t, sizeof(t));
+	CHECK(!v.expected);
+	v = describe("socket", 2, 1 | 0x80000 | 0x800, 0, t, sizeof(t));
+	CHECK(!v.expected);
 
 	v = describe("socket", 17, 3, 0, t, sizeof(t));
 	CHECK_INT(v.kind, VIOLATION_SYSCALL);
@@ -50,6 +59,9 @@ test_describe(void)
 	 * namespace UDP and non-TCP stream protocols too; then listen() and
 	 * TCP Fast Open, which pass Landlock's port rules by. */
 	v = describe("socket", 10, 2 | 0x800, 0, t, sizeof(t));
+	CHECK_STR(v.target, "socket(AF_INET6, SOCK_DGRAM|SOCK_NONBLOCK)");
+	CHECK(!v.expected);
+	v = describe("socket", 10, 2 | 0x80000, 0, t, sizeof(t));
 	CHECK_STR(v.target, "socket(AF_INET6, SOCK_DGRAM)");
 	CHECK_STR(v.rule_id, "seccomp.ip-socket");
 	v = describe("socket", 2, 3, 1, t, sizeof(t));
@@ -74,6 +86,14 @@ test_describe(void)
 		CHECK_STR(v.target, "203.0.113.7:40001");
 		CHECK_STR(v.operation, "connect");
 		CHECK_STR(v.rule_id, "seccomp.connect");
+		CHECK(!v.expected);
+		/* nscd's socket, where connect() is judged by path. */
+		syscall_deny_describe("connect", a, "/var/run/nscd/socket", &v,
+				      t, sizeof(t));
+		CHECK(v.expected);
+		syscall_deny_describe("connect", a, "/run/nscd/socket.x", &v,
+				      t, sizeof(t));
+		CHECK(!v.expected);
 	}
 
 	/* i386's socketcall(SYS_SOCKET, args in memory). */

@@ -11,7 +11,7 @@ sys_v(const char *target)
 {
 	struct violation v = { VIOLATION_SYSCALL, target, "io_uring_setup",
 			       "builtin seccomp deny set", "seccomp.io_uring",
-			       POLICY_LAYER_BUILTIN, NULL, NULL, "EPERM" };
+			       POLICY_LAYER_BUILTIN, NULL, NULL, "EPERM", false };
 	return v;
 }
 
@@ -22,7 +22,7 @@ test_event(void)
 	struct violation v = { VIOLATION_FS_WRITE, "/etc/hosts", "write_file",
 			       "filesystem.allowWrite", "fs.write",
 			       POLICY_LAYER_ORG, "/etc/sbx/policy.d/base.json",
-			       NULL, "outside writable paths" };
+			       NULL, "outside writable paths", false };
 
 	violation_event(&v, 7, 1234, &ev);
 	CHECK_INT(ev.session_id, 7);
