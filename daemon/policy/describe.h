@@ -3,6 +3,8 @@
 #ifndef SBX_DESCRIBE_H
 #define SBX_DESCRIBE_H
 
+#include <stdint.h>
+
 #include <jansson.h>
 
 #include "daemon/policy/fsplan.h"
@@ -26,6 +28,10 @@ struct describe_ctx {
 				      (Landlock-only mode): with
 				      protect_unguarded unguarded, else
 				      every multi-link file refused */
+	uint64_t tmp_limit;        /* bytes /tmp and /var/tmp hold at most
+				      (limits.tmp); 0: not limited */
+	unsigned tmp_idle_s;       /* how long /tmp outlives the last
+				      command of the workspace */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */
