@@ -50,6 +50,8 @@ struct sandbox_caps {
 				      to the proxy's address only */
 	bool privileged;           /* daemon is root serving target_uid */
 	bool home_overlay;         /* the home can be seen as an overlay */
+	bool private_tmpfs;        /* /tmp is a size-limited tmpfs per
+				      workspace (sandbox_tmpfs_new) */
 	bool landlock_only;        /* no namespaces: Landlock + seccomp only */
 	enum sandbox_net net;
 	const char *namespaces[8]; /* NULL-terminated */

@@ -485,7 +485,8 @@ plan_fs(struct session *s, const char *ws, const struct fsplan **fs,
 
 /* Where sandboxes have mounts, /tmp and /var/tmp are the workspace's
  * tmpfs, held for the session (ws-tmp.h); without, /tmp is a directory of
- * the runtime dir the command reaches by its path. */
+ * the runtime dir the command reaches by its path; on a kernel that cannot
+ * clone the tmpfs, directories of the runtime dir mounted there. */
 static int
 temp_dirs(struct session *s, const char *ws, char tmpdir[PATH_MAX],
 	  char vartmp[PATH_MAX], int *tmp_fd, int *vartmp_fd)
@@ -495,6 +496,14 @@ temp_dirs(struct session *s, const char *ws, char tmpdir[PATH_MAX],
 
 	if (!sandbox_caps()->namespaces[0])
 		return workspace_tmpdir(ws, tmpdir, PATH_MAX, tmp_fd);
+	/* A kernel that cannot clone the tmpfs: directories, unlimited. */
+	if (!sandbox_caps()->private_tmpfs) {
+		if ((r = workspace_tmpdir(ws, tmpdir, PATH_MAX, tmp_fd)) == 0 &&
+		    (r = workspace_vartmpdir(ws, vartmp, PATH_MAX,
+					     vartmp_fd)) < 0)
+			close(*tmp_fd);
+		return r;
+	}
 	size = policy_limit_value(s->policy, POLICY_LIMIT_TMP,
 				  ws_tmp_default_size());
 	if ((r = ws_tmp_acquire(ws, size, tmp_fd, vartmp_fd)) < 0)

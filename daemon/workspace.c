@@ -175,9 +175,9 @@ workspace_vartmpdir(const char *ws, char *out, size_t len, int *fd_out)
 	return tmpdir_in(1, ws, out, len, fd_out);
 }
 
-/* Whether entry name of a parent goes: where sandboxes have mounts, every
- * one (their /tmp is a tmpfs; these are an older daemon's or a Landlock-
- * only run's); else the dirs (and records) of workspaces that are gone. */
+/* Whether entry name of a parent goes: where /tmp is a tmpfs, every one
+ * (an older daemon's or a Landlock-only run's); else the dirs (and
+ * records) of workspaces that are gone. */
 static bool
 stale(int dfd, const char *name, bool all)
 {
@@ -197,7 +197,7 @@ stale(int dfd, const char *name, bool all)
 int
 workspace_tmpdir_clean(void)
 {
-	bool all = sandbox_caps()->namespaces[0] != NULL;
+	bool all = sandbox_caps()->private_tmpfs;
 	struct dirent *de;
 	int which, dfd, fd, n = 0;
 	DIR *d;

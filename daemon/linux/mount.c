@@ -55,22 +55,30 @@ lmount_clone_tree(const char *path, unsigned extra)
 	return fd < 0 ? -errno : fd;
 }
 
-/* A directory of the workspace's tmpfs (daemon/ws-tmp.c), cloned from
- * the fd the daemon opened in it: the tmpfs is a detached mount, which any
- * mount namespace may clone (Linux 6.15; before, EINVAL: then the
- * sandbox cannot be built, never one with the host's /tmp). */
+/* The sandbox's /tmp or /var/tmp, cloned from the directory fd the
+ * daemon opened: a directory of the workspace's tmpfs (daemon/ws-tmp.c),
+ * a detached mount any mount namespace may clone (Linux 6.15). Else (an
+ * older kernel: sandbox_caps private_tmpfs off) a directory of the
+ * daemon's runtime dir, a mount of the daemon's namespace, which cannot be
+ * cloned from another (EINVAL): then it is cloned by its path, looked up
+ * here, never through a final link, and must be that very directory,
+ * whatever was renamed meanwhile. */
 static int
-clone_dir(int fd)
+clone_dir(const char *path, int fd)
 {
-	struct stat st;
+	struct stat a, b;
 	int t = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 			  AT_EMPTY_PATH);
 
+	if (t < 0 && errno == EINVAL)
+		t = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE |
+			      OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW);
 	if (t < 0)
 		return -errno;
-	if (fstat(t, &st) < 0 || !S_ISDIR(st.st_mode)) {
+	if (fstat(t, &a) < 0 || fstat(fd, &b) < 0 || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino || !S_ISDIR(a.st_mode)) {
 		close(t);
-		return -ENOTDIR;
+		return -ESTALE;
 	}
 	return t;
 }
@@ -328,12 +336,12 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 			return t->ws[k];
 	}
 	t->nws = (int)w->n;
-	t->tmp = clone_dir(p->tmp_fd);
+	t->tmp = clone_dir(p->tmpdir, p->tmp_fd);
 	t->null = lmount_clone_tree("/dev/null", 0);
 	if (t->tmp < 0 || t->null < 0)
 		return t->tmp < 0 ? t->tmp : t->null;
 	if (p->vartmpdir &&
-	    (t->vartmp = clone_dir(p->vartmp_fd)) < 0)
+	    (t->vartmp = clone_dir(p->vartmpdir, p->vartmp_fd)) < 0)
 		return t->vartmp;
 	for (i = 0; i < NDEV; i++) {
 		char path[32];

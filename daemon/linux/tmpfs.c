@@ -6,6 +6,7 @@
  * mounts there) and sends the mount back. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/linux/linux.h"
 #include "daemon/linux/mount-int.h"
 #include "daemon/sandbox.h"
 #include "proto/fdpass.h"
@@ -52,23 +54,35 @@ map_self(const char *file, unsigned id)
 	return ok ? 0 : -EPERM;
 }
 
-/* The child: a user namespace where the user is itself (so the tmpfs's
- * files are the user's), the mount made there and sent back; or -errno. */
+/* A user namespace where the user (uid, gid) is itself, for a daemon
+ * that is not root; a mount namespace of its own either way. */
+static int
+own_namespaces(unsigned uid, unsigned gid)
+{
+	int r;
+
+	if (unshare(uid ? CLONE_NEWUSER | CLONE_NEWNS : CLONE_NEWNS) < 0)
+		return -errno;
+	if (uid && ((r = map_self("uid_map", uid)) < 0 ||
+		    (r = map_self("setgroups", 0)) < 0 ||
+		    (r = map_self("gid_map", gid)) < 0))
+		return r;
+	return 0;
+}
+
+/* The child: the tmpfs made in namespaces of its own (tmpfs mounts in a
+ * user namespace; the user is itself there, so its files are the
+ * user's) and sent back; or -errno. */
 static void __attribute__((noreturn))
 child(int sock, uint64_t size)
 {
 	/* Read before: unmapped ids read as the overflow id after. */
 	unsigned uid = (unsigned)geteuid(), gid = (unsigned)getegid();
-	int32_t err = 0;
+	int32_t err;
 	int mnt = -1;
 
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
-		err = -errno;
-	else if ((err = map_self("uid_map", uid)) < 0 ||
-		 (err = map_self("setgroups", 0)) < 0 ||
-		 (err = map_self("gid_map", gid)) < 0)
-		;
-	else if ((mnt = new_tmpfs(size)) < 0)
+	if ((err = own_namespaces(uid, gid)) == 0 &&
+	    (mnt = new_tmpfs(size)) < 0)
 		err = mnt;
 	fdpass_send(sock, &err, sizeof(err), &mnt, mnt >= 0 ? 1 : 0);
 	_exit(0);
@@ -112,4 +126,30 @@ sandbox_tmpfs_new(uint64_t size, int *mnt_out)
 	}
 	*mnt_out = fds[0];
 	return 0;
+}
+
+bool
+linux_tmpfs_probe(void)
+{
+	unsigned uid = (unsigned)geteuid(), gid = (unsigned)getegid();
+	int mnt, status = -1;
+	pid_t pid;
+
+	if (sandbox_tmpfs_new(1 << 20, &mnt) < 0)
+		return false;
+	/* A sandbox's view: namespaces other than the ones it was made in. */
+	if ((pid = fork()) == 0) {
+		int t = -1;
+
+		if (own_namespaces(uid, gid) == 0)
+			t = open_tree(mnt, "", OPEN_TREE_CLONE |
+				      OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+		_exit(t >= 0 ? 0 : 1);
+	}
+	close(mnt);
+	if (pid < 0)
+		return false;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }

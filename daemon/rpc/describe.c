@@ -54,7 +54,7 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 	}
 	/* Where there are mounts, /tmp is the workspace's tmpfs: one made
 	 * now would have this size (one held keeps its own). */
-	if (caps->namespaces[0]) {
+	if (caps->private_tmpfs) {
 		uint64_t used;
 
 		if (!ws_tmp_usage(ws, &used, &dc.tmp_limit))
