@@ -10,17 +10,29 @@
 #include "daemon/policy/rule.h"
 #include "daemon/policy/size.h"
 
+/* Reads v as the limit's number (0) or reports why not (-EINVAL). */
+typedef int limit_parse_fn(struct policy_json *pj, json_t *v, uint64_t *out);
+/* The number as a document spells it: "512M". */
+typedef void limit_format_fn(uint64_t v, char *buf, size_t len);
+
 struct limit_info {
 	const char *key;	/* in "limits" */
 	const char *name;	/* dotted, for messages */
+	limit_parse_fn *parse;
+	limit_format_fn *format;
 	uint64_t min;		/* smallest value that leaves a usable
 				   sandbox */
 };
 
+static limit_parse_fn parse_size;
+static limit_format_fn format_size;
+
 static const struct limit_info limit_info[POLICY_NLIMITS] = {
 	/* A tmpfs smaller than a page per directory is useless. */
-	[POLICY_LIMIT_TMP] = { "tmp", "limits.tmp", 64 * 1024 },
-	[POLICY_LIMIT_HOME] = { "home", "limits.home", 64 * 1024 },
+	[POLICY_LIMIT_TMP] = { "tmp", "limits.tmp", parse_size, format_size,
+	    64 * 1024 },
+	[POLICY_LIMIT_HOME] = { "home", "limits.home", parse_size,
+	    format_size, 64 * 1024 },
 };
 
 const char *
@@ -41,33 +53,50 @@ find(const char *key)
 }
 
 /* A size: a string ("512M") or a whole number of bytes. */
-static void
-parse_size(struct policy_json *pj, json_t *v, enum policy_limit_id id,
-    struct policy *p)
+static int
+parse_size(struct policy_json *pj, json_t *v, uint64_t *out)
 {
-	struct policy_limit *l = &p->limits[id];
 	const char *why = NULL;
-	char min[32];
-	uint64_t n = 0;
 
 	if (json_is_string(v)) {
 		if (policy_size_parse(json_string_value(v),
-		    json_string_length(v), &n, &why) < 0) {
+		    json_string_length(v), out, &why) < 0) {
 			policy_json_report(pj, POLICY_ERROR, false, "%s", why);
-			return;
+			return -EINVAL;
 		}
-	} else if (json_is_integer(v) && json_integer_value(v) >= 0 &&
-	    (uint64_t)json_integer_value(v) <= POLICY_SIZE_MAX) {
-		n = (uint64_t)json_integer_value(v);
-	} else {
-		policy_json_report(pj, POLICY_ERROR, false, "expected a size "
-		    "such as \"512M\" or \"2G\", got %s", policy_json_type(v));
-		return;
+		return 0;
 	}
-	if (n < limit_info[id].min) {
-		policy_size_format(limit_info[id].min, min, sizeof(min), 0);
+	if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+	    (uint64_t)json_integer_value(v) <= POLICY_SIZE_MAX) {
+		*out = (uint64_t)json_integer_value(v);
+		return 0;
+	}
+	policy_json_report(pj, POLICY_ERROR, false, "expected a size such as "
+	    "\"512M\" or \"2G\", got %s", policy_json_type(v));
+	return -EINVAL;
+}
+
+static void
+format_size(uint64_t v, char *buf, size_t len)
+{
+	policy_size_format(v, buf, len, 0);
+}
+
+static void
+parse_limit(struct policy_json *pj, json_t *v, enum policy_limit_id id,
+    struct policy *p)
+{
+	const struct limit_info *info = &limit_info[id];
+	struct policy_limit *l = &p->limits[id];
+	uint64_t n = 0;
+	char min[32];
+
+	if (info->parse(pj, v, &n) < 0)
+		return;
+	if (n < info->min) {
+		info->format(info->min, min, sizeof(min));
 		policy_json_report(pj, POLICY_ERROR, false, "%s must be at "
-		    "least %s", limit_info[id].name, min);
+		    "least %s", info->name, min);
 		return;
 	}
 	policy_rule_origin_clear(&l->origin);
@@ -90,9 +119,9 @@ policy_limits_parse(struct policy_json *pj, json_t *obj, struct policy *p)
 		policy_json_push_key(pj, key);
 		if ((id = find(key)) < 0)
 			policy_json_report(pj, POLICY_ERROR, true, "unknown "
-			    "limit \"%s\" (known: tmp, home)", key);
+			    "limit \"%s\"", key);
 		else
-			parse_size(pj, v, id, p);
+			parse_limit(pj, v, id, p);
 		policy_json_pop(pj);
 	}
 }
@@ -106,8 +135,8 @@ warn_raise(struct policy_diags *diags, const struct policy_limit *l,
 	if (l->origin.line > 0)
 		snprintf(where, sizeof(where), ":%d:%d", l->origin.line,
 		    l->origin.col);
-	policy_size_format(l->value, a, sizeof(a), 0);
-	policy_size_format(above, b, sizeof(b), 0);
+	limit_info[id].format(l->value, a, sizeof(a));
+	limit_info[id].format(above, b, sizeof(b));
 	return policy_diag_add(diags, POLICY_WARNING, "%s%s: warning: %s %s "
 	    "%s ignored: a higher layer allows only %s", l->origin.file ?
 	    l->origin.file : "?", where, policy_layer_name(l->origin.layer),
@@ -178,7 +207,7 @@ policy_limits_render(const struct policy *p, json_t *root)
 		if (!lim && (set_new(root, "limits", json_object()) < 0 ||
 		    !(lim = json_object_get(root, "limits"))))
 			return -ENOMEM;
-		policy_size_format(l->value, size, sizeof(size), 0);
+		limit_info[i].format(l->value, size, sizeof(size));
 		policy_render_origin(&l->origin, from, sizeof(from));
 		if (set_new(lim, limit_info[i].key, o = json_object()) < 0 ||
 		    set_new(o, "value", json_string(size)) < 0 ||
