@@ -19,6 +19,9 @@
 struct ws_tmp {
 	char *ws;
 	int mnt;                   /* the tmpfs's root, detached */
+	int dir[2];                /* its tmp/ and var-tmp/ (O_PATH): what
+				      sandboxes clone; mount roots there,
+				      which no sandbox can rename */
 	unsigned users;            /* sessions holding it */
 	struct event *idle;        /* armed while users == 0 */
 	struct ws_tmp *next;
@@ -78,6 +81,10 @@ entry_free(struct ws_tmp *t)
 		event_free(t->idle);
 	if (t->mnt >= 0)
 		close(t->mnt);
+	if (t->dir[0] >= 0)
+		close(t->dir[0]);
+	if (t->dir[1] >= 0)
+		close(t->dir[1]);
 	free(t->ws);
 	free(t);
 }
@@ -136,18 +143,20 @@ entry_new(const char *ws, uint64_t size, int *err)
 {
 	struct ws_tmp *t = calloc(1, sizeof(*t));
 
-	if (!t || !(t->ws = strdup(ws)) ||
-	    !(t->idle = event_new(sbxd.base, -1, 0, idle_cb, t))) {
-		if (t)
-			free(t->ws);
-		free(t);
+	if (!t) {
 		*err = -ENOMEM;
 		return NULL;
 	}
-	if ((*err = sandbox_tmpfs_new(size, &t->mnt)) < 0) {
-		event_free(t->idle);
-		free(t->ws);
-		free(t);
+	t->mnt = t->dir[0] = t->dir[1] = -1;
+	if (!(t->ws = strdup(ws)) ||
+	    !(t->idle = event_new(sbxd.base, -1, 0, idle_cb, t)))
+		*err = -ENOMEM;
+	else if ((*err = sandbox_tmpfs_new(size, &t->mnt)) == 0 &&
+		 (*err = t->dir[0] = subdir(t->mnt, "tmp")) >= 0 &&
+		 (*err = t->dir[1] = subdir(t->mnt, "var-tmp")) >= 0)
+		*err = 0;
+	if (*err < 0) {
+		entry_free(t);
 		return NULL;
 	}
 	t->next = list;
@@ -155,6 +164,7 @@ entry_new(const char *ws, uint64_t size, int *err)
 	return t;
 }
 
+/* The fds a spawn takes are copies: the plan closes its own. */
 int
 ws_tmp_acquire(const char *ws, uint64_t size, int *tmp_fd, int *vartmp_fd)
 {
@@ -163,9 +173,9 @@ ws_tmp_acquire(const char *ws, uint64_t size, int *tmp_fd, int *vartmp_fd)
 
 	if (!t && !(t = entry_new(ws, size, &r)))
 		return r;
-	if ((a = subdir(t->mnt, "tmp")) < 0 ||
-	    (b = subdir(t->mnt, "var-tmp")) < 0) {
-		r = a < 0 ? a : b;
+	if ((a = fcntl(t->dir[0], F_DUPFD_CLOEXEC, 3)) < 0 ||
+	    (b = fcntl(t->dir[1], F_DUPFD_CLOEXEC, 3)) < 0) {
+		r = -errno;
 		if (a >= 0)
 			close(a);
 		if (t->users == 0 && !event_pending(t->idle, EV_TIMEOUT, NULL))
