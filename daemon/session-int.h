@@ -38,11 +38,11 @@ struct session {
 	struct evbuffer *stdin_buf;
 	bool stdin_eof, tty, streaming, exited, timed_out, paused;
 	bool setup_failed, got_status;
-	bool tmp_held;             /* holds its workspace's tmpfs (ws-tmp.h) */
 	struct sandbox_status setup, exec_fail, exit;
 	int pending_sig; /* asked for before the sandbox had started */
 	char **argv;
 	char *workspace;
+	bool tmp_held;             /* holds its workspace's tmpfs (ws-tmp.h) */
 	struct fsplan_list writable; /* the plan's, and the temp dir: for
 					the exit note */
 	struct policy *policy;     /* effective policy of this run */
