@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "client/cmd.h"
+#include "client/disk.h"
 
 static void
 print_json(const Sbx__SessionList *l)
@@ -24,6 +25,14 @@ print_json(const Sbx__SessionList *l)
 		json_object_set_new(o, "started_unix_ms",
 				    json_integer((json_int_t)s->started_unix_ms));
 		json_object_set_new(o, "tty", json_boolean(s->tty));
+		json_object_set_new(o, "tmp_used",
+				    json_integer((json_int_t)s->tmp_used));
+		json_object_set_new(o, "tmp_limit",
+				    json_integer((json_int_t)s->tmp_limit));
+		json_object_set_new(o, "home_used",
+				    json_integer((json_int_t)s->home_used));
+		json_object_set_new(o, "home_limit",
+				    json_integer((json_int_t)s->home_limit));
 		json_object_set_new(o, "io", json_string(
 			s->io_mode == SBX__IO_MODE__IO_MODE_STREAMING ?
 			"streaming" : "fd-passing"));
@@ -40,15 +49,18 @@ print_text(const Sbx__SessionList *l)
 	time_t now = time(NULL);
 	size_t i, j;
 
-	printf("%-6s %-8s %-6s %-4s %-30s %s\n", "ID", "PID", "AGE", "TTY",
-	       "WORKSPACE", "COMMAND");
+	printf("%-6s %-8s %-6s %-4s %-12s %-12s %-30s %s\n", "ID", "PID",
+	       "AGE", "TTY", "TMP", "HOME", "WORKSPACE", "COMMAND");
 	for (i = 0; i < l->n_sessions; i++) {
 		const Sbx__SessionInfo *s = l->sessions[i];
 		long age = (long)now - (long)(s->started_unix_ms / 1000);
+		char tmp[32], home[32];
 
-		printf("%-6llu %-8d %-6ld %-4s %-30s",
+		disk_text(s->tmp_used, s->tmp_limit, tmp, sizeof(tmp));
+		disk_text(s->home_used, s->home_limit, home, sizeof(home));
+		printf("%-6llu %-8d %-6ld %-4s %-12s %-12s %-30s",
 		       (unsigned long long)s->id, s->pid, age < 0 ? 0 : age,
-		       s->tty ? "yes" : "no", s->workspace);
+		       s->tty ? "yes" : "no", tmp, home, s->workspace);
 		for (j = 0; j < s->n_argv; j++)
 			printf(" %s", s->argv[j]);
 		putchar('\n');
@@ -86,7 +98,8 @@ cmd_ps(const struct cmd_ctx *ctx, int argc, char **argv)
 const struct cmd_entry cmd_ps_entry = {
 	.name = "ps",
 	.usage = "ps [--json]",
-	.summary = "List the running sessions: id, pid, age, terminal, workspace, "
+	.summary = "List the running sessions: id, pid, age, terminal, the "
+		   "workspace's /tmp and home layer (used/limit), workspace, "
 		   "command.",
 	.fn = cmd_ps,
 };

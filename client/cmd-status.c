@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "client/cmd.h"
+#include "client/disk.h"
 
 static const char *
 mode_name(Sbx__RunMode m)
@@ -49,6 +50,24 @@ print_json(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 					      json_string(s->policy_problems[i]));
 		json_object_set_new(o, "policy_problems", pp);
 	}
+	{
+		json_t *dd = json_array();
+
+		for (i = 0; i < s->n_disks; i++) {
+			const Sbx__WorkspaceDisk *d = s->disks[i];
+
+			json_array_append_new(dd, json_pack("{s:s, s:I, s:I, "
+				"s:I, s:I, s:i}", "workspace", d->workspace,
+				"tmp_used", (json_int_t)d->tmp_used,
+				"tmp_limit", (json_int_t)d->tmp_limit,
+				"home_used", (json_int_t)d->home_used,
+				"home_limit", (json_int_t)d->home_limit,
+				"sessions", (int)d->sessions));
+		}
+		json_object_set_new(o, "disks", dd);
+		json_object_set_new(o, "home_quota",
+				    json_string(s->home_quota));
+	}
 	json_object_set_new(o, "degraded", deg);
 	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 	putchar('\n');
@@ -91,6 +110,20 @@ print_text(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 	printf("templates:  %u held\n", s->templates);
 	for (i = 0; i < s->n_policy_problems; i++)
 		printf("policy:     %s\n", s->policy_problems[i]);
+	for (i = 0; i < s->n_disks; i++) {
+		char tmp[32], home[32];
+
+		disk_text(s->disks[i]->tmp_used, s->disks[i]->tmp_limit, tmp,
+			  sizeof(tmp));
+		disk_text(s->disks[i]->home_used, s->disks[i]->home_limit,
+			  home, sizeof(home));
+		printf("workspace:  %s: /tmp %s, home %s, %u session%s\n",
+		       s->disks[i]->workspace, tmp, home,
+		       s->disks[i]->sessions,
+		       s->disks[i]->sessions == 1 ? "" : "s");
+	}
+	if (s->home_quota && *s->home_quota)
+		printf("home quota: %s\n", s->home_quota);
 }
 
 static int

@@ -1,11 +1,11 @@
 /* The home overlay's per-workspace layers on disk: made with their owners
  * and modes checked at each step (openat, no symbolic link followed), and
- * removed the same way, iteratively, so a tree of any depth made inside a
- * sandbox neither exhausts the daemon's stack nor its fds. */
+ * removed the same way (rmtree.h). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,7 +18,9 @@
 #include "daemon/crypto.h"
 #include "daemon/daemon.h"
 #include "daemon/home-overlay.h"
+#include "daemon/rmtree.h"
 #include "daemon/ws-cache.h"
+#include "daemon/ws-clean.h"
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
@@ -131,6 +133,9 @@ home_overlay_prepare(const char *ws, const char *home, char *out, size_t len)
 	    (r = fd[3] = open_sub(fd[1], "work", geteuid(), getegid())) >= 0)
 		/* The overlay's root shows upper/'s mode: the home's. */
 		r = fchmod(fd[2], hs.st_mode & 0777) < 0 ? -errno : 0;
+	/* Which workspace this is, for cleaning when it is gone. */
+	if (r == 0)
+		r = ws_record_write(fd[1], "workspace", ws);
 	if (r == 0) {
 		n = snprintf(out, len, "%s/home/%u/%s", sbxd.statedir,
 			     (unsigned)sbxd.uid, hex);
@@ -142,132 +147,6 @@ home_overlay_prepare(const char *ws, const char *home, char *out, size_t len)
 			close(fd[i]);
 	if (r == 0)
 		ws_cache_put(&made, ws, out);
-	return r;
-}
-
-/* Unlinks every entry of dfd that is not a directory; *sub is the name of
- * a directory still in it (malloc'd), or NULL when it holds none. */
-static int
-clear_files(int dfd, dev_t dev, char **sub)
-{
-	struct dirent *de;
-	struct stat st;
-	DIR *d;
-	int fd, r = 0;
-
-	*sub = NULL;
-	fd = openat(dfd, ".", DIR_FLAGS);
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		r = -errno;
-		if (fd >= 0)
-			close(fd);
-		return r;
-	}
-	while (r == 0 && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			r = errno == ENOENT ? 0 : -errno;
-		else if (!S_ISDIR(st.st_mode))
-			r = unlinkat(dfd, de->d_name, 0) < 0 ? -errno : 0;
-		else if (st.st_dev != dev)
-			r = -EXDEV; /* a mount inside: not ours to empty */
-		else if (!*sub && !(*sub = strdup(de->d_name)))
-			r = -ENOMEM;
-	}
-	closedir(d);
-	if (r < 0) {
-		free(*sub);
-		*sub = NULL;
-	}
-	return r;
-}
-
-struct frame {
-	char *name;        /* of the directory entered, in its parent */
-	dev_t pdev;        /* the parent, to recognise it again */
-	ino_t pino;
-};
-
-/* Empties and removes directory name of base, depth-first, holding one
- * directory fd at a time; ".." is checked against the inode it came from. */
-static int
-remove_tree(int base, const char *name)
-{
-	struct frame *stack = NULL, *ns;
-	size_t depth = 0, cap = 0;
-	struct stat st, pst;
-	char *sub;
-	int cur, next, r;
-
-	cur = openat(base, name, DIR_FLAGS);
-	if (cur < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (fstat(cur, &st) < 0) {
-		r = -errno;
-		goto out;
-	}
-	fchmod(cur, 0700);
-	for (;;) {
-		if ((r = clear_files(cur, st.st_dev, &sub)) < 0)
-			goto out;
-		if (sub) {
-			if (depth == cap) {
-				cap = cap ? cap * 2 : 64;
-				ns = realloc(stack, cap * sizeof(*stack));
-				if (!ns) {
-					free(sub);
-					r = -ENOMEM;
-					goto out;
-				}
-				stack = ns;
-			}
-			/* Made read-only in a sandbox, or by overlayfs
-			 * (work/work is mode 000): still ours to empty. */
-			/* (if this fails, openat says why) */
-			r = fchmodat(cur, sub, 0700, AT_SYMLINK_NOFOLLOW);
-			if (fstat(cur, &pst) < 0 ||
-			    (next = openat(cur, sub, DIR_FLAGS)) < 0) {
-				r = -errno;
-				free(sub);
-				goto out;
-			}
-			stack[depth++] = (struct frame){ sub, pst.st_dev,
-							 pst.st_ino };
-			close(cur);
-			cur = next;
-			continue;
-		}
-		if (depth == 0)
-			break;
-		next = openat(cur, "..", DIR_FLAGS);
-		depth--;
-		if (next < 0 || fstat(next, &pst) < 0 ||
-		    pst.st_dev != stack[depth].pdev ||
-		    pst.st_ino != stack[depth].pino) {
-			r = next < 0 ? -errno : -ESTALE;
-			if (next >= 0)
-				close(next);
-			free(stack[depth].name);
-			goto out;
-		}
-		close(cur);
-		cur = next;
-		r = unlinkat(cur, stack[depth].name, AT_REMOVEDIR) < 0 ?
-			    -errno : 0;
-		free(stack[depth].name);
-		if (r < 0)
-			goto out;
-	}
-	close(cur);
-	cur = -1;
-	r = unlinkat(base, name, AT_REMOVEDIR) < 0 ? -errno : 0;
-out:
-	if (cur >= 0)
-		close(cur);
-	while (depth > 0)
-		free(stack[--depth].name);
-	free(stack);
 	return r;
 }
 
@@ -288,12 +167,75 @@ home_overlay_remove(const char *ws)
 	/* Out of the way first, so a failure half-way leaves nothing a run
 	 * would take up again; an earlier failure's remains go too. */
 	snprintf(gone, sizeof(gone), ".reset-%s", hex);
-	if ((r = remove_tree(base, gone)) == 0) {
+	if ((r = rmtree_at(base, gone)) == 0) {
 		if (renameat(base, hex, base, gone) < 0)
 			r = errno == ENOENT ? 0 : -errno;
-		else if ((r = remove_tree(base, gone)) == 0)
+		else if ((r = rmtree_at(base, gone)) == 0)
 			r = 1;
 	}
 	close(base);
 	return r;
+}
+
+/* nftw's callback has no argument: the walk in progress. */
+static uint64_t usage_bytes;
+static unsigned long usage_entries;
+
+static int
+count(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	usage_bytes += (uint64_t)st->st_blocks * 512;
+	return ++usage_entries >= 1000000;
+}
+
+uint64_t
+home_overlay_usage(const char *ws)
+{
+	char hex[65], path[PATH_MAX];
+
+	if (hash_name(ws, hex) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/home/%u/%s", sbxd.statedir,
+		 (unsigned)sbxd.uid, hex);
+	usage_bytes = 0;
+	usage_entries = 0;
+	/* Physical, one file system: a link is counted, never followed. */
+	nftw(path, count, 16, FTW_PHYS | FTW_MOUNT);
+	return usage_bytes;
+}
+
+int
+home_overlay_clean(void)
+{
+	char ws[PATH_MAX], hex[65];
+	struct dirent *de;
+	int base, fd, n = 0;
+	DIR *d;
+
+	if ((base = open_base(false)) < 0)
+		return base == -ENOENT ? 0 : base;
+	if ((fd = dup(base)) < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		close(base);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		int dfd = openat(base, de->d_name, DIR_FLAGS);
+		int r;
+
+		if (dfd < 0)
+			continue;
+		r = ws_record_read(dfd, "workspace", ws, sizeof(ws));
+		close(dfd);
+		/* Only the layer its record names: a hash of that path. */
+		if (r < 0 || hash_name(ws, hex) < 0 ||
+		    strcmp(hex, de->d_name) || !ws_clean_gone(ws))
+			continue;
+		if (home_overlay_remove(ws) > 0)
+			n++;
+	}
+	closedir(d);
+	close(base);
+	return n;
 }

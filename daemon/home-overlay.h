@@ -6,6 +6,7 @@
 #define SBX_HOME_OVERLAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Makes (or checks) the layers of workspace ws, with upper/ owned by the
  * served user and given the mode of home, so the overlay's root looks like
@@ -19,5 +20,13 @@ int home_overlay_prepare(const char *ws, const char *home, char *out,
  * the file system (any depth, few fds). 1: removed, 0: there were none,
  * -errno. */
 int home_overlay_remove(const char *ws);
+
+/* Removes the layers of workspaces that are gone (ws-clean.h), as named
+ * by the record each layer keeps. The number removed, or -errno. */
+int home_overlay_clean(void);
+
+/* Bytes the layers of ws take on disk (allocated blocks of upper/ and
+ * work/, at most a million entries counted); 0 when it has none. */
+uint64_t home_overlay_usage(const char *ws);
 
 #endif

@@ -31,6 +31,8 @@
 #include "daemon/sockwatch.h"
 #include "daemon/svc.h"
 #include "daemon/usercred.h"
+#include "daemon/ws-clean.h"
+#include "daemon/ws-tmp.h"
 #include "proto/rundir.h"
 
 /* Grace between SIGTERM and SIGKILL for sandboxes at shutdown. */
@@ -71,7 +73,7 @@ usage(FILE *f)
 		"usage: sbxd [--socket PATH] [--user NAME] [--ready-fd N]\n"
 		"            [--policy FILE] [--org-dir DIR] [--hosts-file FILE]\n"
 		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
-		"            [--frame-timeout SEC]\n"
+		"            [--frame-timeout SEC] [--tmp-idle SEC]\n"
 		"            [--no-netns] [--landlock-only] [--foreground] [--version]\n"
 		"  --socket PATH  listen here (default $XDG_RUNTIME_DIR/sbx/"
 		"sbxd.sock)\n"
@@ -102,6 +104,8 @@ usage(FILE *f)
 		"request (30)\n"
 		"  --frame-timeout SEC  a client's time to finish a frame it "
 		"began (5)\n"
+		"  --tmp-idle SEC  drop a workspace's /tmp SEC after its "
+		"last session ends (600)\n"
 		"  --no-netns     give sandboxes no network namespace, as on "
 		"hosts that cannot\n"
 		"                 make one: proxy on host loopback ports, "
@@ -269,6 +273,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "proxy-timeout", required_argument, NULL, 'T' },
 		{ "frame-timeout", required_argument, NULL, 'F' },
 		{ "no-netns", no_argument, NULL, 'N' },
+		{ "tmp-idle", required_argument, NULL, 'I' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -337,6 +342,14 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			break;
 		case 'N':
 			no_netns = true;
+			break;
+		case 'I':
+			if (!seconds_ms(optarg)) {
+				fprintf(stderr, "sbxd: bad number of seconds: "
+					"%s\n", optarg);
+				return -EINVAL;
+			}
+			ws_tmp_set_idle(seconds_ms(optarg));
 			break;
 		case 'V':
 			printf("sbxd %s\n", SBX_VERSION);
@@ -555,6 +568,9 @@ main(int argc, char **argv)
 		wd = event_new(sbxd.base, -1, EV_PERSIST, watchdog_cb, NULL);
 		event_add(wd, &tv);
 	}
+	/* Before READY: a workspace deleted while no daemon ran is cleaned
+	 * before anything can run in its place. */
+	ws_clean_start();
 	log_info("sbxd %s serving uid %u on %s (%s mode)", SBX_VERSION,
 		 (unsigned)sbxd.uid, sbxd.socket_path,
 		 sbxd.privileged ? "privileged" :

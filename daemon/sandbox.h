@@ -50,6 +50,8 @@ struct sandbox_caps {
 				      to the proxy's address only */
 	bool privileged;           /* daemon is root serving target_uid */
 	bool home_overlay;         /* the home can be seen as an overlay */
+	bool private_tmpfs;        /* /tmp is a size-limited tmpfs per
+				      workspace (sandbox_tmpfs_new) */
 	bool landlock_only;        /* no namespaces: Landlock + seccomp only */
 	enum sandbox_net net;
 	const char *namespaces[8]; /* NULL-terminated */
@@ -254,6 +256,11 @@ unsigned sandbox_templates(void);
 /* Drops the held templates of workspace ws (they hold its home overlay
  * mounted). 0, or -EBUSY when one still serves a session or a spawn. */
 int sandbox_retire_workspace(const char *ws);
+/* A fresh tmpfs of at most size bytes, mode 0700, owned by the daemon's
+ * user (a root daemon: root), as a detached mount fd (fsmount) that the
+ * backend's sandboxes clone from: nothing of it is mounted on the host.
+ * -EOPNOTSUPP where the backend has no such thing. */
+int sandbox_tmpfs_new(uint64_t size, int *mnt_out);
 
 /*
  * SANDBOX_NET_HOST_PORTS: the owner of the socket at the far end of fd, a

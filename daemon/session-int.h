@@ -60,6 +60,7 @@ struct session {
 				    namespace: syscall_deny_direct_net) */
 	char **env_withheld;	/* names the policy kept from the command,
 				   for the exit status (runenv.h) */
+	bool tmp_held;             /* holds its workspace's tmpfs (ws-tmp.h) */
 	struct fsplan_list writable; /* the plan's, and the temp dir: for
 					the exit note */
 	struct policy *policy;     /* effective policy of this run */

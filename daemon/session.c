@@ -25,6 +25,7 @@
 #include "daemon/events.h"
 #include "daemon/policy/fsplan.h"
 #include "daemon/policy/fsplan-cache.h"
+#include "daemon/policy/limits.h"
 #include "daemon/home-overlay.h"
 #include "daemon/policy/store.h"
 #include "daemon/policy/syscall-deny.h"
@@ -36,6 +37,7 @@
 #include "daemon/runenv.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
+#include "daemon/ws-tmp.h"
 #include "daemon/session-int.h"
 #include "daemon/violation.h"
 #include "daemon/workspace.h"
@@ -103,6 +105,8 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	for (i = 0; s->argv && s->argv[i]; i++)
 		free(s->argv[i]);
 	free(s->argv);
+	if (s->tmp_held)
+		ws_tmp_release(s->workspace);
 	free(s->workspace);
 	policy_free(s->policy);
 	fsplan_list_free(&s->writable);
@@ -512,6 +516,37 @@ plan_fs(struct session *s, const char *ws, const struct fsplan **fs,
 	return 0;
 }
 
+/* Where sandboxes have mounts, /tmp and /var/tmp are the workspace's
+ * tmpfs, held for the session (ws-tmp.h); without, /tmp is a directory of
+ * the runtime dir the command reaches by its path; on a kernel that cannot
+ * clone the tmpfs, directories of the runtime dir mounted there. */
+static int
+temp_dirs(struct session *s, const char *ws, char tmpdir[PATH_MAX],
+	  char vartmp[PATH_MAX], int *tmp_fd, int *vartmp_fd)
+{
+	uint64_t size;
+	int r;
+
+	if (!sandbox_caps()->namespaces[0])
+		return workspace_tmpdir(ws, tmpdir, PATH_MAX, tmp_fd);
+	/* A kernel that cannot clone the tmpfs: directories, unlimited. */
+	if (!sandbox_caps()->private_tmpfs) {
+		if ((r = workspace_tmpdir(ws, tmpdir, PATH_MAX, tmp_fd)) == 0 &&
+		    (r = workspace_vartmpdir(ws, vartmp, PATH_MAX,
+					     vartmp_fd)) < 0)
+			close(*tmp_fd);
+		return r;
+	}
+	size = policy_limit_value(s->policy, POLICY_LIMIT_TMP,
+				  ws_tmp_default_size());
+	if ((r = ws_tmp_acquire(ws, size, tmp_fd, vartmp_fd)) < 0)
+		return r;
+	s->tmp_held = true;
+	strcpy(tmpdir, "/tmp");
+	strcpy(vartmp, "/var/tmp");
+	return 0;
+}
+
 static int
 spawn(struct session *s, const Sbx__RunRequest *req,
       const struct policy *request, int child[3], char *err, size_t errlen)
@@ -542,14 +577,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	}
 	if ((r = plan_fs(s, req->workspace, &fs, layers, err, errlen)) < 0)
 		return r;
-	/* Opened here and mounted from that fd: the path is for messages. */
-	r = workspace_tmpdir(req->workspace, tmpdir, sizeof(tmpdir), &tmp_fd);
-	/* /var/tmp too, where sandboxes have mounts of their own. */
-	if (r == 0 && sandbox_caps()->namespaces[0] &&
-	    (r = workspace_vartmpdir(req->workspace, vartmp, sizeof(vartmp),
-				     &vartmp_fd)) < 0)
-		close(tmp_fd);
-	if (r < 0) {
+	if ((r = temp_dirs(s, req->workspace, tmpdir, vartmp, &tmp_fd,
+			   &vartmp_fd)) < 0) {
 		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
 		return r;
 	}

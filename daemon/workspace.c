@@ -1,6 +1,7 @@
 /* Resolving workspace and cwd paths as the served user, and the per-
  * workspace private temp dirs under the daemon's runtime directory. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,9 +13,12 @@
 
 #include "daemon/crypto.h"
 #include "daemon/daemon.h"
+#include "daemon/rmtree.h"
+#include "daemon/sandbox.h"
 #include "daemon/usercred.h"
 #include "daemon/workspace.h"
 #include "daemon/ws-cache.h"
+#include "daemon/ws-clean.h"
 
 int
 workspace_resolve(const char *in, char *out, size_t len)
@@ -117,6 +121,17 @@ open_leaf(int dfd, const char *name)
 	return -EPERM;
 }
 
+/* NAME.ws beside the dir, in the daemon's own directory (the dir itself is
+ * the user's): which workspace it serves, for cleaning. */
+static void
+record(int dfd, const char *name, const char *ws)
+{
+	char rec[80];
+
+	snprintf(rec, sizeof(rec), "%s.ws", name);
+	ws_record_write(dfd, rec, ws);
+}
+
 static int
 tmpdir_in(int which, const char *ws, char *out, size_t len, int *fd_out)
 {
@@ -138,6 +153,8 @@ tmpdir_in(int which, const char *ws, char *out, size_t len, int *fd_out)
 	if ((fd = open_leaf(dfd, name)) < 0)
 		return fd;
 	if (name == hex)
+		record(dfd, name, ws);
+	if (name == hex)
 		ws_cache_put(&names, ws, hex);
 	if (fd_out)
 		*fd_out = fd;
@@ -156,4 +173,56 @@ int
 workspace_vartmpdir(const char *ws, char *out, size_t len, int *fd_out)
 {
 	return tmpdir_in(1, ws, out, len, fd_out);
+}
+
+/* Whether entry name of a parent goes: where /tmp is a tmpfs, every one
+ * (an older daemon's or a Landlock-only run's); else the dirs (and
+ * records) of workspaces that are gone. */
+static bool
+stale(int dfd, const char *name, bool all)
+{
+	char ws[PATH_MAX], rec[80];
+	size_t n = strlen(name);
+
+	if (all)
+		return true;
+	if (n > 3 && !strcmp(name + n - 3, ".ws"))
+		snprintf(rec, sizeof(rec), "%s", name);
+	else
+		snprintf(rec, sizeof(rec), "%s.ws", name);
+	return ws_record_read(dfd, rec, ws, sizeof(ws)) == 0 &&
+	       ws_clean_gone(ws);
+}
+
+int
+workspace_tmpdir_clean(void)
+{
+	bool all = sandbox_caps()->private_tmpfs;
+	struct dirent *de;
+	int which, dfd, fd, n = 0;
+	DIR *d;
+
+	for (which = 0; which < 2; which++) {
+		if ((dfd = open_parent(which)) < 0 || (fd = dup(dfd)) < 0)
+			continue;
+		if (!(d = fdopendir(fd))) {
+			close(fd);
+			continue;
+		}
+		/* Records last: a dir's record is read before it goes. */
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.' || strstr(de->d_name, ".ws") ||
+			    !stale(dfd, de->d_name, all))
+				continue;
+			if (rmtree_at(dfd, de->d_name) == 0)
+				n++;
+		}
+		rewinddir(d);
+		while ((de = readdir(d)))
+			if (strstr(de->d_name, ".ws") &&
+			    (all || stale(dfd, de->d_name, false)))
+				unlinkat(dfd, de->d_name, 0);
+		closedir(d);
+	}
+	return n;
 }

@@ -20,4 +20,8 @@ int workspace_tmpdir(const char *ws, char *out, size_t len, int *fd_out);
 /* The same, rundir/var-tmp/<hash>: the sandbox's /var/tmp. */
 int workspace_vartmpdir(const char *ws, char *out, size_t len, int *fd_out);
 
+/* Removes the temp dirs nothing will use again (ws-clean.h): the number
+ * removed. */
+int workspace_tmpdir_clean(void);
+
 #endif

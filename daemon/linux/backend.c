@@ -344,6 +344,10 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		return r;
 	}
 	setup_home_overlay();
+	if (!(lb.caps.private_tmpfs = linux_tmpfs_probe()))
+		degrade("no tmpfs per workspace (cloning a detached mount "
+			"needs Linux 6.15): /tmp is a directory of the "
+			"runtime dir, limits.tmp not enforced");
 	lb.caps.landlock_abi = landlock_probe_abi();
 	if (lb.caps.landlock_abi == 0)
 		degrade("Landlock unavailable: writes are limited by "

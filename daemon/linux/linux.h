@@ -149,6 +149,9 @@ int linux_mount_overlay(int lower, int upper, int work, bool userns);
  * answers a request for it with a detached clone on reply (answer); a -t
  * sandbox receives that clone (recv: the mount fd, or -errno). */
 void linux_homeshare_keep(int mnt);
+/* tmpfs.c: can a sandbox clone a detached tmpfs the daemon holds (Linux
+ * 6.15)? Else /tmp stays a directory of the runtime dir. */
+bool linux_tmpfs_probe(void);
 void linux_homeshare_answer(int reply);
 int linux_homeshare_recv(int sock);
 /* linux/userpath.c: the served user's paths, looked up with the user's

@@ -21,6 +21,9 @@ int lmount_set_attr(int dfd, const char *path, unsigned flags,
 		    uint64_t set, uint64_t clr);
 /* A fresh filesystem instance (mode: its root's, or NULL), detached. */
 int lmount_new_fs(const char *type, const char *mode, unsigned attrs);
+/* The same with string options: key, value, ..., NULL. */
+int lmount_new_fs_with(const char *type, const char *const *opts,
+		       unsigned attrs);
 /* path bound onto itself with attrs, looked up as the user when user
  * (rec: AT_RECURSIVE to keep what is mounted below it, or 0). */
 int lmount_bind_self_as(const char *path, uint64_t attrs, bool user,

@@ -55,17 +55,24 @@ lmount_clone_tree(const char *path, unsigned extra)
 	return fd < 0 ? -errno : fd;
 }
 
-/* The directory the daemon opened as fd, cloned by its path: a mount of
- * the daemon's namespace cannot be cloned from another (EINVAL), so the
- * path is looked up here, never through a final link, and must name that
- * very directory, whatever was renamed meanwhile. */
+/* The sandbox's /tmp or /var/tmp, cloned from the directory fd the
+ * daemon opened: a directory of the workspace's tmpfs (daemon/ws-tmp.c),
+ * a detached mount any mount namespace may clone (Linux 6.15). Else (an
+ * older kernel: sandbox_caps private_tmpfs off) a directory of the
+ * daemon's runtime dir, a mount of the daemon's namespace, which cannot be
+ * cloned from another (EINVAL): then it is cloned by its path, looked up
+ * here, never through a final link, and must be that very directory,
+ * whatever was renamed meanwhile. */
 static int
-clone_same(const char *path, int fd)
+clone_dir(const char *path, int fd)
 {
 	struct stat a, b;
-	int t = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-			  AT_SYMLINK_NOFOLLOW);
+	int t = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+			  AT_EMPTY_PATH);
 
+	if (t < 0 && errno == EINVAL)
+		t = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE |
+			      OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW);
 	if (t < 0)
 		return -errno;
 	if (fstat(t, &a) < 0 || fstat(fd, &b) < 0 || a.st_dev != b.st_dev ||
@@ -97,16 +104,18 @@ lmount_set_attr(int dfd, const char *path, unsigned flags, uint64_t set,
 
 /* A fresh filesystem instance as a detached mount. */
 int
-lmount_new_fs(const char *type, const char *mode, unsigned attrs)
+lmount_new_fs_with(const char *type, const char *const *opts, unsigned attrs)
 {
-	int fs, mnt;
+	int fs, mnt, i;
 
 	fs = fsopen(type, FSOPEN_CLOEXEC);
 	if (fs < 0)
 		return -errno;
-	if ((mode && fsconfig(fs, FSCONFIG_SET_STRING, "mode", mode, 0) < 0) ||
-	    (!strcmp(type, "tmpfs") &&
-	     fsconfig(fs, FSCONFIG_SET_STRING, "size", "4m", 0) < 0) ||
+	for (i = 0; opts && opts[i]; i += 2)
+		if (fsconfig(fs, FSCONFIG_SET_STRING, opts[i], opts[i + 1],
+			     0) < 0)
+			break;
+	if ((opts && opts[i]) ||
 	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
 		int e = -errno;
 
@@ -117,6 +126,23 @@ lmount_new_fs(const char *type, const char *mode, unsigned attrs)
 	mnt = mnt < 0 ? -errno : mnt;
 	close(fs);
 	return mnt;
+}
+
+int
+lmount_new_fs(const char *type, const char *mode, unsigned attrs)
+{
+	const char *opts[5] = { NULL };
+	int n = 0;
+
+	if (mode) {
+		opts[n++] = "mode";
+		opts[n++] = mode;
+	}
+	if (!strcmp(type, "tmpfs")) {
+		opts[n++] = "size";
+		opts[n++] = "4m";
+	}
+	return lmount_new_fs_with(type, opts, attrs);
 }
 
 int
@@ -310,12 +336,12 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 			return t->ws[k];
 	}
 	t->nws = (int)w->n;
-	t->tmp = clone_same(p->tmpdir, p->tmp_fd);
+	t->tmp = clone_dir(p->tmpdir, p->tmp_fd);
 	t->null = lmount_clone_tree("/dev/null", 0);
 	if (t->tmp < 0 || t->null < 0)
 		return t->tmp < 0 ? t->tmp : t->null;
 	if (p->vartmpdir &&
-	    (t->vartmp = clone_same(p->vartmpdir, p->vartmp_fd)) < 0)
+	    (t->vartmp = clone_dir(p->vartmpdir, p->vartmp_fd)) < 0)
 		return t->vartmp;
 	for (i = 0; i < NDEV; i++) {
 		char path[32];

@@ -252,6 +252,13 @@ sandbox_retire_workspace(const char *ws)
 	return 0;
 }
 
+/* Seatbelt has no mounts: /tmp is a directory of the daemon's. */
+int
+sandbox_tmpfs_new(uint64_t size, int *mnt_out)
+{
+	return -EOPNOTSUPP;
+}
+
 void
 sandbox_cleanup(void)
 {

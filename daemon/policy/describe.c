@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon/policy/describe.h"
+#include "daemon/policy/size.h"
 
 static json_t *
 strings(const struct fsplan_list *l)
@@ -108,7 +109,17 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 			"commands of this workspace but never reach the real "
 			"home; `sbxctl reset` discards them. Protected files "
 			"stay read-only.\n", fsplan_home(fs));
-	if (!strcmp(c->tmp, "/tmp"))
+	if (!strcmp(c->tmp, "/tmp") && c->tmp_limit) {
+		char size[32];
+
+		policy_size_format(c->tmp_limit, size, sizeof(size), 1);
+		fprintf(f, "- /tmp and /var/tmp are private to this workspace "
+			"and hold at most %s together (writes past it fail "
+			"with \"No space left on device\"); they persist "
+			"between commands and are emptied %u minutes after "
+			"the workspace's last command ends; everything else "
+			"is read-only.\n", size, (c->tmp_idle_s + 59) / 60);
+	} else if (!strcmp(c->tmp, "/tmp"))
 		fputs("- /tmp is private to this workspace and persists "
 		      "between commands; everything else is read-only.\n", f);
 	else
@@ -209,6 +220,11 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		      "outside_links", !c->no_link_mounts ? "read-only" :
 		      !c->protect_unguarded ? "refused" : "unguarded",
 		      "env_withheld", name_array(c->env_withheld));
+	if (o && json_object_set_new(o, "tmp_limit",
+	    json_integer((json_int_t)c->tmp_limit)) < 0) {
+		json_decref(o);
+		o = NULL;
+	}
 	if (!o) {
 		free(buf);
 		return -ENOMEM;

@@ -3,6 +3,8 @@
 #ifndef SBX_DESCRIBE_H
 #define SBX_DESCRIBE_H
 
+#include <stdint.h>
+
 #include <jansson.h>
 
 #include "daemon/policy/fsplan.h"
@@ -28,6 +30,10 @@ struct describe_ctx {
 				      every multi-link file refused */
 	char *const *env_withheld; /* names the client's run would not get,
 				      NULL-terminated; NULL: none */
+	uint64_t tmp_limit;        /* bytes /tmp and /var/tmp hold at most
+				      (limits.tmp); 0: not limited */
+	unsigned tmp_idle_s;       /* how long /tmp outlives the last
+				      command of the workspace */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */

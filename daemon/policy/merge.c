@@ -10,6 +10,7 @@
 #include "daemon/policy/builtin.h"
 #include "daemon/policy/domain.h"
 #include "daemon/policy/glob.h"
+#include "daemon/policy/limits.h"
 #include "daemon/policy/merge.h"
 #include "daemon/policy/path.h"
 #include "daemon/policy/rule.h"
@@ -351,6 +352,8 @@ merge_run(struct merge *m)
 		    merge_union(m, i);
 	for (i = 0; i < POLICY_NSETTINGS && r >= 0; i++)
 		r = merge_setting(m, i);
+	if (r >= 0)
+		r = policy_limits_merge(m->docs, m->n, m->eff, m->diags);
 	if (r >= 0)
 		r = merge_protect_ignores(m);
 	for (k = 0; k < m->n; k++)

@@ -13,6 +13,12 @@
  * user's state dir: there a pushed policy binds only the clients of that
  * daemon, and the user could as well stop it or edit its store. Only a
  * privileged (root) daemon makes an org policy binding for its user.
+ *
+ * Room: the state dir also holds the home overlays' layers, which
+ * sandboxes write. So the store keeps a reserve, STATE/org/.reserve, a
+ * file of ORG_RESERVE_BYTES with its blocks allocated, made at start-up;
+ * a push removes it before writing and makes it again after. A sandbox
+ * that fills the file system cannot make a push fail for want of space.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -23,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <linux/falloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +42,10 @@
 #define ORG_PREFIX "pushed-"
 #define ORG_MAX_FILES 64
 #define ORG_MAX_PROBLEMS 8
+#define ORG_RESERVE ".reserve"
+/* A push writes one policy and its signature beside the two kept: room
+ * for the largest policy and its temp file, with directory blocks. */
+#define ORG_RESERVE_BYTES (4 * POLICY_MAX_BYTES)
 
 static struct policy_org_opts opts;
 static char dir[PATH_MAX];         /* "" until the store is usable */
@@ -264,8 +275,7 @@ scan(int dfd)
 }
 
 /* Makes STATE/org and its parents, as mkdir -p would; the daemon's umask
- * (077) leaves them private to it. Made at the first push, so a daemon
- * nobody pushes to leaves no trace. */
+ * (077) leaves them private to it. Made at start-up, with the reserve. */
 static int
 make_dirs(void)
 {
@@ -329,6 +339,35 @@ write_atomic(int dfd, const char *name, const void *data, size_t len)
 		r = -errno;
 	if (r < 0)
 		unlinkat(dfd, tmp, 0);
+	return r;
+}
+
+/* The reserve, its blocks allocated (fallocate, else written: a file
+ * system without fallocate). 0, or -errno (-ENOSPC: no room for it). */
+static int
+reserve_make(int dfd)
+{
+	static const char zero[4096];
+	off_t off;
+	int fd, r = 0;
+
+	fd = openat(dfd, ORG_RESERVE, O_WRONLY | O_CREAT | O_NOFOLLOW |
+		    O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (fallocate(fd, 0, 0, ORG_RESERVE_BYTES) < 0) {
+		r = errno == EOPNOTSUPP ? 0 : -errno;
+		for (off = 0; r == 0 && off < ORG_RESERVE_BYTES;
+		     off += (off_t)sizeof(zero))
+			if (pwrite(fd, zero, sizeof(zero), off) !=
+			    (ssize_t)sizeof(zero))
+				r = -ENOSPC;
+	}
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	close(fd);
+	if (r < 0)
+		unlinkat(dfd, ORG_RESERVE, 0);
 	return r;
 }
 
@@ -447,6 +486,8 @@ policy_org_push(const void *buf, size_t len, const void *sig, size_t siglen,
 		sig = canon;
 		siglen = strlen(canon);
 	}
+	/* The reserve's room is the push's. */
+	unlinkat(dfd, ORG_RESERVE, 0);
 	r = store(dfd, res->serial, buf, len, sig, siglen);
 	if (r < 0)
 		snprintf(err, errlen, "storing in %s: %s", dir, strerror(-r));
@@ -458,6 +499,9 @@ policy_org_push(const void *buf, size_t len, const void *sig, size_t siglen,
 		prune(dfd, current, prev);
 		clear_problems();
 	}
+	if (reserve_make(dfd) < 0)
+		log_warn("%s/%s: no room to keep a reserve for the next push",
+			 dir, ORG_RESERVE);
 	close(dfd);
 	if (r < 0)
 		return r;
@@ -495,8 +539,13 @@ policy_org_init(const struct policy_org_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "org policy store: path too long");
 		return -ENAMETOOLONG;
 	}
-	if ((dfd = lock_store()) == -ENOENT)
-		return 0;
+	/* Made now, not at the first push: the reserve must be there
+	 * before a sandbox can fill the disk. */
+	if ((n = make_dirs()) < 0 || (dfd = lock_store()) == -ENOENT) {
+		snprintf(err, errlen, "org policy store %s: %s", dir,
+			 strerror(-(n < 0 ? n : ENOENT)));
+		return n < 0 ? n : -ENOENT;
+	}
 	if (dfd < 0) {
 		snprintf(err, errlen, "org policy store %s: %s", dir,
 			 dfd == -EPERM ? "not owned by the daemon's user, or "
@@ -505,6 +554,10 @@ policy_org_init(const struct policy_org_opts *o, char *err, size_t errlen)
 		return dfd;
 	}
 	scan(dfd);
+	if ((n = reserve_make(dfd)) < 0)
+		add_problem("org policy store %s: no reserve for pushes (%s): "
+			    "a full disk can make them fail", dir,
+			    strerror(-n));
 	close(dfd);
 	return 0;
 }

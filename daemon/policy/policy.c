@@ -10,6 +10,7 @@
 #include "daemon/policy/item.h"
 #include "daemon/policy/json.h"
 #include "daemon/policy/keys.h"
+#include "daemon/policy/limits.h"
 #include "daemon/policy/rule.h"
 
 static const struct policy_list_info list_info[POLICY_NLISTS] = {
@@ -156,8 +157,7 @@ doc_key(struct doc *d, const struct policy_key *k, json_t *v)
 		break;
 	case POLICY_KEY_LIMITS:
 		if (doc_expect(d, v, json_is_object(v), "an object"))
-			policy_json_report(&d->pj, POLICY_NOTE, true, "limits "
-			    "are reserved and not enforced yet; ignored");
+			policy_limits_parse(&d->pj, v, d->p);
 		break;
 	case POLICY_KEY_COMMENT:
 		doc_comment(d, v);
@@ -333,6 +333,8 @@ policy_free(struct policy *p)
 		policy_rule_free_list(&p->lists[i]);
 	for (i = 0; i < POLICY_NSETTINGS; i++)
 		policy_rule_origin_clear(&p->settings[i].origin);
+	for (i = 0; i < POLICY_NLIMITS; i++)
+		policy_rule_origin_clear(&p->limits[i].origin);
 	free(p);
 }
 

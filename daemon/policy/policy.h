@@ -123,6 +123,28 @@ struct policy_setting {
 };
 
 /*
+ * Resource limits (the "limits" object; policy/limits.h parses, merges
+ * and renders them, one table row per key). A limit is a number that
+ * narrows by getting smaller: the org caps it, the user may lower it (or
+ * set it where the org is silent), workspace and request only lower it.
+ */
+enum policy_limit_id {
+	POLICY_LIMIT_TMP,		/* limits.tmp: bytes of /tmp + /var/tmp */
+	POLICY_LIMIT_HOME,		/* limits.home: bytes of the home
+					   overlay's upper layer */
+	POLICY_NLIMITS
+};
+
+struct policy_limit {
+	bool set;
+	unsigned long long value;
+	/* Effective only: no org or user layer set it, so value (from a
+	 * narrowing layer) counts only below the default. */
+	bool under_default;
+	struct policy_origin origin;	/* meaningful when set */
+};
+
+/*
  * A parsed document, or the effective policy that policy_merge() makes from
  * documents; the same type so one renderer and one explainer serve both.
  */
@@ -131,6 +153,7 @@ struct policy {
 	bool effective;
 	struct policy_rules lists[POLICY_NLISTS];
 	struct policy_setting settings[POLICY_NSETTINGS];
+	struct policy_limit limits[POLICY_NLIMITS];
 	long long serial;	/* org "serial"; 0 when absent */
 	unsigned extra_refs;	/* policy_ref()s not dropped yet */
 };

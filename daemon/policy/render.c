@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon/policy/limits.h"
 #include "daemon/policy/render.h"
 
 void
@@ -132,6 +133,8 @@ render_all(const struct policy *p, json_t *root)
 		    i)) < 0)
 			return -ENOMEM;
 	}
+	if (policy_limits_render(p, root) < 0)
+		return -ENOMEM;
 	if (p->serial > 0 && set_new(root, "serial",
 	    json_integer(p->serial)) < 0)
 		return -ENOMEM;

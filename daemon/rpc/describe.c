@@ -13,6 +13,8 @@
 #include "daemon/runenv.h"
 #include "daemon/sandbox.h"
 #include "daemon/workspace.h"
+#include "daemon/ws-tmp.h"
+#include "daemon/policy/limits.h"
 
 static void
 rpc_describe(struct conn *c, const Sbx__Envelope *env)
@@ -62,6 +64,16 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 	withheld = runenv_withheld(env->describe->env, env->describe->n_env,
 				   eff);
 	dc.env_withheld = withheld;
+	/* Where there are mounts, /tmp is the workspace's tmpfs: one made
+	 * now would have this size (one held keeps its own). */
+	if (caps->private_tmpfs) {
+		uint64_t used;
+
+		if (!ws_tmp_usage(ws, &used, &dc.tmp_limit))
+			dc.tmp_limit = policy_limit_value(eff, POLICY_LIMIT_TMP,
+							  ws_tmp_default_size());
+		dc.tmp_idle_s = ws_tmp_idle_ms() / 1000;
+	}
 	r = fsplan_build(eff, ws, caps->home_overlay ? policy_store_home() :
 			 NULL, &fs);
 	if (r == 0)

@@ -2,8 +2,11 @@
 #include <stdlib.h>
 
 #include "daemon/conn.h"
+#include "daemon/home-overlay.h"
+#include "daemon/policy/limits.h"
 #include "daemon/rpc/rpc.h"
 #include "daemon/session.h"
+#include "daemon/ws-tmp.h"
 
 static void
 rpc_ps(struct conn *c, const Sbx__Envelope *env)
@@ -28,6 +31,12 @@ rpc_ps(struct conn *c, const Sbx__Envelope *env)
 			continue;
 		sbx__session_info__init(&infos[n]);
 		session_describe(s, &infos[n]);
+		/* Its workspace's private disk: /tmp and the home layer. */
+		ws_tmp_usage(infos[n].workspace, &infos[n].tmp_used,
+			     &infos[n].tmp_limit);
+		infos[n].home_used = home_overlay_usage(infos[n].workspace);
+		infos[n].home_limit = policy_limit_value(session_policy(s),
+							 POLICY_LIMIT_HOME, 0);
 		ptrs[n] = &infos[n];
 		n++;
 	}

@@ -12,6 +12,7 @@
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
 #include "daemon/workspace.h"
+#include "daemon/ws-tmp.h"
 
 /* A workspace that is gone can still be reset: then its path is taken as
  * given, if it is absolute and plain (no ".", "..", "//"). */
@@ -71,6 +72,8 @@ rpc_reset(struct conn *c, const Sbx__Envelope *env)
 			   n ? n : 1, n > 1 ? "s" : "", n > 1 ? "" : "s", ws);
 		return;
 	}
+	/* Its /tmp goes too (the templates holding it are gone). */
+	ws_tmp_drop(ws);
 	if ((r = home_overlay_remove(ws)) < 0) {
 		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INTERNAL,
 			   "removing the home overlay layer of %s (in %s/home): "

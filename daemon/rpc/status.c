@@ -1,14 +1,57 @@
 /* StatusRequest: the daemon's own state (capabilities come with Hello). */
+#include <string.h>
 #include <unistd.h>
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/home-overlay.h"
+#include "daemon/policy/limits.h"
 #include "daemon/policy/org.h"
 #include "daemon/policy/store.h"
 #include "daemon/policy/watch.h"
 #include "daemon/rpc/rpc.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
+#include "daemon/ws-tmp.h"
+
+/* The workspaces whose /tmp is held (a session runs, or ran within the
+ * idle time), with the size of their home layer. */
+static size_t
+workspace_disks(Sbx__WorkspaceDisk *d, Sbx__WorkspaceDisk **p, size_t max)
+{
+	const struct session *s;
+	const char *ws;
+	size_t n;
+
+	for (n = 0; n < max && (ws = ws_tmp_nth((unsigned)n)); n++) {
+		sbx__workspace_disk__init(&d[n]);
+		p[n] = &d[n];
+		d[n].workspace = (char *)ws;
+		ws_tmp_usage(ws, &d[n].tmp_used, &d[n].tmp_limit);
+		d[n].home_used = home_overlay_usage(ws);
+		for (s = session_first(); s; s = session_next(s)) {
+			Sbx__SessionInfo info = SBX__SESSION_INFO__INIT;
+
+			session_describe(s, &info);
+			if (strcmp(info.workspace, ws) || !session_live(s))
+				continue;
+			d[n].sessions++;
+			d[n].home_limit = policy_limit_value(session_policy(s),
+				POLICY_LIMIT_HOME, 0);
+		}
+	}
+	return n;
+}
+
+/* limits.home is measured, not enforced: the upper layer is a directory
+ * of an ordinary file system, which has no per-directory limit an
+ * unprivileged daemon can set (docs/security.md). */
+static const char *
+home_quota(void)
+{
+	return "limits.home not enforced: the home layer's usage is "
+	       "reported only";
+}
 
 static void
 rpc_status(struct conn *c, const Sbx__Envelope *env)
@@ -17,6 +60,7 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 	Sbx__StatusReply sr = SBX__STATUS_REPLY__INIT;
 	const char *const *store, *const *org;
 	char *problems[64];
+	Sbx__WorkspaceDisk disk[32], *disks[32];
 	size_t ns, no, i;
 
 	/* Edits made before this request show now, not at the next run. */
@@ -34,6 +78,9 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 	sr.n_policy_problems = i;
 	sr.policy_problems = problems;
 	sr.templates = sandbox_templates();
+	sr.disks = disks;
+	sr.n_disks = workspace_disks(disk, disks, 32);
+	sr.home_quota = (char *)home_quota();
 	out.msg_case = SBX__ENVELOPE__MSG_STATUS_REPLY;
 	out.status_reply = &sr;
 	conn_send_id(c, c->req, &out);

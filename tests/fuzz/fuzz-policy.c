@@ -23,7 +23,8 @@ static const char user_json[] =
 	" \"network\": {\"allowedDomains\": [\"*.example.com\", \"a.org:443\","
 	" \"[::1]\"], \"deniedDomains\": [\"*:22\"], \"unknownHosts\": \"ask\","
 	" \"allowLocalBinding\": true, \"allowUnixSockets\": [\"/run\"]},"
-	" \"env\": {\"pass\": [\"*\"], \"deny\": [\"*TOKEN*\"]}}";
+	" \"env\": {\"pass\": [\"*\"], \"deny\": [\"*TOKEN*\"]},"
+	" \"limits\": {\"tmp\": \"1G\", \"home\": \"2G\"}}";
 
 static const char *const paths[] = {
 	"~/.ssh/id_rsa", "~/.ssh/known_hosts", "x.pem", ".git/hooks/a", ".",
@@ -73,6 +74,25 @@ explain_rules(const struct policy *eff, const struct policy *doc)
 			policy_explain_format(&d, buf, sizeof(buf));
 }
 
+/* Limits only narrow: below an org layer the user's value is capped, and
+ * a workspace never gets above the user's. */
+static void
+check_limits(const struct policy *eff, const struct policy *doc,
+    const struct policy *user, enum policy_layer layer)
+{
+	const struct policy_limit *e, *u;
+	int i;
+
+	for (i = 0; i < POLICY_NLIMITS; i++) {
+		e = &eff->limits[i];
+		u = &user->limits[i];
+		if (!e->set || e->value > u->value ||
+		    (doc->limits[i].set && e->value > doc->limits[i].value &&
+		    layer == POLICY_LAYER_ORG))
+			abort();
+	}
+}
+
 static void
 run(const uint8_t *data, size_t size, enum policy_layer layer,
     const struct policy *user)
@@ -94,6 +114,7 @@ run(const uint8_t *data, size_t size, enum policy_layer layer,
 				json_decref(j);
 			}
 			explain_rules(eff, doc);
+			check_limits(eff, doc, user, layer);
 			policy_free(eff);
 		}
 		policy_free(doc);

@@ -18,7 +18,7 @@ for s in 1 2 3; do
 done
 expect_eq "the store holds the last two, with signatures" \
 	"$(cd "$STATE/org" && ls -A | tr '\n' ' ')" \
-	"pushed-0000000000000002.json pushed-0000000000000002.json.sig pushed-0000000000000003.json pushed-0000000000000003.json.sig "
+	".reserve pushed-0000000000000002.json pushed-0000000000000002.json.sig pushed-0000000000000003.json pushed-0000000000000003.json.sig "
 cmp -s "$T/org3.json" "$STATE/org/pushed-0000000000000003.json"
 expect_eq "stored byte for byte" "$?" 0
 stop_daemon

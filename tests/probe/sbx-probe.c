@@ -4,7 +4,9 @@
  * ARG... (N tries, the outcome of the last printed), or sbx-probe
  * race-create|race-mkdir A B N (N tries while a thread flips the path
  * between A and B), or sbx-probe ids|hostname (prints them), or
- * sbx-probe handle-hex PATH (prints PATH's file handle, for handle-open). */
+ * sbx-probe handle-hex PATH (prints PATH's file handle, for handle-open),
+ * or sbx-probe fill PATH MIB (writes MIB MiB to PATH, or until a write
+ * fails: that write's errno). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -474,6 +476,30 @@ attempt_ipc(const char *op, const char *a)
 }
 
 /* One try of OP; the syscall's result, errno set on failure. */
+/* Writes mib MiB of zeros (a disk quota's test): 0, or -1 with the errno
+ * of the first write that failed. */
+static int
+fill(const char *path, long mib)
+{
+	static char buf[1 << 16];
+	long long left = (long long)mib << 20;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), e;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	/* A short write is followed by one that says why. */
+	for (; left > 0; left -= n)
+		if ((n = write(fd, buf, left < (long long)sizeof(buf) ?
+			       (size_t)left : sizeof(buf))) < 0) {
+			e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+	return close(fd);
+}
+
 static int
 attempt(int argc, char **argv)
 {
@@ -495,6 +521,8 @@ attempt(int argc, char **argv)
 	if ((r = attempt_ipc(op, a)) != -2 || errno != EINVAL)
 		return r;
 
+	if (!strcmp(op, "fill") && argc > 3)
+		return fill(a, atol(argv[3]));
 	if (!strcmp(op, "write"))
 		return open(a, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (!strcmp(op, "read"))

@@ -19,7 +19,8 @@ main(void)
 	char tok[] = "GITHUB_TOKEN", sock[] = "SSH_AUTH_SOCK";
 	char *withheld[] = { tok, sock, NULL };
 	struct describe_ctx dc = { "/w", "linux", 6, true, false, false,
-				   "/tmp", false, false, withheld };
+				   "/tmp", false, false, withheld,
+				   64 << 20, 600 };
 	struct policy_diags d = { 0 };
 	struct policy *u = NULL, *eff = NULL;
 	const struct policy *docs[1];
@@ -37,6 +38,8 @@ main(void)
 	CHECK(text && strstr(text, "Allowed hosts: pypi.org"));
 	CHECK(text && strstr(text, "Denied hosts: evil.example"));
 	CHECK(text && strstr(text, "Other hosts: refused"));
+	CHECK(text && strstr(text, "hold at most 64 MiB together"));
+	CHECK(text && strstr(text, "emptied 10 minutes after"));
 	CHECK(text && strstr(text, ".git/hooks"));
 	CHECK(text && strstr(text, "sbx: blocked"));
 	CHECK(text && strstr(text, "- Withheld from the environment (secrets; "

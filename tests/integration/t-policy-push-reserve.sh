@@ -1,0 +1,37 @@
+#!/bin/bash
+# A sandbox that fills the file system of the state dir (through its home
+# overlay, whose layers live there) cannot make an org push fail: the
+# push store keeps a reserve (STATE/org/.reserve, allocated at start-up)
+# that a push releases before it writes. The state dir is a small tmpfs
+# the test mounts (root only); privileged mode, where org policies bind.
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" -eq 0 ] || skip "mounting the small state file system needs root"
+. "$HERE/policy-lib.sh"
+P=$BIN/sbx-probe
+mount -t tmpfs -o size=8m,mode=755 sbx-test-state "$STATE" ||
+	skip "cannot mount a tmpfs"
+trap 'umount "$STATE" 2>/dev/null; cleanup' EXIT
+H=$T/home
+mkdir -p "$H"
+chmod 755 "$H"
+keygen admin
+trust admin
+org_policy 2 "$T/org.json"
+sign "$T/org.json" admin
+peer_daemon --home "$H"
+chown "$PEER_USER": "$H"
+cd "$WS"
+check "the reserve is allocated at start-up" \
+	test "$(stat -c %b "$STATE/org/.reserve")" -ge 2048
+expect_eq "a sandbox fills the state file system through its home" \
+	"$(peer run -- "$P" fill "$H/big" 16)" ENOSPC
+avail=$(df --output=avail -k "$STATE" | tail -1)
+check "the state file system is full ($avail KiB left)" test "$avail" -lt 64
+out=$(peer policy push "$T/org.json" --sig "$T/org.json.sig" 2>&1); rc=$?
+expect_eq "the signed push still succeeds ($out)" "$rc" 0
+check "policy stored" test -s "$STATE/org/pushed-0000000000000002.json"
+check "signature stored" test -s "$STATE/org/pushed-0000000000000002.json.sig"
+expect_eq "and in force for the next run" \
+	"$(peer run -- "$P" read "$T/secret.txt")" EACCES
+stop_daemon
+done_test
