@@ -210,6 +210,8 @@ summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 	json_object_set_new(j, "fs_unobserved",
 			    json_boolean(es->fs_unobserved));
 	json_object_set_new(j, "writable", w);
+	json_object_set_new(j, "left_unchanged",
+			    json_boolean(blocked_left_unchanged(es)));
 	json_object_set_new(j, "note", note[0] ? json_string(note) :
 						 json_null());
 	json_dumpf(j, out, JSON_COMPACT);
@@ -234,6 +236,22 @@ probe_only(const Sbx__ViolationEvent *g)
 		 !strcmp(t, "socket(AF_INET6, SOCK_DGRAM)")));
 }
 
+bool
+blocked_left_unchanged(const Sbx__ExitStatus *es)
+{
+	const Sbx__ViolationEvent *g;
+	size_t i;
+
+	for (i = 0; i < es->n_violation_groups; i++) {
+		g = es->violation_groups[i];
+		if (!strcmp(str(g->kind), "fs-write") &&
+		    (!strcmp(str(g->operation), "write") ||
+		     !strcmp(str(g->operation), "remove")))
+			return true;
+	}
+	return false;
+}
+
 void
 blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 {
@@ -241,7 +259,9 @@ blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 	bool said = false;
 	size_t i;
 
-	blocked_note(es, code, note, sizeof(note));
+	/* The note is about the command's failure, not the one run adds. */
+	blocked_note(es, es->exited && es->code == 0 ? 0 : code, note,
+		     sizeof(note));
 	if (json) {
 		summary_json(out, es, note);
 		return;
@@ -264,5 +284,9 @@ blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 	 * the list cannot contain. --json always carries it. */
 	if (note[0] && said)
 		fprintf(out, "sbx: %s\n", note);
+	if (es->exited && es->code == 0 && code != 0)
+		fprintf(out, "sbx: the command exited 0, but a write it made "
+			"to a protected file was refused and left the file "
+			"as it was: exit status %d\n", code);
 	fflush(out);
 }

@@ -32,6 +32,12 @@ json_t *blocked_json(const Sbx__ViolationEvent *ev);
 size_t blocked_note(const Sbx__ExitStatus *es, int code, char *buf,
 		    size_t size);
 
+/* Whether the run's violations include a refused write or removal of an
+ * existing protected file (the supervisor's "write" and "remove"): the
+ * command's change failed and left the old content. Programs may report
+ * that and still exit 0 (git checkout does), so `run` does not. */
+bool blocked_left_unchanged(const Sbx__ExitStatus *es);
+
 /*
  * After `sbxctl run`: the grouped violations of the run and the note on
  * out, as "sbx: " lines, or with json one JSON object on one line (always,

@@ -11,8 +11,10 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -173,6 +175,72 @@ sup_fresh_set(struct sup *s, int dirfd, const char *name, bool on)
 		return;
 	i = (int)(s->nfresh < cap ? s->nfresh++ : s->next_fresh++ % cap);
 	s->fresh[i] = id;
+}
+
+/* The directories this session made, an open-addressing set of
+ * identities (sup_made_here), made at the first; when it is full the
+ * rest count as made before the run (protected), never the reverse. */
+#define MADE_CAP (1u << 16)
+
+static uint32_t
+made_hash(const struct sup_ident *id)
+{
+	uint64_t h = id->ino * 0x9e3779b97f4a7c15ull ^ id->dev ^
+		     ((uint64_t)id->btime << 20) ^ id->btime_ns;
+
+	return (uint32_t)(h ^ (h >> 29)) & (MADE_CAP - 1);
+}
+
+static bool
+made_empty(const struct sup_ident *id)
+{
+	return !id->dev && !id->ino;
+}
+
+void
+sup_made_add(struct sup *s, int dirfd, const char *name)
+{
+	struct sup_ident id;
+	uint32_t i;
+
+	if (s->nmade >= MADE_CAP / 2 || ident(dirfd, name, &id) < 0)
+		return;
+	if (!s->made && !(s->made = calloc(MADE_CAP, sizeof(*s->made))))
+		return;
+	for (i = made_hash(&id); !made_empty(&s->made[i]);
+	     i = (i + 1) & (MADE_CAP - 1))
+		if (!memcmp(&s->made[i], &id, sizeof(id)))
+			return;
+	s->made[i] = id;
+	s->nmade++;
+}
+
+bool
+sup_made_here(const struct sup *s, int parent, const char *path)
+{
+	int up = protect_holder_up(path), fd, next;
+	struct sup_ident id;
+	uint32_t i;
+	bool made = false;
+
+	if (!s->made || up < 0 || (fd = fcntl(parent, F_DUPFD_CLOEXEC, 3)) < 0)
+		return false;
+	while (fd >= 0 && up-- > 0) {
+		next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = next;
+	}
+	if (fd < 0)
+		return false;
+	if (ident(fd, "", &id) == 0)
+		for (i = made_hash(&id); !made_empty(&s->made[i]);
+		     i = (i + 1) & (MADE_CAP - 1))
+			if (!memcmp(&s->made[i], &id, sizeof(id))) {
+				made = true;
+				break;
+			}
+	close(fd);
+	return made;
 }
 
 /* One lock for every supervisor of the daemon: a check and the change
@@ -338,7 +406,7 @@ linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
 {
 	int sup_fd = own[0], rep = own[1];
 	struct sup s = { .fs = p->fs, .report = rep, .lock = p->lock_fd,
-			 .listener = -1 };
+			 .listener = -1, .ws = -1 };
 	int keep[3] = { sup_fd, rep, p->lock_fd }, fds[1], nfds = 0;
 	char c, root[32] = "/";
 
@@ -354,6 +422,13 @@ linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
 		snprintf(root, sizeof(root), "/proc/%d/root", (int)init);
 	if ((s.root = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		_exit(1);
+	/* The workspace without the binds on it, while we may clone a
+	 * mount (not in a terminal session, whose supervisor starts
+	 * without capabilities): a bound .git/config is written there. */
+	s.ws_path = p->workspace;
+	if (p->workspace)
+		s.ws = (int)syscall(SYS_open_tree, AT_FDCWD, p->workspace,
+				    OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	if (linux_drop_privs(p) < 0 || prctl(PR_SET_DUMPABLE, 0) < 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		_exit(1);
