@@ -194,6 +194,7 @@ static void
 summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 {
 	json_t *j = json_object(), *groups = json_array(), *w = json_array();
+	json_t *d = json_array();
 	size_t i;
 
 	for (i = 0; i < es->n_violation_groups; i++)
@@ -210,6 +211,11 @@ summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 	json_object_set_new(j, "fs_unobserved",
 			    json_boolean(es->fs_unobserved));
 	json_object_set_new(j, "writable", w);
+	for (i = 0; i < es->n_diverted; i++)
+		json_array_append_new(d, json_string(es->diverted[i]));
+	json_object_set_new(j, "diverted", d);
+	json_object_set_new(j, "diverted_more",
+			    json_integer(es->diverted_more));
 	json_object_set_new(j, "left_unchanged",
 			    json_boolean(blocked_left_unchanged(es)));
 	json_object_set_new(j, "note", note[0] ? json_string(note) :
@@ -284,6 +290,18 @@ blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 	 * the list cannot contain. --json always carries it. */
 	if (note[0] && said)
 		fprintf(out, "sbx: %s\n", note);
+	if (es->n_diverted) {
+		fprintf(out, "sbx: written to the workspace's home layer, not "
+			"to the home (sbxctl reset discards them):");
+		for (i = 0; i < es->n_diverted; i++) {
+			snprintf(line, sizeof(line), "%s", es->diverted[i]);
+			blocked_scrub(line);
+			fprintf(out, "%s %s", i ? "," : "", line);
+		}
+		if (es->diverted_more)
+			fprintf(out, " and %u more", es->diverted_more);
+		fputc('\n', out);
+	}
 	if (es->exited && es->code == 0 && code != 0)
 		fprintf(out, "sbx: the command exited 0, but a write it made "
 			"to a protected file was refused and left the file "
