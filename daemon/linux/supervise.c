@@ -402,15 +402,15 @@ serve(struct sup *s, const struct sandbox_plan *p, pid_t init)
  * is: its user, no capabilities, no new privileges. Not dumpable, so the
  * command cannot read or write this process. */
 void
-linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
+linux_supervise(const struct sandbox_plan *p, int own[3], pid_t init)
 {
 	int sup_fd = own[0], rep = own[1];
 	struct sup s = { .fs = p->fs, .report = rep, .lock = p->lock_fd,
-			 .listener = -1, .ws = -1 };
-	int keep[3] = { sup_fd, rep, p->lock_fd }, fds[1], nfds = 0;
+			 .listener = -1, .ws = own[2], .ws_path = p->workspace };
+	int keep[4] = { sup_fd, rep, own[2], p->lock_fd }, fds[1], nfds = 0;
 	char c, root[32] = "/";
 
-	linux_close_fds_except(keep, p->lock_fd >= 0 ? 3 : 2);
+	linux_close_fds_except(keep, p->lock_fd >= 0 ? 4 : 3);
 	prctl(PR_SET_NAME, "sbx-supervise");
 	if (setsockopt(rep, SOL_SOCKET, SO_SNDTIMEO,
 		       &(struct timeval){ 2, 0 }, sizeof(struct timeval)) < 0)
@@ -422,13 +422,6 @@ linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
 		snprintf(root, sizeof(root), "/proc/%d/root", (int)init);
 	if ((s.root = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		_exit(1);
-	/* The workspace without the binds on it, while we may clone a
-	 * mount (not in a terminal session, whose supervisor starts
-	 * without capabilities): a bound .git/config is written there. */
-	s.ws_path = p->workspace;
-	if (p->workspace)
-		s.ws = (int)syscall(SYS_open_tree, AT_FDCWD, p->workspace,
-				    OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	if (linux_drop_privs(p) < 0 || prctl(PR_SET_DUMPABLE, 0) < 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		_exit(1);
@@ -447,7 +440,7 @@ linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
 
 int
 linux_supervisor_prepare(const struct sandbox_plan *p,
-			 struct linux_session_fds *f, int own[2])
+			 struct linux_session_fds *f, int own[3])
 {
 	int sup[2], rep[2], e;
 
@@ -469,11 +462,20 @@ linux_supervisor_prepare(const struct sandbox_plan *p,
 	f->report = rep[0];
 	own[0] = sup[1];
 	own[1] = rep[1];
+	/* The workspace without the binds on it, cloned while the caller
+	 * may (before it drops its capabilities; -1 where it cannot, as in
+	 * Landlock-only mode, which has no binds): the supervisor writes a
+	 * bound .git/config there (linux/gitcfg.c). */
+	own[2] = p->workspace ? (int)syscall(SYS_open_tree, AT_FDCWD,
+					      p->workspace, OPEN_TREE_CLONE |
+					      OPEN_TREE_CLOEXEC) : -1;
+	if (own[2] < 0)
+		own[2] = -1;
 	return 0;
 }
 
 pid_t
-linux_supervisor_fork(const struct sandbox_plan *p, int own[2])
+linux_supervisor_fork(const struct sandbox_plan *p, int own[3])
 {
 	/* A failed fork leaves the command no one to hand its listener
 	 * to: its setup fails there (fail closed). */
@@ -484,6 +486,8 @@ linux_supervisor_fork(const struct sandbox_plan *p, int own[2])
 		linux_supervise(p, own, 0);
 	close(own[0]);
 	close(own[1]);
-	own[0] = own[1] = -1;
+	if (own[2] >= 0)
+		close(own[2]);
+	own[0] = own[1] = own[2] = -1;
 	return pid;
 }

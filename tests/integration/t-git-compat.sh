@@ -99,7 +99,7 @@ expect_eq "... it stays in the new directory" "$(cat "$WS/n/.vscode/tasks.json")
 cfg=$(cfg_sum)
 out=$(sbx run -q -- sh -c 'git config user.email agent@example.com && git remote add origin "$PWD/remote.git" && git push -q -u origin main && echo done' 2>&1)
 expect_eq "config user.email, remote add, push -u ($out)" "$out" done
-expect_eq "host config: user.email" "$(git -C "$WS" config user.email)" agent@example.com
+expect_eq "host config: user.email" "$(git -C "$WS" config --local user.email)" agent@example.com
 expect_eq "host config: remote url" "$(git -C "$WS" config remote.origin.url)" "$WS/remote.git"
 expect_eq "host config: branch tracking" "$(git -C "$WS" config branch.main.remote) $(git -C "$WS" config branch.main.merge)" "origin refs/heads/main"
 expect_eq "pushed" "$(git --git-dir="$WS/remote.git" rev-parse main)" "$(git -C "$WS" rev-parse main)"
@@ -120,10 +120,37 @@ done
 out=$(sbx run -- git remote add evil 'ext::sh -c touch% /tmp/pwned' 2>&1)
 check "remote add with an ext:: url refused ($out)" grep -q "remote.evil.url: remote helper" <<<"$out"
 expect_eq "host config still unchanged" "$(cfg_sum)" "$cfg"
+# A terminal session (built directly, its supervisor forked by its init
+# after the init dropped its capabilities): the same.
+if command -v script >/dev/null; then
+	out=$(script -qec "$BIN/sbxctl --no-autostart --socket $SOCK run -t -- git config user.name tty" /dev/null 2>&1 | tr -d '\r')
+	expect_eq "-t session: git config user.name ($out)" "$(git -C "$WS" config --local user.name)" tty
+	cfg=$(cfg_sum)
+	out=$(script -qec "$BIN/sbxctl --no-autostart --socket $SOCK run -t -- git config core.pager less" /dev/null 2>&1 | tr -d '\r')
+	check "-t session: core.pager refused ($out)" grep -q "core.pager: " <<<"$out"
+	expect_eq "-t session: host config unchanged" "$(cfg_sum)" "$cfg"
+fi
 # A change by hand that hides a key in a value the user's syntax allows.
 out=$(sbx run -q -- sh -c 'cp .git/config c.lock && printf "[core]\n\teditor = x\n" >> c.lock && mv c.lock .git/config' 2>&1)
 check "a hand-made rewrite adding core.editor refused ($out)" grep -q "not permitted" <<<"$out"
 expect_eq "host config unchanged at the end" "$(cfg_sum)" "$cfg"
 rm -f "$WS/c.lock"
 stop_daemon
+
+# Landlock-only mode (no binds: the supervisor alone guards; only an
+# unprivileged daemon runs it): the same clone and config.
+if [ "$(id -u)" -ne 0 ]; then
+	start_daemon --landlock-only
+	out=$(sbx run -q -- sh -c 'git clone -q --no-local "$0" ll && git -C ll checkout -q other && cat ll/.vscode/settings.json' "$F/main" 2>&1)
+	expect_eq "landlock-only: clone, checkout in one run" "$out" '{"a":2}'
+	expect_eq "landlock-only: the clone's config keeps git's file mode probe" "$(git -C "$WS/ll" config core.filemode)" true
+	out=$(sbx run -q -- git config user.name ll 2>&1)
+	expect_eq "landlock-only: git config user.name ($out)" "$(git -C "$WS" config --local user.name)" ll
+	cfg=$(cfg_sum)
+	out=$(sbx run -- git config alias.x '!sh' 2>&1)
+	check "landlock-only: alias refused ($out)" grep -q "alias.x: " <<<"$out"
+	expect_eq "landlock-only: host config unchanged" "$(cfg_sum)" "$cfg"
+	expect_eq "landlock-only: mkdir .vscode at the root" "$(probe mkdir .vscode)" EPERM
+	stop_daemon
+fi
 done_test
