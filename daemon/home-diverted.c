@@ -19,29 +19,45 @@
 #define WALK_BUDGET 20000
 #define WALK_DEPTH 12
 
+/* Caches, package stores and histories, relative to the home. */
+static const char *const caches[] = {
+	/* caches and package stores */
+	".cache", ".npm", ".cargo/registry", ".cargo/git", ".rustup",
+	"go/pkg", ".m2/repository", ".gradle", ".ivy2", ".sbt", ".yarn",
+	".pnpm-store", ".local/share/pnpm", ".bun/install", ".deno",
+	".nuget/packages", ".conan", ".node-gyp", ".local/lib", ".local/bin",
+	".local/state",
+	/* histories */
+	".bash_history", ".zsh_history", ".python_history",
+	".node_repl_history", ".lesshst", ".wget-hsts", ".psql_history",
+	".sqlite_history", ".viminfo",
+};
+#define NCACHES (sizeof(caches) / sizeof(caches[0]))
+
 bool
 home_diverted_cache(const char *rel)
 {
-	static const char *const caches[] = {
-		/* caches and package stores */
-		".cache", ".npm", ".cargo/registry", ".cargo/git", ".rustup",
-		"go/pkg", ".m2/repository", ".gradle", ".ivy2", ".sbt",
-		".yarn", ".pnpm-store", ".local/share/pnpm", ".bun/install",
-		".deno", ".nuget/packages", ".conan", ".node-gyp",
-		".local/lib", ".local/bin", ".local/state",
-		/* histories */
-		".bash_history", ".zsh_history", ".python_history",
-		".node_repl_history", ".lesshst", ".wget-hsts",
-		".psql_history", ".sqlite_history", ".viminfo",
-	};
 	size_t i, n;
 
-	for (i = 0; i < sizeof(caches) / sizeof(caches[0]); i++) {
+	for (i = 0; i < NCACHES; i++) {
 		n = strlen(caches[i]);
 		if (!strncmp(rel, caches[i], n) &&
 		    (rel[n] == '\0' || rel[n] == '/'))
 			return true;
 	}
+	return false;
+}
+
+/* Whether a cache lies below rel (".cargo" holds ".cargo/registry"): a
+ * directory made in the run is then looked into, not listed whole. */
+static bool
+holds_cache(const char *rel)
+{
+	size_t i, n = strlen(rel);
+
+	for (i = 0; i < NCACHES; i++)
+		if (!strncmp(caches[i], rel, n) && caches[i][n] == '/')
+			return true;
 	return false;
 }
 
@@ -116,7 +132,7 @@ walk_dir(struct walk *w, int dir, char *rel, size_t len, int depth)
 				note(w, rel, "");
 			continue;
 		}
-		if (changed(w, &st) && !in_home(w, rel)) {
+		if (changed(w, &st) && !holds_cache(rel) && !in_home(w, rel)) {
 			note(w, rel, "/"); /* made in the run: as a whole */
 			continue;
 		}

@@ -17,12 +17,12 @@ if sbx status | grep -q 'no home overlay'; then
 	stop_daemon
 	skip "no home overlay on this machine"
 fi
-out=$(sbx run -- sh -c 'echo c > ~/.cache/c; mkdir -p ~/.npm/_cacache; echo h >> ~/.bash_history; echo p > local.txt' 2>&1)
+out=$(sbx run -- sh -c 'echo c > ~/.cache/c; mkdir -p ~/.npm/_cacache ~/.cargo/registry/x ~/go/pkg/mod; echo h >> ~/.bash_history; echo p > local.txt' 2>&1)
 expect_eq "caches, histories and the workspace: nothing listed" "$out" ""
-out=$(sbx run -- sh -c 'echo x > ~/notes.txt; mkdir -p ~/newdir/a; echo y > ~/newdir/a/f; echo z >> ~/other/src/o.c; rm ~/old.txt' 2>&1)
+out=$(sbx run -- sh -c 'echo x > ~/notes.txt; mkdir -p ~/newdir/a; echo y > ~/newdir/a/f; echo z >> ~/other/src/o.c; rm ~/old.txt; mkdir -p ~/.cargo/bin; echo t > ~/.cargo/bin/tool' 2>&1)
 expect_eq "exit 0" "$?" 0
 check "the list says where they are ($out)" grep -q "^sbx: written to the workspace's home layer, not to the home" <<<"$out"
-for p in "~/notes.txt" "~/newdir/" "~/other/src/o.c" "~/old.txt (removed)"; do
+for p in "~/notes.txt" "~/newdir/" "~/other/src/o.c" "~/old.txt (removed)" "~/.cargo/bin/"; do
 	check "listed: $p" grep -qF "$p" <<<"$out"
 done
 lacks() { ! grep -qF "$1" <<<"$2"; }
