@@ -255,6 +255,7 @@ static void
 summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 {
 	json_t *j = json_object(), *groups = json_array(), *w = json_array();
+	json_t *d = json_array();
 	size_t i;
 
 	for (i = 0; i < es->n_violation_groups; i++)
@@ -276,6 +277,13 @@ summary_json(FILE *out, const Sbx__ExitStatus *es, const char *note)
 		json_array_append_new(w, json_string(es->env_withheld[i]));
 	json_object_set_new(j, "env_withheld", w);
 	json_object_set_new(j, "direct_net", json_integer(es->direct_net));
+	for (i = 0; i < es->n_diverted; i++)
+		json_array_append_new(d, json_string(es->diverted[i]));
+	json_object_set_new(j, "diverted", d);
+	json_object_set_new(j, "diverted_more",
+			    json_integer(es->diverted_more));
+	json_object_set_new(j, "left_unchanged",
+			    json_boolean(blocked_left_unchanged(es)));
 	json_object_set_new(j, "note", note[0] ? json_string(note) :
 						 json_null());
 	json_dumpf(j, out, JSON_COMPACT);
@@ -297,13 +305,31 @@ probe_only(const Sbx__ViolationEvent *g)
 	       !strncmp(t, "socket(AF_INET", 14) && strstr(t, "SOCK_DGRAM");
 }
 
+bool
+blocked_left_unchanged(const Sbx__ExitStatus *es)
+{
+	const Sbx__ViolationEvent *g;
+	size_t i;
+
+	for (i = 0; i < es->n_violation_groups; i++) {
+		g = es->violation_groups[i];
+		if (!strcmp(str(g->kind), "fs-write") &&
+		    (!strcmp(str(g->operation), "write") ||
+		     !strcmp(str(g->operation), "remove")))
+			return true;
+	}
+	return false;
+}
+
 void
 blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 {
 	char line[2048], note[2048];
 	size_t i;
 
-	blocked_note(es, code, note, sizeof(note));
+	/* The note is about the command's failure, not the one run adds. */
+	blocked_note(es, es->exited && es->code == 0 ? 0 : code, note,
+		     sizeof(note));
 	if (json) {
 		summary_json(out, es, note);
 		return;
@@ -336,5 +362,21 @@ blocked_summary(FILE *out, const Sbx__ExitStatus *es, int code, bool json)
 		blocked_withheld(es, line, sizeof(line));
 		fprintf(out, "sbx: %s\n", line);
 	}
+	if (es->n_diverted) {
+		fprintf(out, "sbx: written to the workspace's home layer, not "
+			"to the home (sbxctl reset discards them):");
+		for (i = 0; i < es->n_diverted; i++) {
+			snprintf(line, sizeof(line), "%s", es->diverted[i]);
+			blocked_scrub(line);
+			fprintf(out, "%s %s", i ? "," : "", line);
+		}
+		if (es->diverted_more)
+			fprintf(out, " and %u more", es->diverted_more);
+		fputc('\n', out);
+	}
+	if (es->exited && es->code == 0 && code != 0)
+		fprintf(out, "sbx: the command exited 0, but a write it made "
+			"to a protected file was refused and left the file "
+			"as it was: exit status %d\n", code);
 	fflush(out);
 }

@@ -40,6 +40,12 @@ size_t blocked_direct(const Sbx__ExitStatus *es, char *buf, size_t size);
  * when nothing was. Names only: the daemon never sends values. */
 size_t blocked_withheld(const Sbx__ExitStatus *es, char *buf, size_t size);
 
+/* Whether the run's violations include a refused write or removal of an
+ * existing protected file (the supervisor's "write" and "remove"): the
+ * command's change failed and left the old content. Programs may report
+ * that and still exit 0 (git checkout does), so `run` does not. */
+bool blocked_left_unchanged(const Sbx__ExitStatus *es);
+
 /*
  * After `sbxctl run`: the grouped violations of the run and the note on
  * out, as "sbx: " lines, or with json one JSON object on one line (always,

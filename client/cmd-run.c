@@ -375,6 +375,41 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	return r;
 }
 
+/* After a failed command that ran git: when the workspace lies inside a
+ * git repository, git in the sandbox cannot write it (it stops at the
+ * workspace's mount, or gets EROFS with GIT_DISCOVERY_ACROSS_FILESYSTEM),
+ * and the way to commit is to make the repository the workspace. Said
+ * only then: a fact that can explain the failure. */
+static void
+enclosing_repo_note(const struct run_opts *o, char **argv, int argc)
+{
+	char ws[PATH_MAX], git[PATH_MAX + 8], *slash;
+	struct stat st;
+	bool ran_git = false;
+	int i;
+
+	for (i = 0; i < argc && !ran_git; i++)
+		ran_git = strstr(argv[i], "git") != NULL;
+	if (!ran_git || resolve(o->workspace ? o->workspace : o->cwd ?
+				o->cwd : ".", ws) < 0)
+		return;
+	snprintf(git, sizeof(git), "%s/.git", ws);
+	if (lstat(git, &st) == 0)
+		return; /* the workspace is a repository's top itself */
+	while ((slash = strrchr(ws, '/')) != NULL && slash != ws) {
+		*slash = '\0';
+		snprintf(git, sizeof(git), "%s/.git", ws);
+		if (lstat(git, &st) == 0) {
+			fprintf(stderr, "sbx: the workspace is inside the git "
+				"repository %s, which git in the sandbox cannot "
+				"write (it stops at the workspace, or gets a "
+				"read-only file system); to commit, run with "
+				"--workspace %s\n", ws, ws);
+			return;
+		}
+	}
+}
+
 static int
 cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -411,6 +446,8 @@ cmd_run(const struct cmd_ctx *ctx, int argc, char **argv)
 	/* A daemon without credit never sends any: paced the old way. */
 	ro.credit = o.stream && client_has_feature(&c, "stdin-credit");
 	code = relay_run(&c, &ro);
+	if (code != 0 && code != EXIT_SBX && !o.quiet && !ctx->json)
+		enclosing_repo_note(&o, argv + first, argc - first);
 	if (ro.master >= 0)
 		close(ro.master);
 	client_close(&c);

@@ -122,6 +122,9 @@ exit_code(const Sbx__ExitStatus *es)
 		client_err("%s", es->exec_error);
 	if (es->timed_out)
 		client_err("command timed out");
+	/* Success would hide a change the sandbox refused. */
+	if (es->exited && es->code == 0 && blocked_left_unchanged(es))
+		return 1;
 	if (es->exited)
 		return es->code;
 	return 128 + es->signal;

@@ -63,6 +63,9 @@ struct session {
 	bool tmp_held;             /* holds its workspace's tmpfs (ws-tmp.h) */
 	struct fsplan_list writable; /* the plan's, and the temp dir: for
 					the exit note */
+	char *home_layers, *home;  /* the home overlay's layers and the
+				      real home, or NULL: what the run
+				      left in the layer is listed */
 	struct policy *policy;     /* effective policy of this run */
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct proxy *proxy;   /* serves the sandbox's listeners */

@@ -26,6 +26,7 @@
 #include "daemon/policy/fsplan.h"
 #include "daemon/policy/fsplan-cache.h"
 #include "daemon/policy/limits.h"
+#include "daemon/home-diverted.h"
 #include "daemon/home-overlay.h"
 #include "daemon/policy/store.h"
 #include "daemon/policy/syscall-deny.h"
@@ -108,6 +109,8 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	if (s->tmp_held)
 		ws_tmp_release(s->workspace);
 	free(s->workspace);
+	free(s->home_layers);
+	free(s->home);
 	policy_free(s->policy);
 	fsplan_list_free(&s->writable);
 	runenv_names_free(s->env_withheld);
@@ -306,6 +309,7 @@ send_exit(struct session *s)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__ExitStatus es = SBX__EXIT_STATUS__INIT;
+	struct home_diverted hd = { 0 };
 	char msg[256] = "";
 
 	es.session_id = s->id;
@@ -340,9 +344,19 @@ send_exit(struct session *s)
 	for (es.env_withheld = s->env_withheld; es.env_withheld &&
 	     es.env_withheld[es.n_env_withheld]; es.n_env_withheld++)
 		;
+	/* What the home overlay kept from the real home, caches aside. */
+	if (s->home_layers &&
+	    home_diverted_scan(s->home_layers, s->home,
+			       /* file times lag by up to a tick */
+			       (int64_t)s->start_unix_ms - 10, &hd) == 0) {
+		es.diverted = hd.path;
+		es.n_diverted = hd.n;
+		es.diverted_more = hd.more;
+	}
 	env.msg_case = SBX__ENVELOPE__MSG_EXIT_STATUS;
 	env.exit_status = &es;
 	conn_send_id(s->conn, s->req, &env);
+	home_diverted_free(&hd);
 }
 
 static const char *
@@ -560,6 +574,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	struct proxy_env pe;
 	size_t i;
 	char tmpdir[PATH_MAX], vartmp[PATH_MAX], layers[PATH_MAX];
+	struct timespec now;
 	char **env;
 	int r, tmp_fd = -1, vartmp_fd = -1;
 
@@ -577,6 +592,9 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	}
 	if ((r = plan_fs(s, req->workspace, &fs, layers, err, errlen)) < 0)
 		return r;
+	if (fsplan_home(fs) && (!(s->home_layers = strdup(layers)) ||
+				!(s->home = strdup(fsplan_home(fs)))))
+		return -ENOMEM;
 	if ((r = temp_dirs(s, req->workspace, tmpdir, vartmp, &tmp_fd,
 			   &vartmp_fd)) < 0) {
 		snprintf(err, errlen, "private temp dir: %s", strerror(-r));
@@ -624,7 +642,9 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	if (r < 0)
 		return r;
 	s->start_ms = sbxd_now_ms();
-	s->start_unix_ms = (uint64_t)time(NULL) * 1000u;
+	clock_gettime(CLOCK_REALTIME, &now);
+	s->start_unix_ms = (uint64_t)now.tv_sec * 1000u +
+			   (uint64_t)now.tv_nsec / 1000000u;
 	r = sandbox_spawn(plan, &s->proc);
 	sandbox_plan_free(plan);
 	/* What a failed run's note lists as writable: the plan's trees and

@@ -21,7 +21,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "daemon/policy/gitconfig.h"
 #include "daemon/linux/supervise.h"
 #include "daemon/linux/linux.h"
 #include "daemon/policy/protect.h"
@@ -184,6 +183,18 @@ hard_linked(struct sup *s, struct sreq *r, const struct rpath *p)
 	return 0;
 }
 
+/* A verdict that allows the change: ALLOW, or NEW_DIR where the holding
+ * directory was made in this run (checked on path, which must be the
+ * resolved abs whose directory parent is). */
+static bool
+allowed_here(struct sup *s, enum protect_verdict v, int parent,
+	     const char *path, const char *abs)
+{
+	return v == PROTECT_ALLOW ||
+	       (v == PROTECT_NEW_DIR && !strcmp(path, abs) &&
+		sup_made_here(s, parent, abs));
+}
+
 static int
 open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	      bool cloexec)
@@ -196,12 +207,20 @@ open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 		return -EEXIST;
 	if (S_ISLNK(p->st.st_mode))
 		return -ELOOP; /* O_NOFOLLOW on a symlink */
+	/* A protected file the template bound read-only: the kernel's
+	 * EROFS, reported, since the write leaves the old content. */
+	if (writes(flags) && ro_mount(p->obj) && S_ISREG(p->st.st_mode) &&
+	    res_fd_path(p->obj, path, sizeof(path)) == 0 &&
+	    protect_covered(s->fs, path, &rule)) {
+		sup_report_protect(s, r, PROTECT_WRITE, path, rule, NULL);
+		return -EROFS;
+	}
 	if (writes(flags) && !ro_mount(p->obj)) {
 		if ((e = res_fd_path(p->obj, path, sizeof(path))) < 0)
 			return e;
-		if (e == 0 && protect_decide(s->fs, PROTECT_WRITE,
-					     p->st.st_mode & S_IFMT, path,
-					     &rule) != PROTECT_ALLOW)
+		if (e == 0 && !allowed_here(s, protect_decide(s->fs,
+				PROTECT_WRITE, p->st.st_mode & S_IFMT, path,
+				&rule), p->parent, path, p->abs))
 			return deny(s, r, PROTECT_WRITE, path, rule, NULL);
 	}
 	if (writes(flags) && (e = hard_linked(s, r, p)) < 0)
@@ -246,6 +265,8 @@ open_new(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	if (!ro_mount(p->parent))
 		v = protect_decide(s->fs, PROTECT_CREATE, S_IFREG, p->abs,
 				   &rule);
+	if (allowed_here(s, v, p->parent, p->abs, p->abs))
+		v = PROTECT_ALLOW;
 	switch (v) {
 	case PROTECT_ALLOW:
 		break;
@@ -352,7 +373,8 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 		protect_decide(s->fs, op, op == PROTECT_MKDIR ? S_IFDIR :
 			       op == PROTECT_SYMLINK ? S_IFLNK : S_IFREG,
 			       p.abs, &rule);
-	if (v != PROTECT_ALLOW && v != PROTECT_HOOKS_DIR)
+	if (!allowed_here(s, v, p.parent, p.abs, p.abs) &&
+	    v != PROTECT_HOOKS_DIR)
 		e = deny(s, r, op, p.abs, rule, NULL);
 	else if (op != PROTECT_SYMLINK && (e = use_umask(s, r)) < 0)
 		;
@@ -367,6 +389,8 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 			 symlinkat(target, p.parent, p.name) < 0 ? -errno : 0);
 	if (e == 0 && op == PROTECT_MKDIR && is_dot_git(p.name))
 		sup_fresh_set(s, p.parent, p.name, true);
+	if (e == 0 && op == PROTECT_MKDIR)
+		sup_made_add(s, p.parent, p.name);
 	res_close(&p);
 	return e;
 }
@@ -510,54 +534,6 @@ check_tree(struct sup *s, struct sreq *r, int dir, const char *from,
 	return e;
 }
 
-/* config.lock renamed onto .git/config: the content is read once, checked
- * and written to a new file, which alone is renamed into place; any fd
- * the command holds keeps pointing at its own, now unlinked, file. */
-static int
-git_config(struct sup *s, struct sreq *r, struct rpath *src,
-	   struct rpath *dst, unsigned flags)
-{
-	static char buf[GITCONFIG_MAX + 1];
-	struct gitconfig_error ge;
-	char detail[160];
-	size_t n = 0;
-	ssize_t k;
-	int fd, e = 0;
-
-	if ((fd = res_reopen(src->obj, O_RDONLY)) < 0)
-		return fd;
-	while (n < sizeof(buf) &&
-	       (k = read(fd, buf + n, sizeof(buf) - n)) > 0)
-		n += (size_t)k;
-	close(fd);
-	if (gitconfig_check(buf, n, &ge) < 0) {
-		snprintf(detail, sizeof(detail), "line %u%s%s: %s", ge.line,
-			 ge.key[0] ? " " : "", ge.key, ge.why);
-		return deny(s, r, PROTECT_RENAME, dst->abs, "/**/.git/config",
-			    detail);
-	}
-	if (unlinkat(src->parent, src->name, 0) < 0)
-		return -errno;
-	fd = openat(src->parent, src->name, O_WRONLY | O_CREAT | O_EXCL |
-		    O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (fchmod(fd, src->st.st_mode & 0666) < 0 ||
-	    write(fd, buf, n) != (ssize_t)n)
-		e = -EIO;
-	if (close(fd) < 0 && e == 0)
-		e = -EIO;
-	if (e == 0 && renameat2(src->parent, src->name, dst->parent, dst->name,
-				flags & RENAME_NOREPLACE) < 0)
-		e = -errno;
-	if (e < 0)
-		return e;
-	if (dst->obj >= 0)
-		sup_fresh_set(s, dst->obj, "", false);
-	sup_fresh_set(s, dst->parent, dst->name, true);
-	return 0;
-}
-
 static int
 rename_checked(struct sup *s, struct sreq *r, struct rpath *src,
 	       struct rpath *dst, unsigned flags)
@@ -569,20 +545,31 @@ rename_checked(struct sup *s, struct sreq *r, struct rpath *src,
 	long budget = TREE_MAX_ENTRIES;
 	int depth, e;
 
+	bool fresh;
+
+	/* git writing a repository's config: the whole of it in one this
+	 * session made, only keys that run nothing in one that existed
+	 * before (linux/gitcfg.c; a bound config too). */
+	if (v == PROTECT_GIT_CONFIG && !(flags & RENAME_EXCHANGE) &&
+	    S_ISREG(src->st.st_mode) && !strchr(src->name, '/') &&
+	    !mount_root(src->obj) && !ro_mount(src->parent) &&
+	    !ro_mount(dst->parent) && !protect_covered(s->fs, src->abs, NULL) &&
+	    (dst->obj < 0 || S_ISREG(dst->st.st_mode))) {
+		fresh = sup_fresh(s, dst->parent, "") &&
+			(dst->obj < 0 || sup_fresh(s, dst->parent, dst->name));
+		if (fresh || dst->obj >= 0)
+			return gitcfg_rename(s, r, src, dst, flags, fresh);
+	}
 	if (mount_root(src->obj) || mount_root(dst->obj) ||
 	    ro_mount(src->parent) || ro_mount(dst->parent))
 		goto kernel; /* it refuses: EBUSY, EROFS, EXDEV */
-	/* git writing the config of a repository this session made. */
-	if (v == PROTECT_GIT_CONFIG && !(flags & RENAME_EXCHANGE) &&
-	    S_ISREG(src->st.st_mode) && !strchr(src->name, '/') &&
-	    !protect_covered(s->fs, src->abs, NULL) &&
-	    sup_fresh(s, dst->parent, "") &&
-	    (dst->obj < 0 || (S_ISREG(dst->st.st_mode) &&
-			      sup_fresh(s, dst->parent, dst->name))))
-		return git_config(s, r, src, dst, flags);
-	if (v != PROTECT_ALLOW)
-		return deny(s, r, PROTECT_RENAME, dst->abs, rule, NULL);
-	if (protect_covered(s->fs, src->abs, &rule))
+	/* Onto an existing file: a write of it, which leaves it as it was. */
+	if (!allowed_here(s, v, dst->parent, dst->abs, dst->abs))
+		return deny(s, r, dst->obj >= 0 ? PROTECT_WRITE :
+			    PROTECT_RENAME, dst->abs, rule, NULL);
+	if (!allowed_here(s, protect_decide(s->fs, PROTECT_REMOVE, 0,
+					    src->abs, &rule),
+			  src->parent, src->abs, src->abs))
 		return deny(s, r, PROTECT_REMOVE, src->abs, rule, NULL);
 	/* Exchanged, dst's object lands at src's path. */
 	if ((flags & RENAME_EXCHANGE) && dst->obj >= 0 &&

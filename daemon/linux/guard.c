@@ -1,8 +1,10 @@
-/* The file syscalls the supervisor performs only in Landlock-only mode:
- * removal and chmod. In the namespace modes existing protected paths are
- * read-only binds, which refuse both (EBUSY, EROFS); without mounts
- * nothing would, so a sandbox could delete .sbxignore (unmasking what it
- * named at the next run) or make a disabled hook executable. As for the
+/* Removal, which the supervisor performs in every mode, and chmod, only
+ * in Landlock-only mode: in the namespace modes existing protected paths
+ * are read-only binds, which refuse it (EROFS); without mounts nothing
+ * would, so a sandbox could delete .sbxignore (unmasking what it named at
+ * the next run) or make a disabled hook executable. Removal is seen
+ * everywhere so that a refused one is reported, and for the protected
+ * names left unbound in directories made during a run. As for the
  * other calls (linux/emulate.c): the path is read and resolved once, and
  * the change made on the directory fd and name, or the object, checked. */
 #define _GNU_SOURCE
@@ -79,6 +81,7 @@ static int
 guard_remove(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	     int flags)
 {
+	enum protect_verdict v;
 	const char *rule = NULL;
 	struct rpath p;
 	int e;
@@ -92,8 +95,10 @@ guard_remove(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	else if (p.obj < 0)
 		e = -ENOENT;
 	else if (!res_is_dot(p.name) &&
-		 protect_decide(s->fs, PROTECT_REMOVE, 0, p.abs, &rule) !=
-		 PROTECT_ALLOW && !removable(s, &p, rule))
+		 (v = protect_decide(s->fs, PROTECT_REMOVE, 0, p.abs,
+				     &rule)) != PROTECT_ALLOW &&
+		 !removable(s, &p, rule) &&
+		 !(v == PROTECT_NEW_DIR && sup_made_here(s, p.parent, p.abs)))
 		e = refuse(s, r, PROTECT_REMOVE, p.abs, rule);
 	else if (unlinkat(p.parent, p.name, flags) < 0)
 		e = -errno;
@@ -121,7 +126,11 @@ chmod_obj(struct sup *s, struct sreq *r, int obj, mode_t mode)
 		return -EOPNOTSUPP; /* AT_SYMLINK_NOFOLLOW on a symlink */
 	if ((e = res_fd_path(obj, path, sizeof(path))) < 0)
 		return e;
-	if (e == 0 && protect_covered(s->fs, path, &rule))
+	/* git init's probe of the file mode, on the config this session's
+	 * git just wrote: allowed, as in the namespace modes. */
+	if (e == 0 && protect_covered(s->fs, path, &rule) &&
+	    !(protect_git_rule(rule) && S_ISREG(st.st_mode) &&
+	      sup_fresh(s, obj, "")))
 		return refuse(s, r, PROTECT_WRITE, path, rule);
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", obj);
 	return chmod(self, mode) < 0 ? -errno : 0;

@@ -577,7 +577,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 			 fds ? -1 : p->lock_fd, direct ? p->tmp_fd : -1,
 			 direct ? p->vartmp_fd : -1,
 			 direct ? p->home_from : -1, f.proc };
-	int own[2] = { -1, -1 }, sigfd, err = 0, step;
+	int own[3] = { -1, -1, -1 }, sigfd, err = 0, step;
 	pid_t sup = 0;
 	struct command c;
 	sigset_t set;

@@ -265,16 +265,17 @@ int linux_drop_privs(const struct sandbox_plan *p);
  * off the command's way. prepare restricts the caller with f->ruleset
  * (>= 0) and makes the sockets: f->sup, where the command sends its
  * listener, f->report, the daemon's end for refusals, and own[] the
- * supervisor's. fork starts it, from a process in the pid namespace the
+ * supervisor's: its two ends and a clone of the workspace's mount without
+ * the binds on it (-1 when the caller may not clone one). fork starts it, from a process in the pid namespace the
  * sandbox's /proc shows and in the Landlock domain the command's own
  * nests in, and closes own[]; returns its pid (-1: none). */
 int linux_supervisor_prepare(const struct sandbox_plan *p,
-			     struct linux_session_fds *f, int own[2]);
-pid_t linux_supervisor_fork(const struct sandbox_plan *p, int own[2]);
+			     struct linux_session_fds *f, int own[3]);
+pid_t linux_supervisor_fork(const struct sandbox_plan *p, int own[3]);
 /* The caller becomes the supervisor (what linux_supervisor_fork's child
  * runs); init: the session init it started (its child), reaped before it
  * exits, or 0. */
-void linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
+void linux_supervise(const struct sandbox_plan *p, int own[3], pid_t init)
 	__attribute__((noreturn));
 
 /* Tells the daemon of the session init a start process cloned: STARTED

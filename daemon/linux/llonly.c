@@ -697,7 +697,7 @@ start_supervised(struct sandbox_plan *p, int sfd)
 	struct linux_session_fds f = { p->ll_ruleset, -1, -1, -1 };
 	int keep[7] = { sfd, p->stdio[0], p->stdio[1], p->stdio[2],
 			p->ll_ruleset, p->lock_fd, p->ll_dev };
-	int own[2], r;
+	int own[3], r;
 	pid_t pid = fork();
 
 	if (pid > 0)

@@ -42,7 +42,10 @@ struct trees {
 	int ws[MAX_WRITE];  /* clones of the writable trees, -1: absent */
 	int nws;
 	int home;           /* the home overlay, detached; -1: none */
-	int wsro;           /* the real workspace, when inside the home */
+	int wsro;           /* the real workspace, when inside the home, or
+			       the repository it lies in (real_top) */
+	const char *wsro_path;
+	char wsro_buf[4096];
 	struct home_mounts sub;
 };
 
@@ -285,8 +288,40 @@ new_home(const struct sandbox_plan *p, const char *home)
 	return r;
 }
 
+/* What goes back over the overlay, read-only, for a workspace in the
+ * home: the workspace, or the top of the git repository it lies in (a
+ * package of a monorepo), so that git writing that repository's .git,
+ * or anything writing the repository's other files, gets EROFS instead
+ * of a copy in the home layer the host never sees. The home itself
+ * (a repository of dotfiles) is not: its caches must stay writable.
+ * Looked up as the user; into buf. */
+static const char *
+real_top(const char *ws, const char *home, char *buf, size_t size)
+{
+	size_t hn = strlen(home), n;
+	char git[4096];
+	int fd;
+
+	if (snprintf(buf, size, "%s", ws) >= (int)size)
+		return ws;
+	for (n = strlen(buf); n > hn + 1; ) {
+		while (n > hn && buf[n - 1] != '/')
+			n--;
+		if (n <= hn + 1)
+			break;
+		buf[--n] = '\0'; /* now the parent */
+		if (snprintf(git, sizeof(git), "%s/.git", buf) <
+			    (int)sizeof(git) &&
+		    (fd = linux_userpath_open(git, O_PATH, 0)) >= 0) {
+			close(fd);
+			return buf;
+		}
+	}
+	return ws;
+}
+
 /* The home overlay, detached, and what must go back over it: the mounts
- * below the home and the real workspace. */
+ * below the home and the real workspace (or the repository it is in). */
 static int
 take_home(const struct sandbox_plan *p, struct trees *t)
 {
@@ -309,9 +344,13 @@ take_home(const struct sandbox_plan *p, struct trees *t)
 	linux_homeshare_keep(r);
 	/* The workspace is never shadowed by the overlay: what allowWrite
 	 * leaves out of it stays the real thing, read-only. */
-	if (under(p->workspace, home) &&
-	    (t->wsro = linux_userpath_clone(p->workspace, AT_RECURSIVE)) < 0)
-		return t->wsro;
+	if (under(p->workspace, home)) {
+		t->wsro_path = real_top(p->workspace, home, t->wsro_buf,
+					sizeof(t->wsro_buf));
+		if ((t->wsro = linux_userpath_clone(t->wsro_path,
+						    AT_RECURSIVE)) < 0)
+			return t->wsro;
+	}
 	return take_home_mounts(home, &t->sub);
 }
 
@@ -495,7 +534,7 @@ mount_home(const struct sandbox_plan *p, struct trees *t)
 					  false)) < 0)
 			return r;
 	if (t->wsro >= 0)
-		return attach_read_only(t->wsro, p->workspace, true);
+		return attach_read_only(t->wsro, t->wsro_path, true);
 	return 0;
 }
 

@@ -317,11 +317,13 @@ add_arches(scmp_filter_ctx ctx, uint32_t arch)
 }
 
 /* The file syscalls the supervisor performs (linux/emulate.c), by name;
- * openat only when it may write or create. Removal (unlink, rmdir) and
- * chmod stay in the kernel where existing protected paths are read-only
- * binds (EBUSY, EROFS), and what a removal frees cannot be made again
- * with chosen content; without binds (Landlock-only mode: guard) they go
- * to the supervisor too (linux/guard.c). */
+ * openat only when it may write or create. Removal (unlink, rmdir) too
+ * (linux/guard.c): protected names in a directory made during the run
+ * are left to the supervisor, not bound, so only it can keep their
+ * removal from leaving a checkout half done, and a refused removal is
+ * then reported. chmod stays in the kernel where existing protected
+ * paths are read-only binds (EROFS); without binds (Landlock-only mode:
+ * guard) it goes to the supervisor too. */
 static const struct {
 	const char *name;
 	int op;
@@ -339,8 +341,8 @@ static const struct {
 	{ "truncate", SUP_TRUNCATE, false },
 	{ "truncate64", SUP_TRUNCATE64, false },
 	{ "umask", SUP_UMASK, false },
-	{ "unlink", SUP_UNLINK, true }, { "unlinkat", SUP_UNLINKAT, true },
-	{ "rmdir", SUP_RMDIR, true },
+	{ "unlink", SUP_UNLINK, false }, { "unlinkat", SUP_UNLINKAT, false },
+	{ "rmdir", SUP_RMDIR, false },
 	{ "chmod", SUP_CHMOD, true }, { "fchmod", SUP_FCHMOD, true },
 	{ "fchmodat", SUP_FCHMODAT, true },
 	{ "fchmodat2", SUP_FCHMODAT2, true },

@@ -461,7 +461,7 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
 	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED,
 				    .step = STEP_MOUNT_PROC };
 	struct linux_session_fds f = { -1, -1, -1, -1 };
-	int own[2] = { -1, -1 }, done[2], pid[2], r;
+	int own[3] = { -1, -1, -1 }, done[2], pid[2], r;
 	pid_t helper, init;
 
 	/* Not fork(): no atfork handler (linux/lean.c). */

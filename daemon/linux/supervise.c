@@ -11,8 +11,10 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -175,6 +177,72 @@ sup_fresh_set(struct sup *s, int dirfd, const char *name, bool on)
 	s->fresh[i] = id;
 }
 
+/* The directories this session made, an open-addressing set of
+ * identities (sup_made_here), made at the first; when it is full the
+ * rest count as made before the run (protected), never the reverse. */
+#define MADE_CAP (1u << 16)
+
+static uint32_t
+made_hash(const struct sup_ident *id)
+{
+	uint64_t h = id->ino * 0x9e3779b97f4a7c15ull ^ id->dev ^
+		     ((uint64_t)id->btime << 20) ^ id->btime_ns;
+
+	return (uint32_t)(h ^ (h >> 29)) & (MADE_CAP - 1);
+}
+
+static bool
+made_empty(const struct sup_ident *id)
+{
+	return !id->dev && !id->ino;
+}
+
+void
+sup_made_add(struct sup *s, int dirfd, const char *name)
+{
+	struct sup_ident id;
+	uint32_t i;
+
+	if (s->nmade >= MADE_CAP / 2 || ident(dirfd, name, &id) < 0)
+		return;
+	if (!s->made && !(s->made = calloc(MADE_CAP, sizeof(*s->made))))
+		return;
+	for (i = made_hash(&id); !made_empty(&s->made[i]);
+	     i = (i + 1) & (MADE_CAP - 1))
+		if (!memcmp(&s->made[i], &id, sizeof(id)))
+			return;
+	s->made[i] = id;
+	s->nmade++;
+}
+
+bool
+sup_made_here(const struct sup *s, int parent, const char *path)
+{
+	int up = protect_holder_up(path), fd, next;
+	struct sup_ident id;
+	uint32_t i;
+	bool made = false;
+
+	if (!s->made || up < 0 || (fd = fcntl(parent, F_DUPFD_CLOEXEC, 3)) < 0)
+		return false;
+	while (fd >= 0 && up-- > 0) {
+		next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = next;
+	}
+	if (fd < 0)
+		return false;
+	if (ident(fd, "", &id) == 0)
+		for (i = made_hash(&id); !made_empty(&s->made[i]);
+		     i = (i + 1) & (MADE_CAP - 1))
+			if (!memcmp(&s->made[i], &id, sizeof(id))) {
+				made = true;
+				break;
+			}
+	close(fd);
+	return made;
+}
+
 /* One lock for every supervisor of the daemon: a check and the change
  * it allows are not separated by another sandbox's directory rename
  * (which takes it exclusively). POSIX record locks: per process, and
@@ -334,15 +402,15 @@ serve(struct sup *s, const struct sandbox_plan *p, pid_t init)
  * is: its user, no capabilities, no new privileges. Not dumpable, so the
  * command cannot read or write this process. */
 void
-linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
+linux_supervise(const struct sandbox_plan *p, int own[3], pid_t init)
 {
 	int sup_fd = own[0], rep = own[1];
 	struct sup s = { .fs = p->fs, .report = rep, .lock = p->lock_fd,
-			 .listener = -1 };
-	int keep[3] = { sup_fd, rep, p->lock_fd }, fds[1], nfds = 0;
+			 .listener = -1, .ws = own[2], .ws_path = p->workspace };
+	int keep[4] = { sup_fd, rep, own[2], p->lock_fd }, fds[1], nfds = 0;
 	char c, root[32] = "/";
 
-	linux_close_fds_except(keep, p->lock_fd >= 0 ? 3 : 2);
+	linux_close_fds_except(keep, p->lock_fd >= 0 ? 4 : 3);
 	prctl(PR_SET_NAME, "sbx-supervise");
 	if (setsockopt(rep, SOL_SOCKET, SO_SNDTIMEO,
 		       &(struct timeval){ 2, 0 }, sizeof(struct timeval)) < 0)
@@ -372,7 +440,7 @@ linux_supervise(const struct sandbox_plan *p, int own[2], pid_t init)
 
 int
 linux_supervisor_prepare(const struct sandbox_plan *p,
-			 struct linux_session_fds *f, int own[2])
+			 struct linux_session_fds *f, int own[3])
 {
 	int sup[2], rep[2], e;
 
@@ -394,11 +462,20 @@ linux_supervisor_prepare(const struct sandbox_plan *p,
 	f->report = rep[0];
 	own[0] = sup[1];
 	own[1] = rep[1];
+	/* The workspace without the binds on it, cloned while the caller
+	 * may (before it drops its capabilities; -1 where it cannot, as in
+	 * Landlock-only mode, which has no binds): the supervisor writes a
+	 * bound .git/config there (linux/gitcfg.c). */
+	own[2] = p->workspace ? (int)syscall(SYS_open_tree, AT_FDCWD,
+					      p->workspace, OPEN_TREE_CLONE |
+					      OPEN_TREE_CLOEXEC) : -1;
+	if (own[2] < 0)
+		own[2] = -1;
 	return 0;
 }
 
 pid_t
-linux_supervisor_fork(const struct sandbox_plan *p, int own[2])
+linux_supervisor_fork(const struct sandbox_plan *p, int own[3])
 {
 	/* A failed fork leaves the command no one to hand its listener
 	 * to: its setup fails there (fail closed). */
@@ -409,6 +486,8 @@ linux_supervisor_fork(const struct sandbox_plan *p, int own[2])
 		linux_supervise(p, own, 0);
 	close(own[0]);
 	close(own[1]);
-	own[0] = own[1] = -1;
+	if (own[2] >= 0)
+		close(own[2]);
+	own[0] = own[1] = own[2] = -1;
 	return pid;
 }

@@ -91,6 +91,16 @@ struct sup {
 	const struct fsplan *fs;
 	int listener, report, lock, root;
 	struct sup_ident fresh[256]; /* .git dirs and configs made here */
+	/* The workspace's mount without the template's binds (an
+	 * open_tree clone made at the start, -1 when it could not be),
+	 * and its path: where a bound .git/config is rewritten
+	 * (linux/gitcfg.c). */
+	int ws;
+	const char *ws_path;
+	/* Directories this session made (sup_made_add), a set of
+	 * identities allocated at the first. */
+	struct sup_ident *made;
+	unsigned nmade;
 	unsigned nfresh, next_fresh;
 	/* Linked worktrees whose gitdir git wrote and whose .git file it
 	 * has not made yet (linux/gitlink.c): the .git/worktrees/ID
@@ -154,6 +164,11 @@ int gitlink_gitdir(struct sup *s, const struct rpath *p);
 int gitlink_commondir(struct sup *s, const struct rpath *p, mode_t mode);
 /* -EPERM when no worktree's gitdir names p. */
 int gitlink_dotgit(struct sup *s, const struct rpath *p, mode_t mode);
+/* linux/gitcfg.c: config.lock renamed onto .git/config (dst), checked
+ * as a whole config when fresh (the repository is this session's), else
+ * for what it changes; 0 or -errno (EPERM reported). */
+int gitcfg_rename(struct sup *s, struct sreq *r, struct rpath *src,
+		  struct rpath *dst, unsigned flags, bool fresh);
 /* linux/guard.c: unlink, rmdir and the chmod family (SUP_UNLINK ...
  * SUP_FCHMODAT2), for sandboxes with no read-only binds. */
 int guard_run(struct sup *s, struct sreq *r, int op);
@@ -178,6 +193,13 @@ void sup_report_protect(struct sup *s, struct sreq *r, int op,
  * directories or configs this session made; marks or forgets it. */
 bool sup_fresh(const struct sup *s, int dirfd, const char *name);
 void sup_fresh_set(struct sup *s, int dirfd, const char *name, bool on);
+/* Whether the directory holding the .vscode, .idea or .gitmodules path
+ * lies in (path's directory is parent) is one this session made, by
+ * mkdir (sup_made_add, of dirfd/name): PROTECT_NEW_DIR's condition. Not
+ * by time: a directory the user makes on the host while a run goes on
+ * (and opens in an editor) is not the run's. */
+void sup_made_add(struct sup *s, int dirfd, const char *name);
+bool sup_made_here(const struct sup *s, int parent, const char *path);
 void sup_lock(struct sup *s, bool exclusive);
 void sup_unlock(struct sup *s);
 

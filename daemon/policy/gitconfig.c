@@ -9,10 +9,12 @@
 
 #include "daemon/policy/gitconfig.h"
 
-/* What git init and git clone write into a repository's config, and
- * nothing that names a program, a hook, another file or a filter (nor
- * extensions.worktreeConfig, which would make git read config.worktree
- * files, which are not protected). */
+/* Keys whose values cannot run a program, name a hook, another file or a
+ * filter, nor change which program git runs: what git init and git clone
+ * write, and what ordinary work sets (git config user.email, git remote
+ * add, git push -u, pull.rebase). Not extensions.worktreeConfig, which
+ * would make git read config.worktree files, which are not protected;
+ * not remote.*.uploadpack, receivepack or vcs (programs), nor proxy. */
 static const struct {
 	const char *section;
 	bool sub;               /* needs a subsection ("origin") */
@@ -27,21 +29,65 @@ static const struct {
 	{ "core", false, "precomposeunicode" },
 	{ "core", false, "sparsecheckout" },
 	{ "core", false, "sparsecheckoutcone" },
+	{ "core", false, "autocrlf" },
+	{ "core", false, "eol" },
 	{ "extensions", false, "objectformat" },
 	{ "extensions", false, "refstorage" },
 	{ "extensions", false, "partialclone" },
 	{ "remote", true, "url" },
+	{ "remote", true, "pushurl" },
 	{ "remote", true, "fetch" },
+	{ "remote", true, "push" },
 	{ "remote", true, "tagopt" },
+	{ "remote", true, "prune" },
 	{ "remote", true, "promisor" },
 	{ "remote", true, "partialclonefilter" },
 	{ "branch", true, "remote" },
+	{ "branch", true, "pushremote" },
 	{ "branch", true, "merge" },
+	{ "branch", true, "rebase" },
+	{ "branch", true, "description" },
 	{ "submodule", true, "url" },
 	{ "submodule", true, "active" },
 	{ "user", false, "name" },
 	{ "user", false, "email" },
+	{ "pull", false, "rebase" },
+	{ "pull", false, "ff" },
+	{ "push", false, "default" },
+	{ "push", false, "autosetupremote" },
+	{ "fetch", false, "prune" },
+	{ "init", false, "defaultbranch" },
+	{ "advice", false, NULL }, /* any advice.* */
 };
+
+bool
+gitconfig_key_allowed(const char *section, const char *sub, const char *key,
+		      size_t keylen)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+		if (!strcasecmp(allowed[i].section, section) &&
+		    allowed[i].sub == (sub != NULL) &&
+		    (!allowed[i].key ||
+		     (strlen(allowed[i].key) == keylen &&
+		      !strncasecmp(allowed[i].key, key, keylen))))
+			return true;
+	return false;
+}
+
+static bool url_ok(const char *v, size_t n);
+
+bool
+gitconfig_value_ok(const char *section, const char *key, size_t keylen,
+		   const char *v, size_t vn)
+{
+	(void)section;
+	if ((keylen == 3 && !strncasecmp(key, "url", 3)) ||
+	    (keylen == 7 && !strncasecmp(key, "pushurl", 7)))
+		return url_ok(v, vn);
+	return true;
+}
 
 struct state {
 	char section[32];
@@ -159,16 +205,10 @@ keyval(struct state *s, const char *p, const char *end)
 		if (v[i] == '"' || v[i] == '\\' || v[i] == '#' || v[i] == ';')
 			return refuse(s, full, "quoting, escape or comment in "
 				      "value");
-	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
-		if (!strcasecmp(allowed[i].section, s->section) &&
-		    allowed[i].sub == s->has_sub &&
-		    strlen(allowed[i].key) == kn &&
-		    !strncasecmp(allowed[i].key, k, kn))
-			break;
-	if (i == sizeof(allowed) / sizeof(allowed[0]))
+	if (!gitconfig_key_allowed(s->section, s->has_sub ? "" : NULL, k, kn))
 		return refuse(s, full, "key not allowed in a config the "
 			      "sandbox writes");
-	if (!strcasecmp(allowed[i].key, "url") && !url_ok(v, vn))
+	if (!gitconfig_value_ok(s->section, k, kn, v, vn))
 		return refuse(s, full, "remote helper, option or ext "
 			      "transport in url");
 	return 0;

@@ -32,6 +32,28 @@ static const struct {
 };
 #define NEXCEPTIONS (sizeof(exceptions) / sizeof(exceptions[0]))
 
+/* Names whose readers look for them only in the directory that holds
+ * them, which an editor opens as a folder or project (.vscode, .idea), or
+ * git reads at a work tree's top (.gitmodules): writable, with all below
+ * them, in a directory made during the run (PROTECT_NEW_DIR). */
+static const char *const new_dir_rules[] = {
+	"/**/.vscode",
+	"/**/.idea",
+	"/**/.gitmodules",
+};
+#define NNEWDIR (sizeof(new_dir_rules) / sizeof(new_dir_rules[0]))
+
+static bool
+new_dir_rule(const char *glob)
+{
+	size_t i;
+
+	for (i = 0; i < NNEWDIR; i++)
+		if (!strcmp(glob, new_dir_rules[i]))
+			return true;
+	return false;
+}
+
 /* The rules of protect_git_type(), as reported. */
 static const char git_file_rule[] = "/**/.git (not a directory)";
 static const char git_symlink_rule[] =
@@ -125,32 +147,40 @@ may_cover(const char *glob, const char *path)
 	return false;
 }
 
-/* First rule covering path; git's own rules only when with_git. */
+/* Which rules covering() looks at. */
+enum { COVER_PLAIN = 1, COVER_GIT = 2, COVER_NEW_DIR = 4,
+       COVER_ALL = 7 };
+
+/* First rule covering path among the classes in `which`. */
 static const char *
-covering(const struct fsplan *fs, const char *path, bool with_git)
+covering(const struct fsplan *fs, const char *path, int which)
 {
 	const struct fsplan_list *plain = &fs->l[FSPLAN_READ_ONLY];
 	const struct fsplan_list *globs = &fs->l[FSPLAN_RO_GLOBS];
 	char p[POLICY_PATH_MAX], rule[POLICY_PATH_MAX];
 	size_t i;
+	int c;
 
 	if (!fold(p, path))
 		return "(path too long to check)";
-	for (i = 0; i < plain->n; i++)
-		if (fold(rule, plain->v[i]) && under(p, rule))
-			return plain->v[i];
-	for (i = 0; i < globs->n; i++)
-		if ((with_git || !protect_git_rule(globs->v[i])) &&
-		    may_cover(globs->v[i], p) && fold(rule, globs->v[i]) &&
-		    policy_glob_covers_path(rule, p))
+	if (which & COVER_PLAIN)
+		for (i = 0; i < plain->n; i++)
+			if (fold(rule, plain->v[i]) && under(p, rule))
+				return plain->v[i];
+	for (i = 0; i < globs->n; i++) {
+		c = protect_git_rule(globs->v[i]) ? COVER_GIT :
+		    new_dir_rule(globs->v[i]) ? COVER_NEW_DIR : COVER_PLAIN;
+		if ((which & c) && may_cover(globs->v[i], p) &&
+		    fold(rule, globs->v[i]) && policy_glob_covers_path(rule, p))
 			return globs->v[i];
+	}
 	return NULL;
 }
 
 bool
 protect_covered(const struct fsplan *fs, const char *path, const char **rule)
 {
-	const char *r = covering(fs, path, true);
+	const char *r = covering(fs, path, COVER_ALL);
 
 	if (r && rule)
 		*rule = r;
@@ -235,10 +265,21 @@ enum protect_verdict
 protect_decide(const struct fsplan *fs, enum protect_op op, mode_t type,
 	       const char *path, const char **rule)
 {
-	const char *r = covering(fs, path, false);
+	const char *r = covering(fs, path, COVER_PLAIN), *nd;
 	char p[POLICY_PATH_MAX];
 	size_t i;
 
+	if (!r && (nd = covering(fs, path, COVER_NEW_DIR))) {
+		if (rule)
+			*rule = nd;
+		/* Only files and directories, and nothing of git's: its
+		 * exceptions are for git's own rules alone. */
+		if (op == PROTECT_MKNOD || op == PROTECT_SYMLINK ||
+		    op == PROTECT_LINK || covering(fs, path, COVER_GIT) ||
+		    (op != PROTECT_REMOVE && protect_git_type(path, type)))
+			return PROTECT_DENY;
+		return PROTECT_NEW_DIR;
+	}
 	if (!r && op != PROTECT_REMOVE && (r = protect_git_type(path, type))) {
 		if (rule)
 			*rule = r;
@@ -251,7 +292,7 @@ protect_decide(const struct fsplan *fs, enum protect_op op, mode_t type,
 			*rule = r;
 		return PROTECT_DENY;
 	}
-	if (!(r = covering(fs, path, true)))
+	if (!(r = covering(fs, path, COVER_GIT)))
 		return PROTECT_ALLOW;
 	if (rule)
 		*rule = r;
@@ -393,6 +434,37 @@ protect_late_bind(const char *path)
 	for (i = 0; i < NEXCEPTIONS; i++)
 		if (policy_glob_covers_path(exceptions[i].rule, p))
 			return false;
+	for (i = 0; i < NNEWDIR; i++)
+		if (policy_glob_covers_path(new_dir_rules[i], p))
+			return false;
 	return true;
+}
+
+int
+protect_holder_up(const char *path)
+{
+	char p[POLICY_PATH_MAX];
+	const char *c, *holder = NULL;
+	size_t i, n;
+	int up = 0;
+
+	if (!fold(p, path))
+		return -1;
+	/* The first component with one of the names: it covers all
+	 * below it. */
+	for (c = p; !holder && (c = strchr(c, '/')) != NULL; c++)
+		for (i = 0; i < NNEWDIR; i++) {
+			n = strlen(new_dir_rules[i]) - 3;
+			if (!strncmp(c, new_dir_rules[i] + 3, n) &&
+			    (c[n] == '/' || c[n] == '\0')) {
+				holder = c;
+				break;
+			}
+		}
+	if (!holder)
+		return -1;
+	for (c = holder + 1; (c = strchr(c, '/')) != NULL; c++)
+		up++;
+	return up;
 }
 

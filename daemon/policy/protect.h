@@ -46,6 +46,11 @@ enum protect_verdict {
 	/* A new file named .git: only a linked worktree's, whose gitdir
 	 * git just wrote; the supervisor writes both. */
 	PROTECT_GIT_FILE,
+	/* Under .vscode, .idea or .gitmodules (a new file, directory or a
+	 * write, rename or removal): allowed only when the directory
+	 * holding that name was made during this run
+	 * (protect_holder_up). */
+	PROTECT_NEW_DIR,
 };
 
 /*
@@ -114,6 +119,11 @@ enum protect_repo protect_git_repo(const struct fsplan *fs, const char *dir);
 bool protect_late_bind(const char *path);
 
 const char *protect_op_name(enum protect_op op);
+
+/* For a path PROTECT_NEW_DIR covers: how many levels up from the path's
+ * directory the directory holding the protected name is (0: the path is
+ * the name itself, "/ws/x/.vscode"); -1 when none. */
+int protect_holder_up(const char *path);
 
 /* Whether rule (as protect_decide gives it) is one of git's own built-in
  * rules, .git/hooks or .git/config: then no other rule covers the path. */

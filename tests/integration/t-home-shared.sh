@@ -77,7 +77,8 @@ scenario user sbx
 # old template's session share the home too.
 rm -f "$WS/f1" "$WS/f2"
 mkfifo -m 666 "$WS/f1" "$WS/f2"
-sbx run -- sh -c "cat ~/.pip/d 2>/dev/null; echo x >'$WS/f1'; read x <'$WS/f2';
+# (-q: its write to ~/.pip is listed after the run, on stderr.)
+sbx run -q -- sh -c "cat ~/.pip/d 2>/dev/null; echo x >'$WS/f1'; read x <'$WS/f2';
 	cat ~/.pip/d && echo e >~/.pip/e" >"$T/oout" 2>&1 &
 opid=$!
 check "old template: its session started" timeout 30 sh -c "read x <'$WS/f1'"

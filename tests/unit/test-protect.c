@@ -159,6 +159,21 @@ static const struct {
 	{ PROTECT_CREATE, S_IFREG, WS "/.git/modules/s/HEAD", PROTECT_ALLOW },
 	{ PROTECT_CREATE, S_IFREG, WS "/vendor/.git/worktrees/w/commondir",
 	  PROTECT_DENY },
+	/* Editor folders and .gitmodules: for the supervisor to decide by
+	 * the directory holding them; only files and directories. */
+	{ PROTECT_MKDIR, S_IFDIR, WS "/cl/.vscode", PROTECT_NEW_DIR },
+	{ PROTECT_CREATE, S_IFREG, WS "/cl/.VSCode/tasks.json",
+	  PROTECT_NEW_DIR },
+	{ PROTECT_WRITE, S_IFREG, WS "/cl/.idea/a/b.xml", PROTECT_NEW_DIR },
+	{ PROTECT_REMOVE, S_IFREG, WS "/cl/.gitmodules", PROTECT_NEW_DIR },
+	{ PROTECT_RENAME, S_IFREG, WS "/.gitmodules", PROTECT_NEW_DIR },
+	{ PROTECT_SYMLINK, S_IFLNK, WS "/cl/.vscode", PROTECT_DENY },
+	{ PROTECT_LINK, S_IFREG, WS "/cl/.gitmodules", PROTECT_DENY },
+	{ PROTECT_MKNOD, S_IFIFO, WS "/cl/.idea/x", PROTECT_DENY },
+	{ PROTECT_MKDIR, S_IFDIR, WS "/vendor/.vscode", PROTECT_DENY },
+	{ PROTECT_MKDIR, S_IFDIR, WS "/.vscode/x/.git/hooks", PROTECT_DENY },
+	{ PROTECT_CREATE, S_IFREG, WS "/.idea/.git", PROTECT_DENY },
+	{ PROTECT_CREATE, S_IFREG, WS "/cl/.vscodex", PROTECT_ALLOW },
 };
 
 static void
@@ -193,6 +208,20 @@ test_decide(const struct fsplan *fs)
 				 WS "/.git/worktrees/w/config", &rule),
 		  PROTECT_DENY);
 	CHECK_STR(rule, "/**/.git/worktrees/*/config");
+}
+
+/* Where the directory holding the protected name is, from the path's. */
+static void
+test_holder(void)
+{
+	CHECK_INT(protect_holder_up(WS "/cl/.vscode"), 0);
+	CHECK_INT(protect_holder_up(WS "/cl/.gitmodules"), 0);
+	CHECK_INT(protect_holder_up(WS "/cl/.vscode/tasks.json"), 1);
+	CHECK_INT(protect_holder_up(WS "/cl/.IDEA/a/b.xml"), 2);
+	/* The first: it covers all below. */
+	CHECK_INT(protect_holder_up(WS "/a/.vscode/b/.idea/c"), 3);
+	CHECK_INT(protect_holder_up(WS "/a/.vscodex/c"), -1);
+	CHECK_INT(protect_holder_up(WS "/a/src"), -1);
 }
 
 static void
@@ -260,7 +289,11 @@ test_late_bind(void)
 	CHECK(!protect_late_bind(WS "/.git/config"));
 	CHECK(!protect_late_bind(WS "/r/.git/hooks"));
 	CHECK(!protect_late_bind(WS "/r/.git/hooks/pre-commit.sample"));
-	CHECK(protect_late_bind(WS "/.vscode"));
+	/* Left to the supervisor, which allows them in a new directory. */
+	CHECK(!protect_late_bind(WS "/.vscode"));
+	CHECK(!protect_late_bind(WS "/a/.idea/x.xml"));
+	CHECK(!protect_late_bind(WS "/a/.gitmodules"));
+	CHECK(protect_late_bind(WS "/a/.mcp.json"));
 	CHECK(protect_late_bind(WS "/.sbxignore"));
 	CHECK(protect_late_bind(WS "/.git/config.lock"));
 	CHECK(!protect_late_bind(WS "/.GIT/CONFIG"));
@@ -322,6 +355,7 @@ main(void)
 
 	test_covered(fs);
 	test_decide(fs);
+	test_holder();
 	test_git_type();
 	test_depth(fs);
 	test_late_bind();
