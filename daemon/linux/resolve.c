@@ -209,17 +209,16 @@ splice_link(char *buf, size_t cap, const char **p, const char *head,
 	return 0;
 }
 
+/* The walk's result: out->st is obj's already. */
 static int
-finish(int cur, int obj, const char *comp, size_t len, bool slash,
-       struct rpath *out)
+finish_statted(int cur, int obj, const char *comp, size_t len, bool slash,
+	       struct rpath *out)
 {
 	char dir[PATH_MAX];
 	int r;
 
 	out->parent = cur;
 	out->obj = obj;
-	if (obj >= 0 && fstat(obj, &out->st) < 0)
-		return -errno;
 	snprintf(out->name, sizeof(out->name), "%.*s%s", (int)len, comp,
 		 slash ? "/" : "");
 	if ((r = res_fd_path(cur, dir, sizeof(dir))) != 0)
@@ -227,6 +226,18 @@ finish(int cur, int obj, const char *comp, size_t len, bool slash,
 	r = snprintf(out->abs, sizeof(out->abs), "%s%s%.*s", dir,
 		     strcmp(dir, "/") && len ? "/" : "", (int)len, comp);
 	return r < 0 || (size_t)r >= sizeof(out->abs) ? -ENAMETOOLONG : 0;
+}
+
+static int
+finish(int cur, int obj, const char *comp, size_t len, bool slash,
+       struct rpath *out)
+{
+	if (obj >= 0 && fstat(obj, &out->st) < 0) {
+		out->parent = cur;
+		out->obj = obj;
+		return -errno;
+	}
+	return finish_statted(cur, obj, comp, len, slash, out);
 }
 
 /* The last id of a status line "KEY:\t<id>\t<id>...": the one in the
@@ -435,7 +446,7 @@ res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 			continue;
 		}
 		if (last)
-			return finish(cur, fd, comp, len, slash, out);
+			return finish_statted(cur, fd, comp, len, slash, out);
 		if (!S_ISDIR(out->st.st_mode)) {
 			close(fd);
 			e = -ENOTDIR;
