@@ -13,6 +13,7 @@
 # Needs hyperfine, python3 and git (npm, bubblewrap, cargo for their rows).
 # Prints markdown tables (p50 is the median) and a summary of ratios.
 #   tests/bench/create.sh BUILD... ; RUNS=10 NPM_RUNS=3 FILES=5000 ...
+# (RUNS: rounds, each peer once per round, in turn)
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 BUILD..."; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,6 +26,7 @@ command -v hyperfine >/dev/null || { echo "needs hyperfine"; exit 1; }
 root=$(mktemp -d /var/lib/sbx-bench.XXXXXX)
 dpids=()
 trap 'kill "${dpids[@]}" 2>/dev/null; chmod -R u+rwX "$root"; rm -rf "$root"' EXIT
+trap 'exit 1' INT TERM
 chmod 755 "$root"
 # The real home: sbx's home overlay is over it, and npm's cache (~/.npm)
 # is there, as a developer's is.
@@ -111,9 +113,12 @@ mkdir -p "$root/trash"
 [ "$(id -u)" -eq 0 ] && chown "$AS_USER": "$root/trash"
 clean="sh -c 'for w in $ws_all; do [ ! -e \$w/x ] || mv \$w/x \$(mktemp -d $root/trash/XXXXXX); done'"
 summary=()
-# hf TITLE RUNS WORK [PREPARE]: each command of cmds with WORK in it.
+# hf TITLE RUNS WORK [PREPARE]: each command of cmds with WORK in it, in
+# RUNS rounds of one run each, so that the peers take turns and a
+# neighbour's load lands on all of them alike (the other tenants of a
+# shared machine move the times by 2x from minute to minute).
 hf() {
-	local args=() c k name j=$root/out/$(echo "$1" | tr -c 'a-z0-9\n' _).json
+	local args=() c k i name j=$root/out/$(echo "$1" | tr -c 'a-z0-9\n' _)
 	for c in "${cmds[@]}"; do
 		name=${c%%::*}
 		# shellcheck disable=SC2059
@@ -121,28 +126,23 @@ hf() {
 	done
 	echo "### $1"
 	echo
-	# A peer that fails is not timed failing: each runs once first.
+	# A peer that fails is not timed failing: each runs once first (the
+	# warm-up too).
 	for ((k = 2; k < ${#args[@]}; k += 3)); do
 		c=${args[k]}
 		[ -n "${4:-}" ] && run_as sh -c "$4"
 		run_as sh -c "$c" >"$root/out/once" 2>&1 ||
 			{ echo "fails: $c"; tail -5 "$root/out/once"; return 1; }
 	done
-	run_as hyperfine -N --style none --warmup 1 --runs "$2" \
-		${4:+--prepare "$4"} --export-json "$j" \
-		"${args[@]}" >"$root/out/log" 2>&1 ||
-		{ tail -20 "$root/out/log"; return 1; }
-	python3 "$here/hf-median.py" "$j"
+	for i in $(seq "$2"); do
+		run_as hyperfine -N --style none --runs 1 \
+			${4:+--prepare "$4"} --export-json "$j.$i.json" \
+			"${args[@]}" >"$root/out/log" 2>&1 ||
+			{ tail -20 "$root/out/log"; return 1; }
+	done
+	python3 "$here/hf-median.py" --merge "$j".*.json
 	echo
-	summary+=("$(python3 - "$j" "$1" <<'PY'
-import json, statistics, sys
-r = json.load(open(sys.argv[1]))["results"]
-p = {x["command"]: statistics.median(x["times"]) for x in r}
-b = p.pop("bare")
-cells = " | ".join(f"{v:.2f} s ({v / b:.2f}x)" for v in p.values())
-print(f"| {sys.argv[2]} | {b:.2f} s | {cells} |")
-PY
-)")
+	summary+=("$(python3 "$here/hf-median.py" --ratio "$1" "$j".*.json)")
 }
 echo "## file creation ($(nproc) cores, $(uname -r), as ${AS_USER:-$(id -un)}, $FILES files, $RUNS runs, npm $NPM_RUNS)"
 echo
