@@ -204,6 +204,7 @@ check: deps
 	$(MAKE) fuzz
 	tests/run-fuzz.sh $(BUILD)/fuzz $(FUZZ_SECONDS)
 	tests/run-integration.sh $(ASAN_BUILD)
+	tests/compat/run.sh $(ASAN_BUILD)
 	$(MAKE) all
 	SBX_TESTS="$(RELEASE_TESTS)" tests/run-integration.sh $(BUILD)
 

@@ -2,12 +2,17 @@
 # Runs every tests/integration/t-*.sh against the binaries in BUILD, first as
 # the invoking user and then, when root, again as an unprivileged user
 # (created here if missing). Exit 77 from a test means skipped. SBXD_ARGS
-# (say --no-netns) goes to every test daemon, for both users.
+# (say --no-netns) goes to every test daemon, for both users. SBX_SUITE
+# names another folder of tests/ whose PREFIX-*.sh run the same way
+# (tests/compat/run.sh: compat, c); lines a test prints as "TABLE|a|b|..."
+# are gathered into one table after the summary.
 set -u
 build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
 user=${SBX_TEST_USER:-sbxtest}
 only=${SBX_TESTS:-}
+suite=${SBX_SUITE:-integration}
+prefix=${SBX_SUITE_PREFIX:-t}
 
 # Scratch space (SBX_TEST_TMP) that sandboxes see: not under /tmp or
 # /var/tmp, which they have private ones of. As root a sticky directory
@@ -29,15 +34,19 @@ bin=$(mktemp -d "$SBX_TEST_TMP/sbx-bin.XXXXXX")
 trap 'rm -rf "$bin" ${made_scratch:+"$made_scratch"}' EXIT
 cp "$build/sbxd" "$build/sbxctl" "$build/sbx-probe" "$bin/"
 chmod 755 "$bin" "$bin"/*
-cp -r "$top/tests/integration" "$bin/t"
-chmod -R a+rX "$bin/t"
+cp -r "$top/tests/integration" "$bin/integration"
+[ "$suite" = integration ] || cp -r "$top/tests/$suite" "$bin/$suite"
+chmod -R a+rX "$bin"
 
-pass=0 fail=0 skipped=0 failed=()
+pass=0 fail=0 skipped=0 failed=() table=()
 run_one() { # run_one LABEL CMD...
-	local label=$1 log rc; shift
+	local label=$1 log rc line; shift
 	log=$(mktemp)
 	"$@" >"$log" 2>&1
 	rc=$?
+	while IFS= read -r line; do
+		table+=("${line#TABLE|}|$label")
+	done < <(grep '^TABLE|' "$log")
 	case $rc in
 	0) pass=$((pass + 1)); echo "PASS $label" ;;
 	77) skipped=$((skipped + 1)); echo "SKIP $label: $(grep -m1 SKIP "$log")" ;;
@@ -61,7 +70,7 @@ fi
 
 # Run from the repo root: the packaging tests use the tree itself.
 cd "$top"
-for t in "$bin"/t/t-*.sh; do
+for t in "$bin/$suite/$prefix"-*.sh; do
 	name=$(basename "$t" .sh)
 	if [ -n "$only" ] && ! grep -qw -- "$name" <<<"$only"; then continue; fi
 	run_one "$name [$(id -un)]" env SBX_BIN="$bin" SBX_BUILD="$bin" bash "$t"
@@ -70,5 +79,9 @@ for t in "$bin"/t/t-*.sh; do
 			SBX_BUILD="$bin" bash "$t"
 	fi
 done
-echo "integration: $pass passed, $fail failed, $skipped skipped"
+echo "$suite: $pass passed, $fail failed, $skipped skipped"
+if [ ${#table[@]} -gt 0 ]; then
+	echo
+	printf '%s\n' "${table[@]}" | column -t -s'|' -N "${SBX_TABLE_HEAD:-NAME,RESULT,RUN}"
+fi
 [ $fail -eq 0 ] || { printf 'failed: %s\n' "${failed[@]}"; exit 1; }

@@ -1,6 +1,7 @@
 /* Path resolution for the supervisor, as the command's own syscall would
  * resolve it: the path is read once from the command's memory, and walked
- * one component at a time from its cwd, its dirfd or /, following
+ * from its cwd, its dirfd or / (plain directories in one lookup, the rest
+ * one component at a time), following
  * symlinks like the kernel (at most 40), with /proc/self meaning the
  * command and /proc magic links followed by the kernel for the command's
  * /proc entry. What it yields (a directory fd and a name) is what the
@@ -10,12 +11,14 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/magic.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -206,17 +209,16 @@ splice_link(char *buf, size_t cap, const char **p, const char *head,
 	return 0;
 }
 
+/* The walk's result: out->st is obj's already. */
 static int
-finish(int cur, int obj, const char *comp, size_t len, bool slash,
-       struct rpath *out)
+finish_statted(int cur, int obj, const char *comp, size_t len, bool slash,
+	       struct rpath *out)
 {
 	char dir[PATH_MAX];
 	int r;
 
 	out->parent = cur;
 	out->obj = obj;
-	if (obj >= 0 && fstat(obj, &out->st) < 0)
-		return -errno;
 	snprintf(out->name, sizeof(out->name), "%.*s%s", (int)len, comp,
 		 slash ? "/" : "");
 	if ((r = res_fd_path(cur, dir, sizeof(dir))) != 0)
@@ -224,6 +226,18 @@ finish(int cur, int obj, const char *comp, size_t len, bool slash,
 	r = snprintf(out->abs, sizeof(out->abs), "%s%s%.*s", dir,
 		     strcmp(dir, "/") && len ? "/" : "", (int)len, comp);
 	return r < 0 || (size_t)r >= sizeof(out->abs) ? -ENAMETOOLONG : 0;
+}
+
+static int
+finish(int cur, int obj, const char *comp, size_t len, bool slash,
+       struct rpath *out)
+{
+	if (obj >= 0 && fstat(obj, &out->st) < 0) {
+		out->parent = cur;
+		out->obj = obj;
+		return -errno;
+	}
+	return finish_statted(cur, obj, comp, len, slash, out);
 }
 
 /* The last id of a status line "KEY:\t<id>\t<id>...": the one in the
@@ -265,6 +279,61 @@ proc_self(struct sreq *r, size_t len, char *out, size_t cap)
 	return 0;
 }
 
+static bool
+has_dotdot(const char *path, size_t len)
+{
+	const char *c = path, *end = path + len;
+	size_t n;
+
+	for (; c < end; c += n + 1) {
+		n = strcspn(c, "/");
+		if (n == 2 && c[0] == '.' && c[1] == '.')
+			return true;
+	}
+	return false;
+}
+
+/* The directories before the last component in one lookup when they are
+ * plain ones (most paths a build makes files at): openat2 refuses every
+ * symlink on the way (so /proc/self and magic links too), and a path with
+ * ".." is left to the walk, which stops it at the command's root rather
+ * than ours. What the lookup refuses is walked one component at a time
+ * from the start, as before, for the kernel's own error or the link's
+ * target: this saves three syscalls per directory, never a check.
+ * true: *cur is the last component's directory, *p that component. */
+static bool
+walk_prefix(struct sup *s, int *cur, const char **p)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	char dir[PATH_MAX];
+	const char *q = *p, *end, *last;
+	size_t len;
+	int fd;
+
+	while (*q == '/')
+		q++;
+	for (end = q + strlen(q); end > q && end[-1] == '/'; end--)
+		;
+	for (last = end; last > q && last[-1] != '/'; last--)
+		;
+	len = (size_t)(last - q);
+	if (len == 0 || len >= sizeof(dir) || has_dotdot(q, len))
+		return false;
+	memcpy(dir, q, len);
+	dir[len] = '\0';
+	fd = (int)syscall(SYS_openat2, **p == '/' ? s->root : *cur, dir, &how,
+			  sizeof(how));
+	if (fd < 0)
+		return false;
+	close(*cur);
+	*cur = fd;
+	*p = last;
+	return true;
+}
+
 int
 res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 	 bool follow, struct rpath *out)
@@ -283,6 +352,7 @@ res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 		return -ENAMETOOLONG;
 	}
 	strcpy(buf, path);
+	walk_prefix(s, &cur, &p);
 	for (;;) {
 		if (*p == '/' && (e = replace(&cur, fcntl(s->root,
 							   F_DUPFD_CLOEXEC,
@@ -376,7 +446,7 @@ res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 			continue;
 		}
 		if (last)
-			return finish(cur, fd, comp, len, slash, out);
+			return finish_statted(cur, fd, comp, len, slash, out);
 		if (!S_ISDIR(out->st.st_mode)) {
 			close(fd);
 			e = -ENOTDIR;

@@ -46,16 +46,19 @@ sup_answer_send(struct sup *s, uint64_t id, int res,
 	if (res >= 0 && a->is_fd) {
 		struct seccomp_notif_addfd add = {
 			.id = id,
-			.flags = SECCOMP_ADDFD_FLAG_SEND,
 			.srcfd = (uint32_t)res,
 			.newfd_flags = a->cloexec ? O_CLOEXEC : 0,
 		};
+		int fd = ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
 
-		/* Installs the fd and answers with its number, at once;
-		 * fails only when the command is gone. */
-		ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
-		close(res);
-		return;
+		/* Our copy is closed before the command goes on (not with
+		 * SECCOMP_ADDFD_FLAG_SEND, after which we may wait for a
+		 * CPU): the file is the command's alone, so a binary it
+		 * wrote and closed runs at once instead of failing with
+		 * ETXTBSY. It waits killably (WAIT_KILLABLE_RECV), so no
+		 * signal restarts the call between the two ioctls. */
+		res = fd < 0 ? -errno : fd;
+		close((int)add.srcfd);
 	}
 	if (res < 0)
 		resp.error = res;
