@@ -36,5 +36,7 @@ int lmount_read_only_links(const struct fsplan_list *trees,
 /* mount-proc.c: a fresh /proc of pid namespace pidns (-1: the caller's)
  * over /proc, its host-wide settings read-only. */
 int lmount_proc(int pidns);
+/* A devpts instance of its own over /dev/pts. */
+int lmount_devpts(void);
 
 #endif
