@@ -51,6 +51,13 @@ struct sandbox_caps {
 	bool privileged;           /* daemon is root serving target_uid */
 	bool home_overlay;         /* the home can be seen as an overlay */
 	bool landlock_only;        /* no namespaces: Landlock + seccomp only */
+	bool unix_sockets;         /* Unix stream sockets inside the sandbox
+				      work: its supervisor makes connect()
+				      (a network namespace keeps abstract
+				      names the sandbox's own) */
+	bool ptrace;               /* debuggers work within a sandbox (its
+				      Landlock domain), unless the policy's
+				      process.allowPtrace is false */
 	enum sandbox_net net;
 	const char *namespaces[8]; /* NULL-terminated */
 	char degraded[SANDBOX_DEGRADED_MAX][320]; /* human-readable weakened

@@ -26,6 +26,11 @@ struct describe_ctx {
 				      (Landlock-only mode): with
 				      protect_unguarded unguarded, else
 				      every multi-link file refused */
+	bool unix_sockets;         /* Unix stream sockets inside the sandbox
+				      work (else every AF_UNIX socket is
+				      refused) */
+	bool ptrace;               /* debuggers work, unless the policy's
+				      process.allowPtrace is false */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */
