@@ -355,8 +355,15 @@ touch(const char *path)
 	return 0;
 }
 
-/* The most ptys a -t sandbox opens to reach its session pty's number. */
+/* The most ptys a -t sandbox opens to reach its session pty's number;
+ * past it the sandbox gets no devpts, only that pty (no new ptys). */
 #define TTY_INDEX_MAX 256
+
+static unsigned
+tty_index(const struct sandbox_plan *p)
+{
+	return (unsigned)strtoul(strrchr(p->tty_path, '/') + 1, NULL, 10);
+}
 
 /* A -t session's pty goes at its own name, /dev/pts/N, inside the
  * sandbox's devpts (ttyname and the supervisor's /dev/tty find it there):
@@ -368,7 +375,7 @@ static int
 bind_tty(const struct sandbox_plan *p, const struct trees *t)
 {
 	const char *name = strrchr(p->tty_path, '/') + 1;
-	unsigned want = (unsigned)strtoul(name, NULL, 10), got = 0, i, n = 0;
+	unsigned want = tty_index(p), got = 0, i, n = 0;
 	int fds[TTY_INDEX_MAX + 1], r = -E2BIG;
 	char path[64];
 
@@ -376,6 +383,8 @@ bind_tty(const struct sandbox_plan *p, const struct trees *t)
 		fds[n] = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
 		if (fds[n] < 0 || ioctl(fds[n], TIOCGPTN, &got) < 0) {
 			r = -errno;
+			if (fds[n] >= 0)
+				close(fds[n]);
 			break;
 		}
 		if (n++, got == want) {
@@ -427,6 +436,13 @@ build_dev(const struct sandbox_plan *p, const struct trees *t, bool shared)
 	if (fd < 0 || (r = lmount_attach(fd, "/dev/shm")) < 0)
 		return fd < 0 ? fd : r;
 	close(fd);
+	if (p->tty_path && tty_index(p) > TTY_INDEX_MAX) {
+		snprintf(path, sizeof(path), "/dev/pts/%s",
+			 strrchr(p->tty_path, '/') + 1);
+		if ((r = touch(path)) < 0 || (r = lmount_attach(t->tty, path)) < 0)
+			return r;
+		return lmount_set_attr(AT_FDCWD, "/dev", 0, MOUNT_ATTR_RDONLY, 0);
+	}
 	if (symlink("pts/ptmx", "/dev/ptmx") < 0)
 		return -errno;
 	if (!shared)

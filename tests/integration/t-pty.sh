@@ -72,5 +72,23 @@ check "-t: script's pty is not the session's ($out)" \
 	test "$(sed -n 2p <<<"$out")" != "$own"
 expect_eq "-t: /dev/pts holds the session's pty and ptmx" \
 	"$(sed -n '4,$p' <<<"$out" | tr '\n' ' ')" "$(basename "$own") ptmx "
+# A session pty numbered above 256: the sandbox would open as many of its
+# own to reach it; it gets that pty alone instead, still at its name.
+coproc MANY { "$PY" -c '
+import os, sys
+held = []
+while True:
+    m, s = os.openpty()
+    held.append((m, s))
+    if int(os.ttyname(s).rsplit("/", 1)[1]) > 256:
+        break
+print("ready", flush=True)
+sys.stdin.readline()'; }
+read -r _ <&"${MANY[0]}"
+out=$(drive -- sbx run -t -- sh -c 'tty; echo >/dev/stderr err' | tr -d '\r')
+check "-t on a pty above 256: tty names it ($out)" \
+	grep -Eqx '/dev/pts/(2[5-9][0-9]|[3-9][0-9][0-9]|[0-9]{4})' <<<"$out"
+check "... and /dev/stderr reopens it ($out)" grep -qx err <<<"$out"
+echo done >&"${MANY[1]}"
 stop_daemon
 done_test

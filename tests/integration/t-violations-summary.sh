@@ -59,14 +59,21 @@ expect_eq "success with a violation: the line, no note" "$(cat "$T/err")" \
 sbx run -- "$P" repeat 3 keyctl >/dev/null 2>"$T/err"
 check "repeats are one line with a count" grep -q "^sbx: blocked syscall keyctl (.* (3 times)$" "$T/err"
 # libc's nscd probe: a possible cause after a failure, noise after success.
+# Where the sandbox makes Unix sockets, the probe's socket is made and its
+# connect finds no nscd socket here (ENOENT): nothing is refused at all.
 sbx run -- bash -c "$P io_uring >/dev/null; id >/dev/null" 2>"$T/err"
 check "libc's Unix socket probe: not shown after success" \
 	not_grep 'rule seccomp.unix-socket)' "$T/err"
 sbx run -- bash -c "id >/dev/null; exit 4" 2>"$T/err"
-check "... shown after a failure, saying what it may be" \
-	grep -q "^sbx: blocked ipc socket(AF_UNIX, SOCK_STREAM) (builtin seccomp deny set, rule seccomp.unix-socket) — .*harmless if it was libc looking for nscd" "$T/err"
-sbx run --json -- bash -c "id >/dev/null" 2>"$T/err"
-check "... and always in the data" grep -q '"rule_id":"seccomp.unix-socket"' "$T/err"
+if sbx --json describe | grep -q '"unix_sockets": *"sandbox"'; then
+	check "... nor after a failure: nothing was refused" \
+		not_grep 'rule seccomp.unix-socket)' "$T/err"
+else
+	check "... shown after a failure, saying what it may be" \
+		grep -q "^sbx: blocked ipc socket(AF_UNIX, SOCK_STREAM) (builtin seccomp deny set, rule seccomp.unix-socket) — .*harmless if it was libc looking for nscd" "$T/err"
+	sbx run --json -- bash -c "id >/dev/null" 2>"$T/err"
+	check "... and always in the data" grep -q '"rule_id":"seccomp.unix-socket"' "$T/err"
+fi
 # Nothing to say: nothing said.
 sbx run -- true 2>"$T/err"
 expect_eq "no violations, no failure: silent" "$(cat "$T/err")" ""
