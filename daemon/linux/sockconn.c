@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -125,32 +126,82 @@ check_path(struct sup *s, struct sreq *r, struct sockaddr_un *su,
 	return e;
 }
 
-/* Connects and answers (-EINPROGRESS: answered, whatever the connect
- * said; a non-blocking socket's own EINPROGRESS included). A blocking
- * socket may wait (a full backlog): a child makes that connect and
- * answers, so the supervisor keeps serving. */
+/* A worker for a connect of a blocking socket that would wait: a
+ * child answers once it is made (in_progress: a TCP connect started
+ * already, waited for; else a Unix listener's full backlog, connected
+ * again, blocking), so the supervisor keeps serving. */
 static int
-connect_as(struct sup *s, struct sreq *r, int sock, const void *addr,
-	   socklen_t len)
+connect_later(struct sup *s, struct sreq *r, int sock, const void *addr,
+	      socklen_t len, bool in_progress)
 {
 	struct sup_answer a = { 0 };
-	int fl = fcntl(sock, F_GETFL);
-	bool worker = fl < 0 || !(fl & O_NONBLOCK);
-	pid_t pid = 0;
-
+	struct pollfd pfd = { .fd = sock, .events = POLLOUT };
+	socklen_t elen = sizeof(int);
+	int e = 0;
 	/* Not fork(): no atfork handler (linux/lean.c). */
-	if (worker && (pid = _Fork()) < 0)
+	pid_t pid = _Fork();
+
+	if (pid < 0)
 		return -errno;
 	if (pid > 0) {
 		s->workers++;
 		return -EINPROGRESS;
 	}
-	if (worker)
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-	sup_answer_send(s, r->n->id, connect(sock, addr, len) < 0 ? -errno : 0,
-			&a);
-	if (worker)
-		_exit(0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (!in_progress)
+		e = connect(sock, addr, len) < 0 ? errno : 0;
+	else if (poll(&pfd, 1, -1) < 0 ||
+		 getsockopt(sock, SOL_SOCKET, SO_ERROR, &e, &elen) < 0)
+		e = errno;
+	sup_answer_send(s, r->n->id, -e, &a);
+	_exit(0);
+}
+
+#define HANDSHAKE_WAIT_MS 10
+
+/* Whether a TCP connect in progress finished within HANDSHAKE_WAIT_MS;
+ * then *e is its result. */
+static bool
+handshake_done(int sock, int *e)
+{
+	struct pollfd pfd = { .fd = sock, .events = POLLOUT };
+	socklen_t elen = sizeof(int);
+
+	if (poll(&pfd, 1, HANDSHAKE_WAIT_MS) <= 0)
+		return false;
+	if (getsockopt(sock, SOL_SOCKET, SO_ERROR, e, &elen) < 0)
+		*e = errno;
+	return true;
+}
+
+/* Connects and answers (-EINPROGRESS: answered, whatever the connect
+ * said; a non-blocking socket's own EINPROGRESS included). A blocking
+ * socket is tried non-blocking first (its file's flags are the
+ * command's, whose thread waits for us: put back at once), so that a
+ * connect that completes at once (the usual case) costs no process. */
+static int
+connect_as(struct sup *s, struct sreq *r, int sock, const void *addr,
+	   socklen_t len)
+{
+	struct sup_answer a = { 0 };
+	int fl = fcntl(sock, F_GETFL), e;
+	bool blocking = fl >= 0 && !(fl & O_NONBLOCK);
+
+	if (blocking && fcntl(sock, F_SETFL, fl | O_NONBLOCK) < 0)
+		return connect_later(s, r, sock, addr, len, false);
+	e = connect(sock, addr, len) < 0 ? errno : 0;
+	if (blocking) {
+		fcntl(sock, F_SETFL, fl);
+		/* The sandbox's network is its loopback: a TCP handshake
+		 * there is over in microseconds, unless the listener's
+		 * backlog is full. */
+		if (e == EINPROGRESS && handshake_done(sock, &e))
+			;
+		else if (e == EINPROGRESS || e == EAGAIN)
+			return connect_later(s, r, sock, addr, len,
+					     e == EINPROGRESS);
+	}
+	sup_answer_send(s, r->n->id, -e, &a);
 	return -EINPROGRESS;
 }
 
