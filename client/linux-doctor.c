@@ -203,7 +203,9 @@ check_seccomp(struct doctor *d, const struct doctor_daemon *dd)
 			   "keyctl under it was refused with EPERM");
 	if (seccomp_try(true, &f) < 0) {
 		c = doctor_add(d, DOCTOR_WARN, "seccomp-notify", "refused "
-			       "syscalls are refused but not reported: %s",
+			       "syscalls are refused but not reported, and "
+			       "sandboxes get no Unix sockets (their connects "
+			       "are made by a supervisor that needs it): %s",
 			       failed(&f, buf, sizeof(buf)));
 		doctor_fix(c, "use Linux >= 5.0 with CONFIG_SECCOMP_FILTER=y "
 			   "(SECCOMP_FILTER_FLAG_NEW_LISTENER)");

@@ -53,6 +53,13 @@ struct sandbox_caps {
 	bool private_tmpfs;        /* /tmp is a size-limited tmpfs per
 				      workspace (sandbox_tmpfs_new) */
 	bool landlock_only;        /* no namespaces: Landlock + seccomp only */
+	bool unix_sockets;         /* Unix stream sockets inside the sandbox
+				      work: its supervisor makes connect()
+				      (a network namespace keeps abstract
+				      names the sandbox's own) */
+	bool ptrace;               /* debuggers work within a sandbox (its
+				      Landlock domain), unless the policy's
+				      process.allowPtrace is false */
 	enum sandbox_net net;
 	const char *namespaces[8]; /* NULL-terminated */
 	char degraded[SANDBOX_DEGRADED_MAX][320]; /* human-readable weakened

@@ -151,6 +151,55 @@ setup_supervisors(void)
 	return lb.lock_fd < 0 ? -errno : 0;
 }
 
+/* Unix sockets need a supervisor to make their connects, and a network
+ * namespace to keep abstract names the sandbox's own. */
+static void
+say_unix(void)
+{
+	if (lb.caps.unix_sockets || !lb.have_seccomp)
+		return;
+	degrade("Unix sockets are refused in sandboxes (socketpair works): %s",
+		lb.caps.net != SANDBOX_NET_NAMESPACE ? "no network namespace, "
+		"so an abstract name would be the host's" : "no supervisor to "
+		"make their connects (seccomp user notification, Linux 5.19)");
+}
+
+/* The program of sandboxes whose policy says process.allowPtrace false:
+ * the one in lb.seccomp with the ptrace family refused again. Without
+ * Landlock, which keeps a tracer to its own domain, lb.seccomp refuses it
+ * already and serves both. */
+static int
+setup_noptrace(char *err, size_t errlen)
+{
+	struct sock_fprog *p = &lb.seccomp_noptrace;
+	int r;
+
+	/* (Without seccomp nothing refuses anything: said already.) */
+	lb.caps.ptrace = lb.have_seccomp && lb.caps.landlock_abi > 0;
+	if (!lb.caps.ptrace) {
+		if (lb.have_seccomp)
+			degrade("debuggers (ptrace) are refused in sandboxes: "
+				"no Landlock to keep them to the sandbox's own "
+				"processes");
+		return 0;
+	}
+	r = seccomp_compile(&(struct seccomp_opts){
+				    .notify = lb.caps.seccomp_notify,
+				    .emulate = lb.caps.protect_new,
+				    .guard = lb.caps.protect_new &&
+					lb.caps.landlock_only,
+				    .host_ipc = lb.caps.landlock_only,
+				    .net = lb.caps.net,
+				    .notify_connect = lb.caps.seccomp_notify &&
+					connect_probe == 0,
+				    .allow_unix = lb.caps.unix_sockets,
+			    }, p);
+	if (r < 0)
+		snprintf(err, errlen, "compiling the seccomp filter: %s",
+			 strerror(-r));
+	return r;
+}
+
 /* The deny set, compiled once; denials go to the daemon as user
  * notifications where the kernel can, else straight to EPERM. Each program
  * is loaded in a probe first, so what the caps say was seen to work. */
@@ -168,6 +217,8 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 					    .net = lb.caps.net,
 					    .notify_connect = notify &&
 						connect_probe == 0,
+					    .allow_ptrace =
+						lb.caps.landlock_abi > 0,
 				    }, &lb.seccomp);
 		if (r < 0) {
 			snprintf(err, errlen, "compiling the seccomp filter: %s",
@@ -181,7 +232,7 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 		if (!notify) {
 			degrade("seccomp unavailable (%s: %s): syscall deny "
 				"set not applied", f.step, strerror(f.err));
-			return 0;
+			return setup_noptrace(err, errlen);
 		}
 		notify = false;
 	}
@@ -201,6 +252,10 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 					    .net = lb.caps.net,
 					    .notify_connect =
 						connect_probe == 0,
+					    .allow_unix = lb.caps.net ==
+						SANDBOX_NET_NAMESPACE,
+					    .allow_ptrace =
+						lb.caps.landlock_abi > 0,
 				    }, &lb.seccomp);
 		if (r == 0)
 			r = setup_supervisors();
@@ -210,8 +265,10 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 			return r;
 		}
 		lb.caps.protect_new = true;
+		lb.caps.unix_sockets = lb.caps.net == SANDBOX_NET_NAMESPACE;
 	}
-	return 0;
+	say_unix();
+	return setup_noptrace(err, errlen);
 }
 
 /* What guards protected paths (docs/architecture.md, "Protected paths"),
@@ -430,6 +487,9 @@ report_read(struct sandbox_proc *p, int fd, struct sandbox_denial *out)
 			 (int)sizeof(rep.access) - 1, rep.access);
 		snprintf(out->path, sizeof(out->path), "%.*s",
 			 (int)sizeof(rep.path), rep.path);
+	} else if (rep.kind == SUP_REPORT_UNIX) {
+		snprintf(out->addr, sizeof(out->addr), "%.*s",
+			 (int)sizeof(out->addr) - 1, rep.path);
 	} else if (rep.kind == SUP_REPORT_PROTECT && rep.op >= 0 &&
 	    rep.op < PROTECT_NOPS) {
 		out->operation = protect_op_name((enum protect_op)rep.op);

@@ -18,6 +18,8 @@ struct linux_backend {
 	gid_t groups[LINUX_MAX_GROUPS];
 	int ngroups;
 	struct sock_fprog seccomp;
+	struct sock_fprog seccomp_noptrace; /* seccomp with the ptrace family
+					       refused (caps.ptrace) */
 	struct sock_fprog seccomp_super;  /* the supervisors' own filter */
 	bool have_seccomp;
 	char layers_dir[PATH_MAX]; /* STATE/home: the home overlays' layers */

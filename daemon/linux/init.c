@@ -27,6 +27,8 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -518,11 +520,36 @@ supervise(pid_t cmd, int sigfd, int sfd)
 	}
 }
 
+int linux_host_pts = -1;
+
+void
+linux_host_pts_open(const struct sandbox_plan *p)
+{
+	struct statfs sf;
+	int fd;
+
+	/* Without Landlock nothing refuses the reopen, and nothing would
+	 * keep the command from this fd in its init (/proc/1/fd). */
+	if (linux_host_pts >= 0 || p->landlock_abi <= 0)
+		return;
+	fd = open("/dev/pts", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 && (fstatfs(fd, &sf) < 0 || sf.f_type != DEVPTS_SUPER_MAGIC))
+		close(fd);
+	else
+		linux_host_pts = fd;
+}
+
 void
 linux_close_fds_except(int *keep, int n)
 {
-	int i, j, t, lo = 0;
+	int i, j, t, lo = 0, all[LINUX_KEEP_MAX + 1];
 
+	/* The host's devpts goes wherever a ruleset may be built. */
+	for (i = 0; i < n && i < LINUX_KEEP_MAX; i++)
+		all[i] = keep[i];
+	all[i] = linux_host_pts;
+	n = i + 1;
+	keep = all;
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
 			if (keep[j] < keep[i]) {
@@ -556,7 +583,7 @@ linux_landlock_ruleset(const struct sandbox_plan *p)
 	usercred_enter();
 	rs = landlock_build(p->landlock_abi,
 			    (const char *const *)p->fs->l[FSPLAN_WRITE].v,
-			    must, "/dev");
+			    must, "/dev", linux_host_pts);
 	usercred_leave();
 	return rs;
 }
@@ -606,6 +633,8 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		fail(sfd, STEP_HOSTNAME, errno);
 	if (p->net == SANDBOX_NET_NAMESPACE && (err = probe_loopback_up()) < 0)
 		fail(sfd, STEP_LOOPBACK, -err);
+	if (direct)
+		linux_host_pts_open(p);
 	if (direct && (step = linux_mount_build(p, &err, NULL, NULL)) != 0)
 		fail(sfd, step, err);
 	/* A templated sandbox's mount namespace is a copy of the

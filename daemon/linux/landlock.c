@@ -42,18 +42,24 @@ landlock_write_rights(int abi)
 }
 
 int
+landlock_add_fd(int rs, int fd, uint64_t access)
+{
+	struct landlock_path_beneath_attr pb = { .allowed_access = access,
+						 .parent_fd = fd };
+
+	return syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH,
+		       &pb, 0) < 0 ? -errno : 0;
+}
+
+int
 landlock_add_path(int rs, const char *path, uint64_t access)
 {
-	struct landlock_path_beneath_attr pb = { .allowed_access = access };
 	int fd, r;
 
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	pb.parent_fd = fd;
-	r = (int)syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH,
-			 &pb, 0);
-	r = r < 0 ? -errno : 0;
+	r = landlock_add_fd(rs, fd, access);
 	close(fd);
 	return r;
 }
@@ -103,7 +109,7 @@ landlock_build_tcp(int abi, const uint16_t *ports)
 
 int
 landlock_build(int abi, const char *const *rw, const char *const *must,
-	       const char *dev)
+	       const char *dev, int pts)
 {
 	struct sbx_landlock_ruleset_attr attr = { 0 };
 	uint64_t all = landlock_write_rights(abi);
@@ -135,6 +141,8 @@ landlock_build(int abi, const char *const *rw, const char *const *must,
 		if (r < 0)
 			goto fail;
 	}
+	if (pts >= 0 && (r = landlock_add_fd(rs, pts, devrights)) < 0)
+		goto fail;
 	return rs;
 fail:
 	close(rs);

@@ -57,11 +57,11 @@ uint64_t landlock_write_rights(int abi);
  * absent paths are skipped) and of must[] (NULL-terminated: /tmp,
  * /var/tmp, the home overlay; absent ones are skipped, any other failure
  * fails the ruleset, unlike rw's out-of-reach paths), and file writes
- * beneath dev (may be
- * NULL). Runs inside the sandbox after its mounts, so paths are the
+ * beneath dev (may be NULL) and beneath the directory pts is open on (-1:
+ * none). Runs inside the sandbox after its mounts, so paths are the
  * sandbox's view. Returns the ruleset fd or -errno. */
 int landlock_build(int abi, const char *const *rw, const char *const *must,
-		   const char *dev);
+		   const char *dev, int pts);
 
 /* A ruleset handling TCP bind and connect only (ABI >= 4, else
  * -EOPNOTSUPP): connect allowed to the two ports (zeros are skipped),
@@ -72,6 +72,8 @@ int landlock_build_tcp(int abi, const uint16_t *ports);
 
 /* Grants access beneath path (a directory, or one file) in ruleset rs. */
 int landlock_add_path(int rs, const char *path, uint64_t access);
+/* The same beneath the file fd is open on. */
+int landlock_add_fd(int rs, int fd, uint64_t access);
 
 /* Enforces ruleset fd on the calling thread (no_new_privs already set).
  * log_new_exec (ABI >= 7): denials of the programs exec'd after this are

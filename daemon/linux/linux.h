@@ -350,7 +350,18 @@ void linux_exec_command(const struct sandbox_plan *p,
 void linux_report_exited(int sfd, int status);
 
 /* Closes every fd but keep[] (which it sorts). */
+/* Closes every fd but the n in keep (at most LINUX_KEEP_MAX) and
+ * linux_host_pts. */
+#define LINUX_KEEP_MAX 16
 void linux_close_fds_except(int *keep, int n);
+/* The host's devpts (the daemon's /dev/pts, opened by a template or a
+ * direct sandbox before its /dev is covered; -1: none, or no Landlock).
+ * The sandbox has no path into it; its rulesets grant writes beneath it,
+ * so that a terminal the command was given (its stdio: sbxctl's own, or
+ * a -t session's pty) can be opened again through /proc/self/fd
+ * (/dev/stderr). */
+extern int linux_host_pts;
+void linux_host_pts_open(const struct sandbox_plan *p);
 /* In a template: its children get none of the daemon's shared libraries
  * but libc's (linux/lean.c), and no signal handler of theirs. */
 void linux_lean_children(void);

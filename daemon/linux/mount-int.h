@@ -43,5 +43,7 @@ void lmount_java(const struct sandbox_plan *p);
 /* mount-proc.c: a fresh /proc of pid namespace pidns (-1: the caller's)
  * over /proc, its host-wide settings read-only. */
 int lmount_proc(int pidns);
+/* A devpts instance of its own over /dev/pts. */
+int lmount_devpts(void);
 
 #endif

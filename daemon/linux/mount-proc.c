@@ -1,5 +1,6 @@
-/* The sandbox's /proc: a fresh proc of its pid namespace, the host-wide
- * kernel settings under it read-only. */
+/* What each sandbox has of its own in a tree it may share: a fresh /proc
+ * of its pid namespace, the host-wide kernel settings under it read-only,
+ * and a devpts instance of its own at /dev/pts. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -60,17 +61,44 @@ lmount_proc(int pidns)
 	return r < 0 ? r : proc_read_only();
 }
 
-/* A templated sandbox's /proc: its mount namespace is a copy of the
- * template's, whose /proc is a peer of ours (linux/template.c shares the
- * tree): made private first, or the new /proc would be mounted in the
- * template and every other sandbox too. */
+/* A devpts instance of the sandbox's own over /dev/pts, /dev/ptmx (a
+ * link to pts/ptmx) its multiplexer: the sandbox's ptys are not the
+ * host's, and another sandbox's are not in it. Opened by anyone (ptmxmode
+ * 0666); each pty is its opener's. */
+int
+lmount_devpts(void)
+{
+	static const char *const opts[] = { "mode", "0620", "newinstance",
+					    NULL, "ptmxmode", "0666", NULL };
+	int fd = lmount_new_fs_with("devpts", opts, MOUNT_ATTR_NOSUID |
+				    MOUNT_ATTR_NOEXEC), r;
+
+	if (fd < 0)
+		return fd;
+	r = lmount_attach(fd, "/dev/pts");
+	close(fd);
+	return r;
+}
+
+/* A templated sandbox's /proc and /dev/pts: its mount namespace is a
+ * copy of the template's, whose /proc and /dev/pts (an empty placeholder)
+ * are peers of ours (linux/template.c shares the tree): made private
+ * first, or the new ones would be mounted in the template and every other
+ * sandbox too. */
 int
 linux_mount_own_proc(int pidns)
 {
-	/* An ended sandbox's /proc (linux/mntns.c) goes first. */
-	if (linux_mntns_reused && umount2("/proc", MNT_DETACH) < 0)
+	int r;
+
+	/* An ended sandbox's (linux/mntns.c) go first. */
+	if (linux_mntns_reused && (umount2("/proc", MNT_DETACH) < 0 ||
+				   umount2("/dev/pts", MNT_DETACH) < 0))
 		return -errno;
 	if (mount(NULL, "/proc", NULL, MS_PRIVATE, NULL) < 0)
 		return -errno;
-	return lmount_proc(pidns);
+	if ((r = lmount_proc(pidns)) < 0)
+		return r;
+	if (mount(NULL, "/dev/pts", NULL, MS_PRIVATE, NULL) < 0)
+		return -errno;
+	return lmount_devpts();
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -105,7 +106,8 @@ lmount_set_attr(int dfd, const char *path, unsigned flags, uint64_t set,
 	return 0;
 }
 
-/* A fresh filesystem instance as a detached mount. */
+/* A fresh filesystem instance as a detached mount; opts: key, value
+ * pairs ending in NULL (a NULL value sets a flag). */
 int
 lmount_new_fs_with(const char *type, const char *const *opts, unsigned attrs)
 {
@@ -114,9 +116,10 @@ lmount_new_fs_with(const char *type, const char *const *opts, unsigned attrs)
 	fs = fsopen(type, FSOPEN_CLOEXEC);
 	if (fs < 0)
 		return -errno;
+	/* Pairs of key and value; a NULL value is a flag. */
 	for (i = 0; opts && opts[i]; i += 2)
-		if (fsconfig(fs, FSCONFIG_SET_STRING, opts[i], opts[i + 1],
-			     0) < 0)
+		if (fsconfig(fs, opts[i + 1] ? FSCONFIG_SET_STRING :
+			     FSCONFIG_SET_FLAG, opts[i], opts[i + 1], 0) < 0)
 			break;
 	if ((opts && opts[i]) ||
 	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
@@ -415,8 +418,57 @@ touch(const char *path)
 	return 0;
 }
 
+/* The most ptys a -t sandbox opens to reach its session pty's number;
+ * past it the sandbox gets no devpts, only that pty (no new ptys). */
+#define TTY_INDEX_MAX 256
+
+static unsigned
+tty_index(const struct sandbox_plan *p)
+{
+	return (unsigned)strtoul(strrchr(p->tty_path, '/') + 1, NULL, 10);
+}
+
+/* A -t session's pty goes at its own name, /dev/pts/N, inside the
+ * sandbox's devpts (ttyname and the supervisor's /dev/tty find it there):
+ * the devpts is made to hold a pty N of its own (lower ones are opened
+ * on the way and closed again, so the sandbox gets them), whose master
+ * this process keeps open for the session (closing it would remove the
+ * name), and the session's pty is bound over it. */
 static int
-build_dev(const struct sandbox_plan *p, const struct trees *t)
+bind_tty(const struct sandbox_plan *p, const struct trees *t)
+{
+	const char *name = strrchr(p->tty_path, '/') + 1;
+	unsigned want = tty_index(p), got = 0, i, n = 0;
+	int fds[TTY_INDEX_MAX + 1], r = -E2BIG;
+	char path[64];
+
+	while (n <= TTY_INDEX_MAX) {
+		fds[n] = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (fds[n] < 0 || ioctl(fds[n], TIOCGPTN, &got) < 0) {
+			r = -errno;
+			if (fds[n] >= 0)
+				close(fds[n]);
+			break;
+		}
+		if (n++, got == want) {
+			r = 0;
+			break;
+		}
+	}
+	/* Every other one goes back to the sandbox. */
+	for (i = 0; i < n; i++)
+		if (r < 0 || i + 1 < n)
+			close(fds[i]);
+	snprintf(path, sizeof(path), "/dev/pts/%s", name);
+	return r < 0 ? r : lmount_attach(t->tty, path);
+}
+
+/* The sandbox's /dev, with a devpts instance of its own: made here for a
+ * direct sandbox (a -t session's pty bound at its name in it), and for a
+ * template's by each sandbox over an empty read-only placeholder
+ * (linux_mount_own_proc). */
+static int
+build_dev(const struct sandbox_plan *p, const struct trees *t, bool shared)
 {
 	static const char *const links[][2] = {
 		{ "/proc/self/fd", "/dev/fd" },
@@ -447,12 +499,29 @@ build_dev(const struct sandbox_plan *p, const struct trees *t)
 	if (fd < 0 || (r = lmount_attach(fd, "/dev/shm")) < 0)
 		return fd < 0 ? fd : r;
 	close(fd);
-	if (p->tty_path) {
+	if (p->tty_path && tty_index(p) > TTY_INDEX_MAX) {
 		snprintf(path, sizeof(path), "/dev/pts/%s",
 			 strrchr(p->tty_path, '/') + 1);
 		if ((r = touch(path)) < 0 || (r = lmount_attach(t->tty, path)) < 0)
 			return r;
+		return lmount_set_attr(AT_FDCWD, "/dev", 0, MOUNT_ATTR_RDONLY, 0);
 	}
+	if (symlink("pts/ptmx", "/dev/ptmx") < 0)
+		return -errno;
+	if (!shared)
+		r = lmount_devpts();
+	else if ((fd = lmount_new_fs("tmpfs", "0755", MOUNT_ATTR_RDONLY |
+			MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			MOUNT_ATTR_NOEXEC)) < 0)
+		r = fd;
+	else {
+		r = lmount_attach(fd, "/dev/pts");
+		close(fd);
+	}
+	if (r == 0 && p->tty_path)
+		r = bind_tty(p, t);
+	if (r < 0)
+		return r;
 	return lmount_set_attr(AT_FDCWD, "/dev", 0, MOUNT_ATTR_RDONLY, 0);
 }
 
@@ -757,7 +826,7 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 			return *err = fd < 0 ? -fd : -r, STEP_MOUNT_SYS;
 		close(fd);
 	}
-	if ((r = build_dev(p, &t)) < 0)
+	if ((r = build_dev(p, &t, keep != NULL)) < 0)
 		return *err = -r, STEP_MOUNT_DEV;
 	if (p->net == SANDBOX_NET_NAMESPACE)
 		lmount_java(p);

@@ -395,7 +395,7 @@ landlock_fn(const void *varg, struct probe_fail *f)
 		return step(f, "mkdir", errno);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return step(f, "prctl(PR_SET_NO_NEW_PRIVS)", errno);
-	if ((rs = landlock_build(a->abi, rw, must, NULL)) < 0)
+	if ((rs = landlock_build(a->abi, rw, must, NULL, -1)) < 0)
 		return step(f, "landlock_create_ruleset/add_rule", -rs);
 	if ((fd = landlock_enforce(rs, false)) < 0)
 		return step(f, "landlock_restrict_self", -fd);

@@ -200,6 +200,8 @@ add_setid_rules(scmp_filter_ctx ctx, uint32_t deny, bool emulate, bool guard)
 static int
 add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 {
+	/* Unix sockets need someone to make their connects. */
+	const bool unix_ok = o->allow_unix && o->notify;
 	const char *const *name;
 	size_t i;
 	int r;
@@ -221,10 +223,18 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 
 			if (nr == __NR_SCMP_ERROR)
 				continue;
-			/* Reading the command's memory is the supervisor's
-			 * job (its Landlock domain limits it to the
-			 * command's). */
-			if (o->supervisor && !strcmp(*name, "process_vm_readv"))
+			/* Reading the command's memory and taking its
+			 * sockets is the supervisor's job (its Landlock
+			 * domain limits it to the command's). */
+			if (o->supervisor &&
+			    (!strcmp(*name, "process_vm_readv") ||
+			     !strcmp(*name, "pidfd_getfd")))
+				continue;
+			/* Debuggers within the sandbox: Landlock confines
+			 * ptrace to the domain's own processes (a tracer
+			 * reaches only its domain and those nested in it),
+			 * the pid namespace hides the rest. */
+			if (o->allow_ptrace && syscall_deny_ptrace_ok(*name))
 				continue;
 			if ((r = seccomp_rule_add(ctx, deny, nr, 0)) < 0)
 				return r;
@@ -250,10 +260,30 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 					     TIOCLINUX));
 	/* Named Unix sockets reach host services (session bus, agents,
-	 * docker) that no mount restriction covers; socketpair stays. */
-	if (r == 0 && !o->allow_unix)
+	 * docker) that no mount restriction covers; socketpair stays.
+	 * Where the supervisor makes every connect() (allow_unix: it
+	 * connects only sockets inside the sandbox or named by a rule,
+	 * linux/sockconn.c), stream and seqpacket sockets are made; a
+	 * datagram socket is not (SOCK_RAW is one too): its sends name an
+	 * address in memory BPF cannot read, and sendmsg is too common to
+	 * hand every call to the supervisor. */
+	if (r == 0 && !unix_ok)
 		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1,
 				     SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	/* One rule for both types (2 and 3: the low nibble & 0xe is 2):
+	 * libseccomp leaks a second one it folds into i386's refusal of
+	 * socketcall(SYS_SOCKET). */
+	if (r == 0 && unix_ok)
+		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 2,
+				     SCMP_A0(SCMP_CMP_EQ, AF_UNIX),
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xe,
+					     SOCK_DGRAM));
+	/* libseccomp carries this over to i386's socketcall(SYS_CONNECT),
+	 * whose arguments are in memory: the supervisor knows no such
+	 * operation and refuses it (EPERM); the direct connect() is there. */
+	if (r == 0 && unix_ok)
+		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect),
+				     0);
 	/* A socketpair's datagram end sends to whatever address sendto or
 	 * sendmsg names, connected or not: host listeners at paths (a
 	 * read-only mount does not stop it) and, without a network
@@ -261,12 +291,12 @@ add_denies(scmp_filter_ctx ctx, uint32_t deny, const struct seccomp_opts *o)
 	 * ignore an address, and stay. i386's socketcall hides the type in
 	 * memory (libseccomp does not carry the rule over): refused whole
 	 * there (SYS_SOCKETPAIR, 8). */
-	if (r == 0 && !o->allow_unix)
+	if (r == 0)
 		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socketpair), 2,
 				     SCMP_A0(SCMP_CMP_EQ, AF_UNIX),
 				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf,
 					     SOCK_DGRAM));
-	if (r == 0 && !o->allow_unix)
+	if (r == 0)
 		r = seccomp_rule_add(ctx, deny, SCMP_SYS(socketcall), 1,
 				     SCMP_A0(SCMP_CMP_EQ, 8));
 	if (r == 0)
@@ -397,7 +427,8 @@ seccomp_syscall_table(struct sup_sys *out, size_t cap)
 		if (siblings[i].arch == native)
 			arches[na++] = siblings[i].compat;
 	/* connect() reaches the supervisor only where the filter sends it
-	 * (SANDBOX_NET_HOST_PORTS), and only the native ABI's is made. */
+	 * (SANDBOX_NET_HOST_PORTS, allow_unix), and only the native ABI's is
+	 * made. */
 	nr = seccomp_syscall_resolve_name_arch(native, "connect");
 	if (nr >= 0 && cap > 0) {
 		out[n].arch = native;

@@ -10,7 +10,12 @@
 #include "daemon/sandbox.h"
 
 struct seccomp_opts {
-	bool allow_unix;        /* permit socket(AF_UNIX) */
+	bool allow_unix;        /* with notify: permit socket(AF_UNIX) of
+				   streams and seqpackets, every connect() a
+				   user notification (the supervisor makes
+				   it) */
+	bool allow_ptrace;      /* debuggers within the sandbox: ptrace,
+				   process_vm_readv/writev not refused */
 	bool host_ipc;          /* no IPC namespace: SysV IPC and POSIX
 				   message queues refused (seccomp.ipc) */
 	bool notify;            /* denials as user notifications, answered

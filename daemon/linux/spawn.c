@@ -211,7 +211,9 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->userns = !lb->cfg.privileged;
 	p->net = lb->caps.net;
 	p->landlock_abi = lb->caps.landlock_abi;
-	p->seccomp = lb->have_seccomp ? &lb->seccomp : NULL;
+	p->seccomp = !lb->have_seccomp ? NULL :
+		     lb->caps.ptrace && req->fs->no_ptrace ?
+		     &lb->seccomp_noptrace : &lb->seccomp;
 	p->seccomp_notify = lb->caps.seccomp_notify;
 	p->emulate = lb->caps.protect_new;
 	p->seccomp_super = lb->have_seccomp ? &lb->seccomp_super : NULL;

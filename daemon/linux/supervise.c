@@ -120,6 +120,16 @@ sup_report_landlock(struct sup *s, struct sreq *r, const char *access,
 	send_report(s, &rep);
 }
 
+void
+sup_report_unix(struct sup *s, struct sreq *r, const char *path)
+{
+	struct sup_report rep;
+
+	report_init(&rep, SUP_REPORT_UNIX, r);
+	snprintf(rep.path, sizeof(rep.path), "%s", path);
+	send_report(s, &rep);
+}
+
 static int
 ident(int dirfd, const char *name, struct sup_ident *id)
 {
@@ -331,8 +341,13 @@ handle(struct sup *s, const struct sandbox_plan *p, struct seccomp_notif *n)
 		ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 		return;
 	}
-	if (op == SUP_CONNECT) {
+	if (op == SUP_CONNECT && p->net != SANDBOX_NET_NAMESPACE) {
 		hand_on_connect(s, n);
+		return;
+	}
+	if (op == SUP_CONNECT) {
+		if ((e = sockconn_run(s, &r)) != -EINPROGRESS)
+			sup_answer_send(s, n->id, e, &a);
 		return;
 	}
 	if (op == SUP_NONE) {

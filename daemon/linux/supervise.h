@@ -31,7 +31,8 @@ enum sup_op {
 	SUP_CHMOD, SUP_FCHMOD, SUP_FCHMODAT, SUP_FCHMODAT2,
 	SUP_UMASK,                 /* only noted: the kernel performs it */
 	SUP_CONNECT,               /* handed on to the daemon, which makes
-				      it (SANDBOX_NET_HOST_PORTS) */
+				      it (SANDBOX_NET_HOST_PORTS), or made
+				      here (linux/sockconn.c) */
 	SUP_NOPS
 };
 
@@ -46,8 +47,9 @@ struct sup_sys {
 /* Supervisor -> daemon, one SEQPACKET record per refusal. */
 enum { SUP_REPORT_SYSCALL = 1, SUP_REPORT_PROTECT = 2,
        SUP_REPORT_LANDLOCK = 3,
-       SUP_REPORT_CONNECT = 4 };   /* a connect() for the daemon to make
+       SUP_REPORT_CONNECT = 4,     /* a connect() for the daemon to make
 				      and answer, with the caller's pidfd */
+       SUP_REPORT_UNIX = 5 };      /* a Unix socket refused: path */
 struct sup_report {
 	int32_t kind;
 	int32_t pid;
@@ -173,6 +175,14 @@ int gitcfg_rename(struct sup *s, struct sreq *r, struct rpath *src,
  * SUP_FCHMODAT2), for sandboxes with no read-only binds. */
 int guard_run(struct sup *s, struct sreq *r, int op);
 
+/* linux/sockconn.c: a connect() in a sandbox with a network namespace,
+ * made here on the command's socket: a named Unix socket only inside the
+ * writable paths and private temp dirs or named by allowUnixSockets
+ * (EACCES, reported, otherwise). The result of a call refused before
+ * any connect, or -EINPROGRESS: answered already (the connect's own
+ * result, EINPROGRESS included), or by a worker. */
+int sockconn_run(struct sup *s, struct sreq *r);
+
 /* linux/supervise.c */
 /* Answers notification id with res: an error, a value, or (a->is_fd) the
  * fd res installed in the target, which is closed here. */
@@ -186,6 +196,8 @@ void sup_umask_changed(struct sup *s);
  * naming the directory, since the supervisor's own domain logs nothing. */
 void sup_report_landlock(struct sup *s, struct sreq *r, const char *access,
 			 const char *path);
+/* A connect() to the Unix socket at path refused. */
+void sup_report_unix(struct sup *s, struct sreq *r, const char *path);
 void sup_report_protect(struct sup *s, struct sreq *r, int op,
 			const char *path, const char *rule,
 			const char *detail);

@@ -337,6 +337,7 @@ template_main(const struct sandbox_plan *plan, const struct ltemplate *t,
 
 	q.home_from = home_from;
 	linux_close_fds_except(keep, 9);
+	linux_host_pts_open(p);
 	linux_lean_children();
 	prctl(PR_SET_NAME, "sbx-template");
 	umask(022);

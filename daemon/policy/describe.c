@@ -92,6 +92,28 @@ names(char *const *v)
 }
 
 static void
+unix_line(FILE *f, const struct fsplan *fs, const struct describe_ctx *c)
+{
+	const struct fsplan_list *l = &fs->l[FSPLAN_UNIX_SOCKETS];
+
+	if (!c->unix_sockets) {
+		fputs("- Unix sockets: refused (this host cannot keep them to "
+		      "the sandbox: it needs a network namespace and seccomp "
+		      "user notification); socketpair works.\n", f);
+		return;
+	}
+	fputs("- Unix sockets: stream and seqpacket sockets in the writable "
+	      "paths, /tmp and abstract names work; datagram ones are "
+	      "refused. ", f);
+	if (l->n == 1 && !strcmp(l->v[0], "/"))
+		fputs("Sockets outside the sandbox: all allowed "
+		      "(allowAllUnixSockets).\n", f);
+	else
+		list_line(f, "Sockets outside the sandbox allowed:",
+			  (const char *const *)l->v, l->n, 12);
+}
+
+static void
 write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 	   const struct describe_ctx *c)
 {
@@ -174,9 +196,10 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 			  "`sbxctl policy explain env:NAME` says why):",
 			  (const char *const *)c->env_withheld,
 			  names(c->env_withheld), 24);
-	fprintf(f, "- Unix sockets: %s; no new privileges, no mounts, no "
-		"ptrace.\n", p->settings[POLICY_ALL_UNIX_SOCKETS].value ==
-		POLICY_YES ? "allowed" : "not allowed");
+	unix_line(f, fs, c);
+	fprintf(f, "- %s; no new privileges, no mounts.\n", c->ptrace &&
+		!fs->no_ptrace ? "Debuggers (ptrace) work on the sandbox's "
+		"own processes, not on others" : "Debuggers: no ptrace");
 	fputs("When a command fails because of the sandbox, sbx prints a line "
 	      "starting with \"sbx: blocked\" that names the rule. Do not "
 	      "retry it unchanged: work inside the writable paths, or ask "
@@ -200,7 +223,7 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		return -ENOMEM;
 	}
 	o = json_pack("{s:s, s:s, s:i, s:b, s:o, s:s, s:s?, s:o, s:o, s:o, "
-		      "s:o, s:o, s:s, s:b, s:b, s:s, s:o}",
+		      "s:o, s:o, s:s, s:s, s:o, s:b, s:b, s:s, s:o}",
 		      "workspace", c->workspace, "backend", c->backend,
 		      "landlock_abi", c->landlock_abi, "seccomp", c->seccomp,
 		      "writable", strings(&fs->l[FSPLAN_WRITE]),
@@ -214,8 +237,11 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		      "denied_hosts",
 		      rule_values(&p->lists[POLICY_DENIED_DOMAINS]),
 		      "unknown_hosts", unknown_hosts(p),
-		      "unix_sockets",
-		      p->settings[POLICY_ALL_UNIX_SOCKETS].value == POLICY_YES,
+		      "unix_sockets", c->unix_sockets ? "sandbox" : "refused",
+		      "allowed_unix_sockets",
+		      c->unix_sockets ? strings(&fs->l[FSPLAN_UNIX_SOCKETS]) :
+				   json_array(),
+		      "ptrace", c->ptrace && !fs->no_ptrace,
 		      "local_servers", !c->host_network && !c->no_network,
 		      "outside_links", !c->no_link_mounts ? "read-only" :
 		      !c->protect_unguarded ? "refused" : "unguarded",

@@ -34,6 +34,11 @@ struct describe_ctx {
 				      (limits.tmp); 0: not limited */
 	unsigned tmp_idle_s;       /* how long /tmp outlives the last
 				      command of the workspace */
+	bool unix_sockets;         /* Unix stream sockets inside the sandbox
+				      work (else every AF_UNIX socket is
+				      refused) */
+	bool ptrace;               /* debuggers work, unless the policy's
+				      process.allowPtrace is false */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */

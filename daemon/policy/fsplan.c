@@ -69,10 +69,13 @@ make_key(struct fsplan *p, const char *workspace)
 	for (k = 0; k < FSPLAN_NKINDS; k++)
 		for (i = 0; i < p->l[k].n; i++)
 			cap += strlen(p->l[k].v[i]) + 2;
-	buf = malloc(cap + FSPLAN_NKINDS);
+	buf = malloc(cap + FSPLAN_NKINDS + 1);
 	if (!buf)
 		return -ENOMEM;
 	w = buf;
+	/* What the sandbox's seccomp program depends on: a template's warm
+	 * sandboxes have it loaded. */
+	*w++ = p->no_ptrace ? 'p' : 'P';
 	len = strlen(workspace);
 	memcpy(w, workspace, len + 1);
 	w += len + 1;
@@ -144,6 +147,14 @@ fsplan_build(const struct policy *eff, const char *workspace,
 		r = fsplan_push(&p->l[FSPLAN_IGNORE], ign->v[i].value);
 	if (r == 0)
 		r = plan_home(p, eff, home);
+	if (r == 0)
+		r = sort_paths(&eff->lists[POLICY_UNIX_SOCKETS],
+			       &p->l[FSPLAN_UNIX_SOCKETS],
+			       &p->l[FSPLAN_UNIX_SOCKETS]);
+	if (r == 0 && policy_setting_value(eff, POLICY_ALL_UNIX_SOCKETS) ==
+	    POLICY_YES)
+		r = fsplan_push(&p->l[FSPLAN_UNIX_SOCKETS], "/");
+	p->no_ptrace = policy_setting_value(eff, POLICY_PTRACE) == POLICY_NO;
 	/* Order must not change the key. */
 	for (k = 0; r == 0 && k < FSPLAN_NKINDS; k++)
 		if (p->l[k].n > 1)

@@ -22,11 +22,16 @@ enum fsplan_kind {
 	FSPLAN_RO_GLOBS,    /* denyWrite + protect globs */
 	FSPLAN_IGNORE,      /* ignore-file names (.sbxignore, ...) */
 	FSPLAN_OVERLAY,     /* the home, seen through an overlay (0 or 1) */
+	FSPLAN_UNIX_SOCKETS, /* allowUnixSockets: named sockets outside the
+			       writable paths that may be connected to ("/":
+			       allowAllUnixSockets) */
 	FSPLAN_NKINDS
 };
 
 struct fsplan {
 	struct fsplan_list l[FSPLAN_NKINDS];
+	bool no_ptrace;     /* process.allowPtrace false: the ptrace family
+			       refused (a seccomp program of its own) */
 	char key[65];       /* SHA-256 hex of the canonical plan */
 };
 

@@ -12,6 +12,7 @@ static const struct policy_key top_keys[] = {
 	{ "filesystem", POLICY_KEY_SECTION, POLICY_SEC_FS, NULL },
 	{ "network", POLICY_KEY_SECTION, POLICY_SEC_NET, NULL },
 	{ "env", POLICY_KEY_SECTION, POLICY_SEC_ENV, NULL },
+	{ "process", POLICY_KEY_SECTION, POLICY_SEC_PROC, NULL },
 	{ "ignoreFiles", POLICY_KEY_LIST, POLICY_IGNORE_FILES, NULL },
 	{ "protect", POLICY_KEY_LIST, POLICY_PROTECT, NULL },
 	{ "limits", POLICY_KEY_LIMITS, 0, NULL },
@@ -75,11 +76,17 @@ static const struct policy_key env_keys[] = {
 	{ NULL, 0, 0, NULL }
 };
 
+static const struct policy_key proc_keys[] = {
+	{ "allowPtrace", POLICY_KEY_BOOL, POLICY_PTRACE, NULL },
+	{ "_comment", POLICY_KEY_COMMENT, 0, NULL },
+	{ NULL, 0, 0, NULL }
+};
+
 static const struct policy_key *const sections[POLICY_NSECTIONS] = {
-	top_keys, fs_keys, net_keys, env_keys
+	top_keys, fs_keys, net_keys, env_keys, proc_keys
 };
 static const char *const section_names[POLICY_NSECTIONS] = {
-	"the top level", "filesystem", "network", "env"
+	"the top level", "filesystem", "network", "env", "process"
 };
 
 static const struct policy_key *

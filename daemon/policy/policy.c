@@ -352,6 +352,7 @@ policy_setting_name(enum policy_setting_id id)
 		[POLICY_ALL_UNIX_SOCKETS] = "network.allowAllUnixSockets",
 		[POLICY_UNKNOWN_HOSTS] = "network.unknownHosts",
 		[POLICY_HOME] = "filesystem.home",
+		[POLICY_PTRACE] = "process.allowPtrace",
 	};
 
 	return (unsigned)id < POLICY_NSETTINGS ? names[id] : "?";
@@ -360,7 +361,10 @@ policy_setting_name(enum policy_setting_id id)
 enum policy_tri
 policy_setting_default(enum policy_setting_id id)
 {
-	return id == POLICY_HOME ? POLICY_HOME_OVERLAY : POLICY_NO;
+	/* Debugging the sandbox's own processes reaches nothing outside
+	 * it (docs/security.md, Debuggers): on unless a layer says no. */
+	return id == POLICY_HOME || id == POLICY_PTRACE ? POLICY_YES :
+	    POLICY_NO;
 }
 
 const char *

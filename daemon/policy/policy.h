@@ -96,13 +96,14 @@ struct policy_rules {
  * Settings are tri-state so a silent layer can be told from one saying no.
  * NO is always the narrow value: for unknownHosts NO is "deny", YES "ask";
  * for home NO is "read-only", YES "overlay". UNSET means the setting's
- * default (policy_setting_default()): NO, except for home.
+ * default (policy_setting_default()): NO, except for home and allowPtrace.
  */
 enum policy_setting_id {
 	POLICY_LOCAL_BINDING,		/* network.allowLocalBinding */
 	POLICY_ALL_UNIX_SOCKETS,	/* network.allowAllUnixSockets */
 	POLICY_UNKNOWN_HOSTS,		/* network.unknownHosts */
 	POLICY_HOME,			/* filesystem.home */
+	POLICY_PTRACE,			/* process.allowPtrace */
 	POLICY_NSETTINGS
 };
 

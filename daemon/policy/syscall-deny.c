@@ -41,6 +41,23 @@ static const char *const ptrace_names[] = {
 	"ptrace", "process_vm_readv", "process_vm_writev",
 	"process_madvise", "pidfd_getfd", "kcmp", NULL,
 };
+/* What a debugger needs (strace, gdb); the rest of the group (pidfd_getfd,
+ * kcmp, process_madvise) no debugger does. */
+static const char *const ptrace_debug_names[] = {
+	"ptrace", "process_vm_readv", "process_vm_writev", NULL,
+};
+
+bool
+syscall_deny_ptrace_ok(const char *name)
+{
+	const char *const *n;
+
+	for (n = ptrace_debug_names; *n; n++)
+		if (!strcmp(*n, name))
+			return true;
+	return false;
+}
+
 static const char *const bpf_names[] = { "bpf", NULL };
 static const char *const keyctl_names[] = {
 	"keyctl", "add_key", "request_key", NULL,
@@ -66,7 +83,7 @@ static const char *const ipc_names[] = {
 static const char *const admin_names[] = {
 	"kexec_load", "kexec_file_load", "init_module", "finit_module",
 	"delete_module", "reboot", "swapon", "swapoff", "acct", "quotactl",
-	"quotactl_fd", "lookup_dcookie", "fanotify_init", "syslog",
+	"quotactl_fd", "lookup_dcookie", "syslog",
 	"settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
 	"vhangup", "nfsservctl", "uselib", "iopl", "ioperm", NULL,
 };
@@ -78,8 +95,10 @@ const struct syscall_deny_group syscall_deny_groups[] = {
 	{ "seccomp.setns", VIOLATION_SYSCALL,
 	  "joining another namespace would leave the sandbox", setns_names },
 	{ "seccomp.ptrace", VIOLATION_SYSCALL,
-	  "debuggers and process inspection are refused in the sandbox; "
-	  "debug outside it", ptrace_names },
+	  "debuggers are refused in this sandbox (the policy's "
+	  "process.allowPtrace is false, or this host has no Landlock to "
+	  "keep them to the sandbox's processes); debug outside it",
+	  ptrace_names },
 	{ "seccomp.bpf", VIOLATION_SYSCALL,
 	  "eBPF is refused in the sandbox; run BPF tools outside it",
 	  bpf_names },
@@ -113,9 +132,11 @@ const struct syscall_deny_group syscall_deny_groups[] = {
 	  "typing into the terminal (TIOCSTI, TIOCLINUX) is refused: it "
 	  "would run commands outside the sandbox", NULL },
 	{ "seccomp.unix-socket", VIOLATION_IPC,
-	  "named Unix sockets reach host services (session bus, agents, "
-	  "docker): harmless if it was libc looking for nscd, else use "
-	  "socketpair or ask the user to allow the socket",
+	  "Unix sockets outside the sandbox reach host services (session "
+	  "bus, agents, docker): harmless if it was libc looking for nscd; "
+	  "sockets in the writable paths and /tmp work, a host one needs "
+	  "network.allowUnixSockets (datagram Unix sockets are refused; "
+	  "without a network namespace, all of them)",
 	  NULL },
 	{ "seccomp.setid", VIOLATION_SYSCALL,
 	  "setuid and setgid files are not made in the sandbox (they would "
@@ -310,6 +331,10 @@ syscall_deny_describe(const char *name, const uint64_t args[6],
 {
 	const struct syscall_deny_group *g = group_of(name, args);
 
+	/* A Unix socket's connect names a path, or @ an abstract name. */
+	if (!strcmp(name, "connect") && addr && (addr[0] == '/' ||
+						 addr[0] == '@'))
+		g = find("seccomp.unix-socket");
 	memset(v, 0, sizeof(*v));
 	v->kind = g ? g->kind : VIOLATION_SYSCALL;
 	v->rule = SYSCALL_DENY_RULE;

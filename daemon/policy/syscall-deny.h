@@ -28,6 +28,11 @@ struct syscall_deny_group {
 };
 
 extern const struct syscall_deny_group syscall_deny_groups[];
+
+/* Whether name is one of group seccomp.ptrace's calls a debugger needs
+ * (ptrace, process_vm_readv, process_vm_writev): left out of the filter
+ * where the sandbox allows debuggers. */
+bool syscall_deny_ptrace_ok(const char *name);
 extern const size_t syscall_deny_ngroups;
 
 /* The calls that could set a setuid or setgid bit (group seccomp.setid):
@@ -49,7 +54,8 @@ extern const size_t syscall_deny_nsetid;
  * name with them decoded ("socket(AF_UNIX, SOCK_STREAM)",
  * "unshare(CLONE_NEWUSER)", "ioctl(TIOCSTI)"): stable text, so repeats
  * group together (pointers and other varying values are left out); for a
- * connect() refused by the daemon, addr ("host:port", else NULL). v's
+ * connect() refused by the daemon, addr ("host:port", else NULL; a Unix
+ * socket's path, or "@name", makes it group seccomp.unix-socket). v's
  * strings point into target and the table.
  */
 void syscall_deny_describe(const char *name, const uint64_t args[6],

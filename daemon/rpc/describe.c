@@ -26,6 +26,8 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 				   .host_network = caps->net ==
 						   SANDBOX_NET_HOST_PORTS,
 				   .no_network = caps->net == SANDBOX_NET_NONE,
+				   .unix_sockets = caps->unix_sockets,
+				   .ptrace = caps->ptrace,
 				   .protect_unguarded = caps->landlock_only &&
 							!caps->protect_new,
 				   .no_link_mounts = caps->landlock_only,

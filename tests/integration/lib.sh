@@ -155,6 +155,21 @@ warm_ready() {
 	[ "$n" -ge "$1" ]
 }
 
+# host_listen NAME: the host's listeners (hostlisten.py: TCP and UDP on
+# 127.0.0.1, Unix stream and datagram sockets at $T/out/host.sock and
+# $T/out/host-d.sock, abstract names @NAME and @NAME-d), logging to
+# $T/listen.log, empty from here on; sets LPID, TCP and UDP.
+host_listen() {
+	mkdir -p "$T/out"
+	mkfifo "$T/lready"
+	"$PY" "$HERE/hostlisten.py" "$T/lready" "$T/listen.log" \
+		"$T/out/host.sock" "$T/out/host-d.sock" "$1" 2>>"$T/listen.err" &
+	LPID=$!
+	read -r TCP UDP <"$T/lready" ||
+		{ cat "$T/listen.err"; fail "listener"; done_test; }
+	: >"$T/listen.log"
+}
+
 # need_served_user: for privileged-mode tests (a root daemon serving the
 # unprivileged test user): skips unless root and the user exists, and
 # sets $user; as CMD... runs CMD as that user.

@@ -42,12 +42,7 @@ trap 'rm -f "$HT" "/tmp/sbx-em-$$" "/dev/shm/sbx-em-$$"; cleanup' EXIT
 
 # The host listeners (TCP, UDP, Unix stream and datagram at paths and
 # abstract names); their pid is also the host process to signal and trace.
-mkfifo "$T/lready"
-"$PY" "$HERE/hostlisten.py" "$T/lready" "$T/listen.log" "$T/out/host.sock" \
-	"$T/out/host-d.sock" "sbx-em-$$" 2>>"$T/listen.err" &
-LPID=$!
-read -r TCP UDP <"$T/lready" || { cat "$T/listen.err"; fail "listener"; done_test; }
-: >"$T/listen.log"
+host_listen "sbx-em-$$"
 trap 'kill "$LPID" 2>/dev/null; rm -f "$HT" "/tmp/sbx-em-$$" "/dev/shm/sbx-em-$$"; cleanup' EXIT
 
 start_daemon
@@ -177,13 +172,18 @@ row "setns to a namespace of its own" EPERM - setns /proc/self/ns/mnt
 row "setns to /proc/1/ns/user" EACCES - setns /proc/1/ns/user
 row "setns to the host's through /proc/$LPID" ENOENT "alive:$LPID" setns "/proc/$LPID/ns/mnt"
 
-# --- Host processes: invisible in the sandbox's pid namespace (ESRCH), and
-# ptrace-family calls refused by seccomp (EPERM) before the pid matters.
+# --- Host processes: invisible in the sandbox's pid namespace (ESRCH).
+# Debuggers may trace the sandbox's own processes (Landlock holds a tracer
+# to its domain): a host process is not even there to attach to.
 row "SIGKILL a host process" ESRCH "alive:$LPID" signal "$LPID"
 row "SIGKILL the daemon" ESRCH "alive:$DPID" signal "$DPID"
 row "pidfd_open a host process" ESRCH "alive:$LPID" pidfd-open "$LPID"
-row "ptrace attach a host process" EPERM "alive:$LPID" attach "$LPID"
-row "process_vm_readv of a host process" EPERM "alive:$LPID" vm-read "$LPID" 0x400000
+row "ptrace attach a host process" ESRCH "alive:$LPID" attach "$LPID"
+row "ptrace attach the daemon" ESRCH "alive:$DPID" attach "$DPID"
+row "process_vm_readv of a host process" ESRCH "alive:$LPID" vm-read "$LPID" 0x400000
+# The sandbox's init (it reports the exit status to the daemon) is in the
+# Landlock domain the command's nests in, or in none: out of its reach.
+row "ptrace attach the sandbox's init" EPERM - attach 1
 
 # --- The terminal: TIOCSTI and TIOCLINUX are refused by seccomp (EPERM;
 # the kernel itself would say ENOTTY here, stdin being a pipe); on a real
@@ -263,15 +263,28 @@ expect_eq "host name is the sandbox's own" "$(sbx run -q -- "$P" hostname)" sbx
 check "... not the host's ($hn)" test "$hn" != sbx
 
 # --- Unix sockets to host listeners, abstract and at paths, and to the
-# daemon: AF_UNIX sockets are refused by seccomp (EPERM); a socketpair's
-# datagram end could address any of them by name, and is refused too.
-row "connect to a host Unix socket" EPERM quiet unix-stream "$T/out/host.sock"
+# daemon. With a network namespace and a supervisor, stream sockets are
+# made and the supervisor makes every connect(): a host socket is refused
+# (EACCES), through a link in the workspace too; the abstract namespace is
+# the sandbox's own (nothing listens: ECONNREFUSED); the daemon's socket
+# is masked by a device node (ECONNREFUSED). Elsewhere AF_UNIX sockets
+# are refused by seccomp (EPERM). Datagram sockets are refused
+# everywhere (EPERM): a socketpair's datagram end could address any of
+# them by name.
+if [ $netns = 1 ] && [ "$protect_new" = 1 ]; then
+	ux=EACCES uxa=ECONNREFUSED uxd=ECONNREFUSED
+else
+	ux=EPERM uxa=EPERM uxd=EPERM
+fi
+ln -s "$T/out/host.sock" "$WS/host-link.sock"
+row "connect to a host Unix socket" $ux quiet unix-stream "$T/out/host.sock"
+row "... through a link in the workspace" $ux quiet unix-stream "$WS/host-link.sock"
 row "datagram to a host Unix socket" EPERM quiet unix-dgram "$T/out/host-d.sock"
-row "connect to a host abstract socket" EPERM quiet unix-stream "@sbx-em-$$"
+row "connect to a host abstract socket" $uxa quiet unix-stream "@sbx-em-$$"
 row "datagram to a host abstract socket" EPERM quiet unix-dgram "@sbx-em-$$-d"
 row "socketpair datagram to a host Unix socket" EPERM quiet pair-dgram "$T/out/host-d.sock"
 row "socketpair datagram to a host abstract socket" EPERM quiet pair-dgram "@sbx-em-$$-d"
-row "connect to the daemon's socket" EPERM "alive:$DPID" connect-unix "$SOCK"
+row "connect to the daemon's socket" $uxd "alive:$DPID" connect-unix "$SOCK"
 
 # --- IP to host listeners on 127.0.0.1: a network namespace has its own
 # loopback (nothing listens there: ECONNREFUSED; a datagram is sent and

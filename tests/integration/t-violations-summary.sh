@@ -58,20 +58,24 @@ expect_eq "success with a violation: the line, no note" "$(cat "$T/err")" \
 	"sbx: blocked syscall io_uring_setup (builtin seccomp deny set, rule seccomp.io_uring) — io_uring is refused (its operations would bypass the filter); most tools fall back to ordinary I/O"
 sbx run -- "$P" repeat 3 keyctl >/dev/null 2>"$T/err"
 check "repeats are one line with a count" grep -q "^sbx: blocked syscall keyctl (.* (3 times)$" "$T/err"
-# libc's nscd probe is expected: never a line, after success or failure;
-# in the data, marked.
+# libc's nscd probe is expected: never a line, after success or failure.
+# Where the sandbox makes Unix sockets, the probe's socket is made and its
+# connect finds no nscd socket here (ENOENT): nothing is refused at all;
+# elsewhere the refusal is in the data, marked expected.
 sbx run -- bash -c "$P io_uring >/dev/null; id >/dev/null" 2>"$T/err"
 check "libc's nscd probe: not shown after success" \
 	not_grep 'rule seccomp.unix-socket)' "$T/err"
 sbx run -- bash -c "id >/dev/null; exit 4" 2>"$T/err"
 expect_eq "... nor after a failure" "$(cat "$T/err")" ""
-sbx run --json -- bash -c "id >/dev/null" 2>"$T/err"
-check "... and always in the data, marked expected" grep -q \
-	'"target":"socket(AF_UNIX, SOCK_STREAM|SOCK_NONBLOCK)",.*"expected":true' "$T/err"
-# A program's own Unix socket is a refusal like any other.
-sbx run -- "$P" unix-socket >/dev/null 2>"$T/err"
-check "a program's Unix socket is said" \
-	grep -q "^sbx: blocked ipc socket(AF_UNIX, SOCK_STREAM) (builtin seccomp deny set, rule seccomp.unix-socket)" "$T/err"
+if ! sbx --json describe | grep -q '"unix_sockets": *"sandbox"'; then
+	sbx run --json -- bash -c "id >/dev/null" 2>"$T/err"
+	check "... and always in the data, marked expected" grep -q \
+		'"target":"socket(AF_UNIX, SOCK_STREAM|SOCK_NONBLOCK)",.*"expected":true' "$T/err"
+	# A program's own Unix socket is a refusal like any other.
+	sbx run -- "$P" unix-socket >/dev/null 2>"$T/err"
+	check "a program's Unix socket is said" \
+		grep -q "^sbx: blocked ipc socket(AF_UNIX, SOCK_STREAM) (builtin seccomp deny set, rule seccomp.unix-socket)" "$T/err"
+fi
 # Nothing to say: nothing said.
 sbx run -- true 2>"$T/err"
 expect_eq "no violations, no failure: silent" "$(cat "$T/err")" ""

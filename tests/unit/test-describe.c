@@ -20,7 +20,7 @@ main(void)
 	char *withheld[] = { tok, sock, NULL };
 	struct describe_ctx dc = { "/w", "linux", 6, true, false, false,
 				   "/tmp", false, false, withheld,
-				   64 << 20, 600 };
+				   64 << 20, 600, true, true };
 	struct policy_diags d = { 0 };
 	struct policy *u = NULL, *eff = NULL;
 	const struct policy *docs[1];
@@ -59,6 +59,28 @@ main(void)
 	CHECK(text && !strstr(text, "listening"));
 	CHECK(json_is_null(json_object_get(j, "home_overlay")));
 	CHECK(text && !strstr(text, "overlay"));
+	CHECK(text && strstr(text, "- Unix sockets: stream and seqpacket "
+			     "sockets in the writable paths"));
+	CHECK(text && strstr(text, "Sockets outside the sandbox allowed: "
+			     "none"));
+	CHECK_STR(json_string_value(json_object_get(j, "unix_sockets")),
+		  "sandbox");
+	CHECK(text && strstr(text, "- Debuggers (ptrace) work on the "
+			     "sandbox's own processes"));
+	CHECK(json_is_true(json_object_get(j, "ptrace")));
+	free(text);
+	json_decref(j);
+	/* No supervisor or no network namespace: Unix sockets refused, and
+	 * said; a policy without ptrace says so. */
+	dc.unix_sockets = false;
+	fs->no_ptrace = true;
+	CHECK_INT(describe_build(eff, fs, &dc, &text, &j), 0);
+	CHECK(text && strstr(text, "- Unix sockets: refused (this host"));
+	CHECK_STR(json_string_value(json_object_get(j, "unix_sockets")),
+		  "refused");
+	CHECK(text && strstr(text, "Debuggers: no ptrace"));
+	CHECK(json_is_false(json_object_get(j, "ptrace")));
+	fs->no_ptrace = false;
 	free(text);
 	json_decref(j);
 	/* No network namespace on this host: no servers, no UDP. */

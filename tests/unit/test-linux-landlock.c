@@ -56,7 +56,7 @@ confined(int abi, uint16_t allowed, uint16_t other, int out)
 	const uint16_t ports[2] = { allowed, 0 };
 	int res[5] = { 0 }, fs, tcp, fd;
 
-	fs = landlock_build(abi, NULL, NULL, NULL);
+	fs = landlock_build(abi, NULL, NULL, NULL, -1);
 	tcp = landlock_build_tcp(abi, ports);
 	if (fs < 0 || tcp < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    landlock_enforce(fs, false) < 0 || landlock_enforce(tcp, false) < 0)

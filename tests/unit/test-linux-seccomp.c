@@ -64,6 +64,12 @@ static const struct {
 	{ "pivot_root", { 155, 217, 155, 41, 218 } },
 	{ "chroot", { 161, 61, 161, 51, 61 } },
 	{ "ptrace", { 101, 26, 521, 117, 26 } },
+	{ "process_vm_readv", { 310, 347, 539, 270, 376 } },
+	{ "process_vm_writev", { 311, 348, 540, 271, 377 } },
+	{ "fanotify_init", { 300, 338, 300, 262, 367 } },
+	{ "pidfd_getfd", { 438, 438, 438, 438, 438 } },
+	{ "kcmp", { 312, 349, 312, 272, 378 } },
+	{ "process_madvise", { 440, 440, 440, 440, 440 } },
 	{ "bpf", { 321, 357, 321, 280, 386 } },
 	{ "keyctl", { 250, 288, 250, 219, 311 } },
 	{ "setns", { 308, 346, 308, 268, 375 } },
@@ -240,8 +246,7 @@ static void
 check_plain(void)
 {
 	static const char *const allowed[] = {
-		"read", "write", "openat", "execve", "getpid", "connect",
-		"socketpair",
+		"read", "write", "openat", "execve", "getpid", "socketpair",
 	};
 	static const char *const denied[] = {
 		"mount", "umount2", "pivot_root", "chroot", "ptrace", "bpf",
@@ -297,7 +302,18 @@ check_sockets(int allow_unix)
 	       "socketpair(AF_UNIX, SOCK_SEQPACKET)");
 	/* A datagram end sends to any address it is given. */
 	EXPECT(call("socketpair", AF_UNIX_, SOCK_DGRAM_ | SOCK_CLOEXEC_, 0),
-	       allow_unix ? ALLOW : deny, "socketpair(AF_UNIX, SOCK_DGRAM)");
+	       deny, "socketpair(AF_UNIX, SOCK_DGRAM)");
+	/* Unix datagram sockets name their peer in each send: refused
+	 * even where streams are made (SOCK_RAW is a datagram one too). */
+	EXPECT(call("socket", AF_UNIX_, SOCK_DGRAM_ | SOCK_CLOEXEC_, 0), deny,
+	       "socket(AF_UNIX, SOCK_DGRAM)");
+	EXPECT(call("socket", AF_UNIX_, SOCK_RAW_, 0), deny,
+	       "socket(AF_UNIX, SOCK_RAW)");
+	EXPECT(call("socket", AF_UNIX_, 5 /* SOCK_SEQPACKET */, 0),
+	       allow_unix ? ALLOW : deny, "socket(AF_UNIX, SOCK_SEQPACKET)");
+	/* The supervisor makes every connect() where Unix sockets are. */
+	EXPECT(call("connect", 3, 0x1000, 16),
+	       allow_unix ? SECCOMP_RET_USER_NOTIF : ALLOW, "connect");
 	if (abis[abi].wide) {
 		/* The kernel reads an int: high bits must not dodge a rule. */
 		EXPECT(call("socket", HIGH | AF_PACKET_, SOCK_RAW_, 0), deny,
@@ -316,10 +332,11 @@ check_sockets(int allow_unix)
 		 * refused whole, the rest passes. */
 		EXPECT(call("socketcall", SYS_SOCKET_, 0x1000, 0), deny,
 		       "socketcall(SYS_SOCKET)");
-		EXPECT(call("socketcall", SYS_CONNECT_, 0x1000, 0), ALLOW,
+		EXPECT(call("socketcall", SYS_CONNECT_, 0x1000, 0),
+		       allow_unix ? SECCOMP_RET_USER_NOTIF : ALLOW,
 		       "socketcall(SYS_CONNECT)");
-		EXPECT(call("socketcall", SYS_SOCKETPAIR_, 0x1000, 0),
-		       allow_unix ? ALLOW : deny, "socketcall(SYS_SOCKETPAIR)");
+		EXPECT(call("socketcall", SYS_SOCKETPAIR_, 0x1000, 0), deny,
+		       "socketcall(SYS_SOCKETPAIR)");
 	}
 }
 
@@ -568,6 +585,8 @@ check_program(int native, const int *compat, size_t ncompat,
 
 	for (allow_unix = 0; allow_unix < 2; allow_unix++)
 		for (notify = 0; notify < 2; notify++) {
+			/* Unix sockets only where a supervisor makes their
+			 * connects (notify). */
 			struct seccomp_opts o = { .allow_unix = allow_unix,
 						  .notify = notify };
 			struct sock_fprog p;
@@ -591,7 +610,7 @@ check_program(int native, const int *compat, size_t ncompat,
 				check_deny_set();
 				check_ipc();
 				check_plain();
-				check_sockets(allow_unix);
+				check_sockets(allow_unix && notify);
 				check_args();
 				check_setid();
 			}
@@ -604,6 +623,43 @@ check_program(int native, const int *compat, size_t ncompat,
 			}
 			free(p.filter);
 		}
+}
+
+/* allow_ptrace: what debuggers need passes, on every ABI of the program;
+ * the rest of the ptrace group does not. fanotify_init is the kernel's
+ * to answer (an unprivileged user gets its FID-reporting kind). */
+static void
+check_ptrace(int native, const int *compat, size_t ncompat)
+{
+	static const char *const passed[] = {
+		"ptrace", "process_vm_readv", "process_vm_writev",
+		"fanotify_init",
+	};
+	static const char *const refused[] = {
+		"pidfd_getfd", "kcmp", "process_madvise",
+	};
+	struct seccomp_opts o = { .notify = true, .allow_ptrace = true };
+	struct sock_fprog p;
+	size_t i, k;
+
+	if (abis[native].scmp == seccomp_arch_native())
+		CHECK_INT(seccomp_compile(&o, &p), 0);
+	else
+		CHECK_INT(seccomp_compile_arch(abis[native].scmp, &o, &p), 0);
+	prog = &p;
+	deny = SECCOMP_RET_USER_NOTIF;
+	for (i = 0; i <= ncompat; i++) {
+		abi = i ? compat[i - 1] : native;
+		for (k = 0; k < sizeof(passed) / sizeof(passed[0]); k++)
+			if (nr_of(passed[k]) >= 0)
+				EXPECT(call(passed[k], 0, 0, 0), ALLOW,
+				       passed[k]);
+		for (k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
+			if (nr_of(refused[k]) >= 0)
+				EXPECT(call(refused[k], 0, 0, 0), deny,
+				       refused[k]);
+	}
+	free(p.filter);
 }
 
 /* Every name in the deny set is known to libseccomp on some ABI: a
@@ -674,5 +730,7 @@ main(void)
 	check_program(AARCH64, arm_compat, 1, arm_foreign, 2);
 	check_net_modes(X86_64, x86_compat, 2);
 	check_net_modes(AARCH64, arm_compat, 1);
+	check_ptrace(X86_64, x86_compat, 2);
+	check_ptrace(AARCH64, arm_compat, 1);
 	UNIT_DONE();
 }
