@@ -562,8 +562,9 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	 * template's, whose /proc shows the template's pid namespace (the
 	 * other sessions, the spawner): a fresh one, for ours, mounted here
 	 * while warm, or, when a supervisor's Landlock domain (which forbids
-	 * mounting) is ours already, by its helper (awaited below). */
-	if (!direct && !fds && (err = linux_mount_own_proc(-1)) < 0)
+	 * mounting) is ours already, by the spawner (awaited below). */
+	if (!direct && !fds && ((err = linux_mount_proc_clear()) < 0 ||
+				(err = linux_mount_own_proc(-1)) < 0))
 		fail(sfd, STEP_MOUNT_PROC, -err);
 	if (slave >= 0)
 		close(slave); /* the command gets it with its job */

@@ -60,17 +60,23 @@ lmount_proc(int pidns)
 	return r < 0 ? r : proc_read_only();
 }
 
-/* A templated sandbox's /proc: its mount namespace is a copy of the
- * template's, whose /proc is a peer of ours (linux/template.c shares the
- * tree): made private first, or the new /proc would be mounted in the
- * template and every other sandbox too. */
+/* A templated sandbox's mount namespace is a copy of the template's,
+ * whose /proc is a peer of its own (linux/template.c shares the tree):
+ * made private before a /proc is mounted over it, or that /proc would be
+ * mounted in the template and every other sandbox too. An ended
+ * sandbox's /proc (linux/mntns.c) goes first. */
 int
-linux_mount_own_proc(int pidns)
+linux_mount_proc_clear(void)
 {
-	/* An ended sandbox's /proc (linux/mntns.c) goes first. */
 	if (linux_mntns_reused && umount2("/proc", MNT_DETACH) < 0)
 		return -errno;
 	if (mount(NULL, "/proc", NULL, MS_PRIVATE, NULL) < 0)
 		return -errno;
+	return 0;
+}
+
+int
+linux_mount_own_proc(int pidns)
+{
 	return lmount_proc(pidns);
 }
