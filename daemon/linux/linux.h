@@ -255,6 +255,8 @@ int linux_landlock_ruleset(const struct sandbox_plan *p);
 
 /* Leaves the caller with the command's user and no capabilities. */
 int linux_drop_privs(const struct sandbox_plan *p);
+/* Empties the caller's capability bounding set, as far as it may. */
+void linux_drop_bounding(void);
 
 /* The session's supervisor (linux/supervise.c), in two steps so it stays
  * off the command's way. prepare restricts the caller with f->ruleset
