@@ -180,6 +180,24 @@ send_listeners(int sfd)
 	return r;
 }
 
+void
+linux_drop_bounding(void)
+{
+	int cap, in;
+
+	/* Each drop copies the process's credentials (and runs what the
+	 * host hooked on that): only the ones still in the set, which in a
+	 * template's sandboxes are none (linux/spawner.c). A drop the
+	 * caller may not make (EPERM) leaves the cap: Landlock-only mode
+	 * never had it. */
+	for (cap = 0; cap < 64; cap++) {
+		if ((in = prctl(PR_CAPBSET_READ, cap, 0, 0, 0)) < 0)
+			break; /* past the last one the kernel knows */
+		if (in == 1)
+			prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+	}
+}
+
 /* Leaves the calling process with no capabilities it could ever regain. */
 int
 linux_drop_privs(const struct sandbox_plan *p)
@@ -188,17 +206,13 @@ linux_drop_privs(const struct sandbox_plan *p)
 	struct __user_cap_data_struct d[2];
 	uid_t ru, eu, su;
 	gid_t rg, eg, sg;
-	int cap;
 
 	if (prctl(PR_SET_SECUREBITS, SECBITS_LOCKDOWN) < 0 && errno != EPERM)
 		return -errno;
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
 	    errno != EINVAL)
 		return -errno;
-	for (cap = 0; cap < 64; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
-		    errno == EINVAL)
-			break;
+	linux_drop_bounding();
 	/* (Landlock-only mode runs as the user already, with none; so does
 	 * a direct sandbox's supervisor, forked after its init dropped.) */
 	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0)
@@ -475,7 +489,7 @@ supervise(pid_t cmd, int sigfd, int sfd)
 				 { .fd = sfd, .events = 0 } };
 	struct signalfd_siginfo si;
 	int status = 0, st;
-	bool done = false;
+	bool done = false, killed = false;
 	pid_t w;
 
 	for (;;) {
@@ -510,12 +524,21 @@ supervise(pid_t cmd, int sigfd, int sfd)
 			if (w == cmd && !done) {
 				status = st;
 				done = true;
-				kill(-1, SIGKILL);
 			}
 		}
-		if (done && w < 0 && errno == ECHILD) {
+		if (!done)
+			continue;
+		/* The command went: the rest of the sandbox goes with it.
+		 * With no child left nothing is: every process here descends
+		 * from us (orphans come to us). Then no kill(-1), which
+		 * looks at every process on the host. */
+		if (w < 0 && errno == ECHILD) {
 			report(sfd, SANDBOX_STATUS_EXITED, 0, status);
 			_exit(0);
+		}
+		if (!killed) {
+			kill(-1, SIGKILL);
+			killed = true;
 		}
 	}
 }
@@ -641,8 +664,9 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	 * template's, whose /proc shows the template's pid namespace (the
 	 * other sessions, the spawner): a fresh one, for ours, mounted here
 	 * while warm, or, when a supervisor's Landlock domain (which forbids
-	 * mounting) is ours already, by its helper (awaited below). */
-	if (!direct && !fds && (err = linux_mount_own_proc(-1)) < 0)
+	 * mounting) is ours already, by the spawner (awaited below). */
+	if (!direct && !fds && ((err = linux_mount_proc_clear()) < 0 ||
+				(err = linux_mount_own_proc(-1)) < 0))
 		fail(sfd, STEP_MOUNT_PROC, -err);
 	if (slave >= 0)
 		close(slave); /* the command gets it with its job */

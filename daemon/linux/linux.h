@@ -137,9 +137,11 @@ struct linux_session_fds {
 struct walk_watch;
 int linux_mount_build(const struct sandbox_plan *plan, int *err,
 		      const struct walk_watch *watch, struct walk_state **keep);
-/* A templated sandbox's fresh /proc over the template's, for pid
- * namespace pidns (-1: the caller's), /proc/sys and the like read-only.
- * 0 or -errno. */
+/* A templated sandbox's /proc: clear takes an ended sandbox's off and
+ * makes the template's copy under it private; own mounts a fresh one of
+ * pid namespace pidns (-1: the caller's) over it, /proc/sys and the like
+ * read-only. 0 or -errno. */
+int linux_mount_proc_clear(void);
 int linux_mount_own_proc(int pidns);
 /* An overlay of directory lower (read-only) with upper and work, as a
  * detached mount (nosuid, nodev); userns: made in a user namespace. Layers
@@ -260,6 +262,8 @@ int linux_landlock_ruleset(const struct sandbox_plan *p);
 
 /* Leaves the caller with the command's user and no capabilities. */
 int linux_drop_privs(const struct sandbox_plan *p);
+/* Empties the caller's capability bounding set, as far as it may. */
+void linux_drop_bounding(void);
 
 /* The session's supervisor (linux/supervise.c), in two steps so it stays
  * off the command's way. prepare restricts the caller with f->ruleset
@@ -305,11 +309,13 @@ int linux_mntns_enter(void);
 void linux_mntns_leave(void);
 void linux_mntns_started(pid_t pid, int fd);
 void linux_mntns_reaped(pid_t pid);
-/* A supervised sandbox's /proc, mounted for its init, which may not
- * (Landlock): reads the init's pid from pid_r, a byte to done_w once
- * mounted. */
-void linux_mntns_proc_helper(int pid_r, int done_w)
-	__attribute__((noreturn));
+/* In the spawner, once it forked the start of a supervised sandbox: the
+ * sandbox's /proc, which its init, in the supervisor's Landlock domain,
+ * may not mount. The init's pid and pidfd come on handback (nothing: the
+ * start failed), a byte goes to done_w once mounted. entered: the caller
+ * is in the sandbox's mount namespace (linux_mntns_enter), else the init
+ * made a copy of the template's. */
+void linux_mntns_proc(int handback, int done_w, bool entered);
 int linux_netns_lend(void);
 void linux_netns_return(int listener);
 int linux_netns_enter(int nsfd);

@@ -7,17 +7,23 @@
  * and the next sandbox is cloned in it. What is in one is the template's
  * tree (shared with it: later masks reach it too) and the ended session's
  * /proc, which the next one's replaces; the command can mount nothing.
- * Also the helper that mounts a supervised sandbox's /proc. */
+ * Also the mount of a supervised sandbox's /proc, from the spawner. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/linux/linux.h"
+#include "proto/fdpass.h"
+
+/* PIDFD_GET_PID_NAMESPACE (Linux 6.11), which older headers lack. */
+#define SBX_PIDFD_GET_PID_NAMESPACE _IO(0xFF, 5)
 
 #define MNTNS_IDLE 4
 #define MNTNS_LIVE 64
@@ -97,41 +103,89 @@ linux_mntns_reaped(pid_t pid)
 		close(fd);
 }
 
-/* The helper that mounts a supervised sandbox's /proc, which its init,
- * in the supervisor's Landlock domain, may not: forked before that domain,
- * told the init's pid, it joins the init's mount namespace and mounts a
- * /proc of the init's pid namespace there, then says so to the init.
- * Before Linux 6.15 proc has no pidns option (EINVAL): then a child of
- * the helper's in that pid namespace mounts it. */
-void
-linux_mntns_proc_helper(int pid_r, int done_w)
+/* The pid namespace of the process behind pidfd (pid): PIDFD_GET_PID_-
+ * NAMESPACE (Linux 6.11), else by /proc, which in the caller's mount
+ * namespace is the template's now (linux_mount_proc_clear); the pidfd
+ * still live after that open means the pid was not reused. */
+static int
+pidns_of(int pidfd, pid_t pid)
 {
 	char path[64];
-	pid_t init, c;
-	int pidns, mnt, r, st;
+	int fd;
 
-	if (read(pid_r, &init, sizeof(init)) != sizeof(init) || init <= 0)
-		_exit(1);
-	/* The template's /proc, not an ended sandbox's. */
-	linux_mntns_leave();
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
-	pidns = open(path, O_RDONLY | O_CLOEXEC);
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)init);
-	mnt = open(path, O_RDONLY | O_CLOEXEC);
-	if (pidns < 0 || mnt < 0 || setns(mnt, CLONE_NEWNS) < 0)
-		_exit(1);
-	r = linux_mount_own_proc(pidns);
-	/* (The ended session's /proc is gone already.) */
-	linux_mntns_reused = false;
-	if (r == -EINVAL && setns(pidns, CLONE_NEWPID) == 0 &&
-	    (c = _Fork()) >= 0) {
-		if (c == 0)
-			_exit(linux_mount_own_proc(-1) < 0);
-		if (waitpid(c, &st, 0) == c && WIFEXITED(st) &&
-		    WEXITSTATUS(st) == 0)
-			r = 0;
+	if ((fd = ioctl(pidfd, SBX_PIDFD_GET_PID_NAMESPACE, 0)) >= 0)
+		return fd;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0) {
+		close(fd);
+		return -ESRCH;
 	}
-	if (r < 0 || write(done_w, "p", 1) != 1)
-		_exit(1);
-	_exit(0);
+	return fd;
+}
+
+/* A /proc of pidns over the caller's: proc's pidns option (Linux 6.15),
+ * else (EINVAL) a process in that pid namespace mounts it, a child's
+ * child (setns to a pid namespace moves only the children to come). */
+static int
+mount_proc_of(int pidns)
+{
+	pid_t c, gc;
+	int r, st;
+
+	if ((r = linux_mount_own_proc(pidns)) != -EINVAL)
+		return r;
+	/* Not fork(): no atfork handler (linux/lean.c). */
+	if ((c = _Fork()) < 0)
+		return -errno;
+	if (c == 0) {
+		if (setns(pidns, CLONE_NEWPID) < 0 || (gc = _Fork()) < 0)
+			_exit(1);
+		if (gc == 0)
+			_exit(linux_mount_own_proc(-1) < 0);
+		_exit(waitpid(gc, &st, 0) != gc || !WIFEXITED(st) ||
+		      WEXITSTATUS(st) != 0);
+	}
+	if (waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return -EIO;
+	return 0;
+}
+
+void
+linux_mntns_proc(int handback, int done_w, bool entered)
+{
+	int r, pidfd = -1, pidns, n = 0;
+	pid_t pid;
+
+	/* The ended sandbox's /proc goes while the init is being started:
+	 * an unmount waits for an RCU grace period. */
+	r = entered ? linux_mount_proc_clear() : 0;
+	if (fdpass_recv(handback, &pid, sizeof(pid), &pidfd, &n, 1) !=
+	    sizeof(pid) || n != 1) {
+		if (n == 1)
+			close(pidfd);
+		return; /* the start failed; its child says why */
+	}
+	/* No namespace entered: the init made a copy of the template's,
+	 * joined here (and left below) only if there is one to go back to. */
+	if (r == 0 && !entered) {
+		if (template_ns < 0)
+			r = -EBADF;
+		else if (setns(pidfd, CLONE_NEWNS) < 0)
+			r = -errno;
+		else
+			r = linux_mount_proc_clear();
+	}
+	if (r == 0 && (pidns = pidns_of(pidfd, pid)) >= 0) {
+		r = mount_proc_of(pidns);
+		close(pidns);
+		/* The init clones its command on this byte; none (EOF):
+		 * its setup fails at /proc. */
+		if (r == 0 && write(done_w, "p", 1) != 1)
+			r = -errno;
+	}
+	if (!entered)
+		linux_mntns_leave();
+	close(pidfd);
 }

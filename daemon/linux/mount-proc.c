@@ -80,25 +80,27 @@ lmount_devpts(void)
 	return r;
 }
 
-/* A templated sandbox's /proc and /dev/pts: its mount namespace is a
- * copy of the template's, whose /proc and /dev/pts (an empty placeholder)
- * are peers of ours (linux/template.c shares the tree): made private
- * first, or the new ones would be mounted in the template and every other
- * sandbox too. */
+/* A templated sandbox's mount namespace is a copy of the template's,
+ * whose /proc and /dev/pts (an empty placeholder) are peers of its own
+ * (linux/template.c shares the tree): made private before ours are
+ * mounted over them, or they would be mounted in the template and every
+ * other sandbox too. An ended sandbox's (linux/mntns.c) go first. The
+ * devpts is made here, the /proc (of the init's pid namespace) by
+ * linux_mount_own_proc once the init exists. */
 int
-linux_mount_own_proc(int pidns)
+linux_mount_proc_clear(void)
 {
-	int r;
-
-	/* An ended sandbox's (linux/mntns.c) go first. */
 	if (linux_mntns_reused && (umount2("/proc", MNT_DETACH) < 0 ||
 				   umount2("/dev/pts", MNT_DETACH) < 0))
 		return -errno;
-	if (mount(NULL, "/proc", NULL, MS_PRIVATE, NULL) < 0)
-		return -errno;
-	if ((r = lmount_proc(pidns)) < 0)
-		return r;
-	if (mount(NULL, "/dev/pts", NULL, MS_PRIVATE, NULL) < 0)
+	if (mount(NULL, "/proc", NULL, MS_PRIVATE, NULL) < 0 ||
+	    mount(NULL, "/dev/pts", NULL, MS_PRIVATE, NULL) < 0)
 		return -errno;
 	return lmount_devpts();
+}
+
+int
+linux_mount_own_proc(int pidns)
+{
+	return lmount_proc(pidns);
 }

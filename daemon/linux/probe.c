@@ -220,11 +220,15 @@ probe_loopback_up(void)
 		return -errno;
 	memset(&ifr, 0, sizeof(ifr));
 	strcpy(ifr.ifr_name, "lo");
-	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
+	/* A network namespace used again has it up: then no change to
+	 * make under the host-wide rtnl lock. */
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0) {
 		r = -errno;
-	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
-	if (r == 0 && ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
-		r = -errno;
+	} else if (!(ifr.ifr_flags & IFF_UP)) {
+		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+		if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+			r = -errno;
+	}
 	close(s);
 	return r;
 }

@@ -398,11 +398,12 @@ out_st:
 
 /* The session init, in its own network (unless the host cannot make one),
  * IPC, UTS, pid and mount namespaces, in one clone3, handed f (NULL:
- * none); its pidfd, or why it could not be made, goes to the daemon.
- * Returns its pid, or -1. */
+ * none); its pidfd, or why it could not be made, goes to the daemon, and
+ * first, with its pid, to handback (-1: none). Returns its pid, or -1. */
 static pid_t
 start_init(const struct sandbox_plan *p, int sfd, int go,
-	   const struct linux_session_fds *f, int netns, int mntns)
+	   const struct linux_session_fds *f, int netns, int mntns,
+	   int handback)
 {
 	struct clone_args a = { 0 };
 	int pidfd = -1, e;
@@ -425,6 +426,8 @@ start_init(const struct sandbox_plan *p, int sfd, int go,
 	e = errno;
 	if (netns >= 0)
 		linux_netns_leave();
+	if (pid > 0 && handback >= 0)
+		fdpass_send(handback, &pid, sizeof(pid), &pidfd, 1);
 	linux_send_started(sfd, pid, pidfd, STEP_UNSHARE, e);
 	return pid;
 }
@@ -455,31 +458,18 @@ linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err)
  * and mount namespaces, walking paths from the init's root; after the
  * init, so a warm sandbox is not held up; one process fewer to fork and
  * tear down per sandbox). The init is its child, which it reaps before
- * it exits. Before all that, the helper that mounts the init's /proc. */
+ * it exits. The init's /proc, which neither may mount in that domain, is
+ * the spawner's to mount (linux/mntns.c): the init's pidfd goes back on
+ * handback, and the init waits for a byte on proc_r. */
 static void __attribute__((noreturn))
 start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
-		 int mntns)
+		 int mntns, int proc_r, int handback)
 {
-	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED,
-				    .step = STEP_MOUNT_PROC };
-	struct linux_session_fds f = { -1, -1, -1, -1 };
-	int own[3] = { -1, -1, -1 }, done[2], pid[2], r;
-	pid_t helper, init;
+	struct sandbox_status s = { .kind = SANDBOX_STATUS_SETUP_FAILED };
+	struct linux_session_fds f = { -1, -1, -1, proc_r };
+	int own[3] = { -1, -1, -1 }, r;
+	pid_t init;
 
-	/* Not fork(): no atfork handler (linux/lean.c). */
-	if (pipe2(done, O_CLOEXEC) < 0 || pipe2(pid, O_CLOEXEC) < 0 ||
-	    (helper = _Fork()) < 0) {
-		s.value = errno;
-		goto out;
-	}
-	if (helper == 0) {
-		close(done[0]);
-		close(pid[1]);
-		linux_mntns_proc_helper(pid[0], done[1]);
-	}
-	close(pid[0]);
-	close(done[1]);
-	f.proc = done[0];
 	if (p->landlock_abi > 0 && (f.ruleset = linux_landlock_ruleset(p)) < 0) {
 		s.step = STEP_LANDLOCK_RULESET;
 		s.value = -f.ruleset;
@@ -487,20 +477,51 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
 		s.step = STEP_SUPERVISOR;
 		s.value = -r;
 	} else {
-		init = start_init(p, sfd, go, &f, netns, mntns);
+		init = start_init(p, sfd, go, &f, netns, mntns, handback);
+		close(handback);
 		if (mntns >= 0)
 			linux_mntns_leave(); /* the supervisor's /proc */
-		/* The helper's exit, not left to the supervisor to reap. */
-		if (write(pid[1], &init, sizeof(init)) == sizeof(init))
-			waitpid(helper, NULL, 0);
-		close(pid[1]);
 		close(f.proc);
 		linux_supervise(p, own, init);
 	}
-out:
 	if (write(sfd, &s, sizeof(s)) < 0)
 		_exit(1);
 	_exit(0);
+}
+
+/* The supervised start (start_supervised) in a child, the init's /proc
+ * mounted here meanwhile. Its pid, or -1 with errno set. */
+static pid_t
+spawn_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
+		 int mntns)
+{
+	int proc[2], hb[2], e;
+	pid_t pid;
+
+	if (pipe2(proc, O_CLOEXEC) < 0)
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, hb) < 0) {
+		e = errno;
+		close(proc[0]);
+		close(proc[1]);
+		errno = e;
+		return -1;
+	}
+	/* Not fork(): no atfork handler (linux/lean.c). */
+	if ((pid = _Fork()) == 0) {
+		close(proc[1]);
+		close(hb[0]);
+		start_supervised(p, sfd, go, netns, mntns, proc[0], hb[1]);
+	}
+	e = errno;
+	close(proc[0]);
+	close(hb[1]);
+	if (pid > 0)
+		linux_mntns_proc(hb[0], proc[1], mntns >= 0);
+	close(hb[0]);
+	close(proc[1]);
+	errno = e;
+	return pid;
 }
 
 /* In a template's spawner (the template's user, mount and pid
@@ -514,9 +535,9 @@ linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
 	pid_t pid;
 
 	if (!p->emulate)
-		pid = start_init(p, sfd, go, NULL, netns, mntns);
-	else if ((pid = _Fork()) == 0) /* no atfork handler: linux/lean.c */
-		start_supervised(p, sfd, go, netns, mntns);
+		pid = start_init(p, sfd, go, NULL, netns, mntns, -1);
+	else
+		pid = spawn_supervised(p, sfd, go, netns, mntns);
 	e = errno;
 	if (mntns >= 0) {
 		linux_mntns_leave();

@@ -65,6 +65,10 @@ spawner_main(const struct sandbox_plan *p, int fd)
 	 * another cwd would not be seen through that cwd. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || chdir("/") < 0)
 		_exit(1);
+	/* What it forks keeps none (nothing here execs): a sandbox's init
+	 * and supervisor then have none to drop, one credential copy each
+	 * (linux_drop_bounding). It keeps the capabilities it has. */
+	linux_drop_bounding();
 	pfd[0].fd = fd;
 	pfd[1].fd = linux_chld_fd();
 	pfd[0].events = pfd[1].events = POLLIN;

@@ -47,8 +47,10 @@ struct ltemplate_shared {
  * up even the user's own inotify budget through one workspace. */
 #define LTEMPLATE_WATCH_MAX 100000
 
-/* Warm sandboxes kept per template, and in all. */
-#define LTEMPLATE_WARM 2
+/* Warm sandboxes kept per template, and in all. Three: in a loop of
+ * runs the one made when a run ends is taken two runs later, not at the
+ * next (a sandbox takes about as long to make as a short run). */
+#define LTEMPLATE_WARM 3
 #define LTEMPLATE_WARM_MAX 8
 
 /* A sandbox the template made (or is making) that has no job yet: its
