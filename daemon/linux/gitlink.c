@@ -175,11 +175,20 @@ write_gitlink(struct sup *s, struct sup_gitlink *g, char *buf, size_t n)
 			   RESOLVE_NO_MAGICLINKS,
 	};
 	char gitdir[PATH_MAX], git[PATH_MAX];
-	struct stat st;
+	struct stat st, here;
 	bool fresh;
 	mode_t old;
 	int fd, e;
 
+	/* A relative path is read from where the directory was when git
+	 * opened the file: it must still be there. */
+	fd = (int)syscall(SYS_openat2, s->root, g->path, &how, sizeof(how));
+	e = fd >= 0 && fstat(fd, &here) == 0 && fstat(g->dir, &st) == 0 &&
+	    here.st_dev == st.st_dev && here.st_ino == st.st_ino;
+	if (fd >= 0)
+		close(fd);
+	if (!e)
+		return "its directory moved meanwhile";
 	if (gitfile_submodule(buf, n, g->path, gitdir, git, sizeof(git)) < 0)
 		return "not a submodule's .git file (\"gitdir: "
 		       "TOP/.git/modules/NAME\")";

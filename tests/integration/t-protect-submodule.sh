@@ -75,16 +75,17 @@ printf 'gitdir: ../madelink/.git/modules/x\n' >link/.git
 printf 'gitdir: ../made/.git/modules/x/../../../../old/.git/modules/x\n' >dots/.git
 printf 'gitdir: $HOME/.git/modules/x\n' >abs/.git
 printf 'gitdir: ../made/.git/modules/x\nworktree: /\n' >nl/.git
-true
+exit 3
 EOF
 chmod 644 "$WS/gitlinks.sh"
 sbx run -- bash gitlinks.sh >"$T/gl.out" 2>&1
+# (A failing command: sbxctl says what was refused.)
+check "the refusal is reported, with why ($(grep tmp/.git "$T/gl.out"))" \
+	grep -q "^sbx: .*$WS/tmp/.git.*not in a .git made in this run" "$T/gl.out"
 expect_eq "the control .git file is written" "$(cat "$WS/ok/.git" 2>&1)" \
 	'gitdir: ../made/.git/modules/x'
 absent "a .git file naming /tmp, a repository made before the run, a symlink, .. after a name, the home, two lines" \
 	tmp/.git old/.git link/.git dots/.git abs/.git nl/.git
-# (sbxctl's lines go to the terminal of a failing command; this one
-# succeeded: the daemon's log has them.)
 
 # A submodule's config: a new repository's check. core.hooksPath,
 # core.fsmonitor and a work tree outside the superproject are refused
