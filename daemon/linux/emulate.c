@@ -199,6 +199,7 @@ static int
 open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	      bool cloexec)
 {
+	enum protect_verdict v;
 	char path[PATH_MAX];
 	const char *rule = NULL;
 	int e;
@@ -218,9 +219,17 @@ open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	if (writes(flags) && !ro_mount(p->obj)) {
 		if ((e = res_fd_path(p->obj, path, sizeof(path))) < 0)
 			return e;
-		if (e == 0 && !allowed_here(s, protect_decide(s->fs,
-				PROTECT_WRITE, p->st.st_mode & S_IFMT, path,
-				&rule), p->parent, path, p->abs))
+		v = e == 0 ? protect_decide(s->fs, PROTECT_WRITE,
+					    p->st.st_mode & S_IFMT, path,
+					    &rule) : PROTECT_ALLOW;
+		/* git submodule rewriting the .git file it wrote. */
+		if (v == PROTECT_GIT_FILE && !strcmp(path, p->abs) &&
+		    S_ISREG(p->st.st_mode) && (flags & O_TRUNC) &&
+		    (e = use_umask(s, r)) == 0 &&
+		    (e = gitlink_submodule(s, r, p, p->st.st_mode & 0777,
+					   true)) != -EPERM)
+			return e;
+		if (e == -EPERM || !allowed_here(s, v, p->parent, path, p->abs))
 			return deny(s, r, PROTECT_WRITE, path, rule, NULL);
 	}
 	if (writes(flags) && (e = hard_linked(s, r, p)) < 0)
@@ -248,8 +257,12 @@ open_gitlink(struct sup *s, struct sreq *r, struct rpath *p,
 	if (v == PROTECT_WT_COMMONDIR)
 		return gitlink_commondir(s, p, mode & 0777);
 	e = gitlink_dotgit(s, p, mode & 0777);
+	if (e == -EPERM)
+		e = gitlink_submodule(s, r, p, mode & 0777, false);
 	return e == -EPERM ? deny(s, r, PROTECT_CREATE, p->abs, rule,
-				  "not a linked worktree's .git file") : e;
+				  "neither a linked worktree's .git file nor "
+				  "a submodule's in a directory made in this "
+				  "run") : e;
 }
 
 static int
@@ -373,6 +386,9 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 		protect_decide(s->fs, op, op == PROTECT_MKDIR ? S_IFDIR :
 			       op == PROTECT_SYMLINK ? S_IFLNK : S_IFREG,
 			       p.abs, &rule);
+	if (op == PROTECT_SYMLINK && v == PROTECT_DENY &&
+	    protect_module_symlink(p.abs, target, rule))
+		v = PROTECT_ALLOW;
 	if (!allowed_here(s, v, p.parent, p.abs, p.abs) &&
 	    v != PROTECT_HOOKS_DIR)
 		e = deny(s, r, op, p.abs, rule, NULL);
@@ -543,8 +559,7 @@ rename_checked(struct sup *s, struct sreq *r, struct rpath *src,
 						src->st.st_mode & S_IFMT,
 						dst->abs, &rule);
 	long budget = TREE_MAX_ENTRIES;
-	int depth, e;
-
+	int depth, e, git;
 	bool fresh;
 
 	/* git writing a repository's config: the whole of it in one this
@@ -555,8 +570,13 @@ rename_checked(struct sup *s, struct sreq *r, struct rpath *src,
 	    !mount_root(src->obj) && !ro_mount(src->parent) &&
 	    !ro_mount(dst->parent) && !protect_covered(s->fs, src->abs, NULL) &&
 	    (dst->obj < 0 || S_ISREG(dst->st.st_mode))) {
-		fresh = sup_fresh(s, dst->parent, "") &&
+		/* The repository's .git (a submodule's config: the
+		 * superproject's, which holds it) made in this session. */
+		git = guard_git_dir(dst->parent, dst->abs);
+		fresh = git >= 0 && sup_fresh(s, git, "") &&
 			(dst->obj < 0 || sup_fresh(s, dst->parent, dst->name));
+		if (git >= 0)
+			close(git);
 		if (fresh || dst->obj >= 0)
 			return gitcfg_rename(s, r, src, dst, flags, fresh);
 	}

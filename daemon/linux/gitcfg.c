@@ -159,6 +159,24 @@ mount_root(int fd)
 	       (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
 }
 
+/* A new repository's config as a whole; a submodule's (in the
+ * superproject's .git/modules) with the core.worktree git submodule
+ * sets. */
+static int
+module_check(const struct rpath *dst, const char *buf, size_t n,
+	     struct gitconfig_error *ge)
+{
+	static const char mod[] = "/.git/modules/";
+	char dir[PATH_MAX], git[PATH_MAX];
+	const char *m;
+
+	if (res_fd_path(dst->parent, dir, sizeof(dir)) != 0 ||
+	    !(m = strstr(dir, mod)))
+		return gitconfig_check(buf, n, ge);
+	snprintf(git, sizeof(git), "%.*s", (int)(m - dir) + 5, dir);
+	return gitconfig_check_module(buf, n, dir, git, ge);
+}
+
 int
 gitcfg_rename(struct sup *s, struct sreq *r, struct rpath *src,
 	      struct rpath *dst, unsigned flags, bool fresh)
@@ -173,7 +191,7 @@ gitcfg_rename(struct sup *s, struct sreq *r, struct rpath *src,
 	if ((e = slurp(src->obj, buf, sizeof(buf), &n)) < 0)
 		return e;
 	if (fresh) {
-		if (gitconfig_check(buf, n, &ge) < 0)
+		if (module_check(dst, buf, n, &ge) < 0)
 			return refuse(s, r, dst, &ge);
 	} else if ((e = slurp(dst->obj, old, sizeof(old), &on)) < 0)
 		return e;

@@ -24,11 +24,8 @@
 #define AT_REMOVEDIR 0x200
 #endif
 
-/* The .git directory path (absolute, normalised) lies in, as an O_PATH
- * fd reached from parent (path's directory) by "..": -1 when path has no
- * .git component above its last. */
-static int
-git_dir_of(int parent, const char *path)
+int
+guard_git_dir(int parent, const char *path)
 {
 	const char *p, *git = NULL;
 	int fd, up = 0, next;
@@ -59,7 +56,7 @@ removable(struct sup *s, const struct rpath *p, const char *rule)
 	bool fresh;
 	int git;
 
-	if (!rule || !protect_git_rule(rule) || (git = git_dir_of(p->parent,
+	if (!rule || !protect_git_rule(rule) || (git = guard_git_dir(p->parent,
 							 p->abs)) < 0)
 		return false;
 	fresh = sup_fresh(s, git, "");

@@ -229,12 +229,25 @@ sup_made_add(struct sup *s, int dirfd, const char *name)
 }
 
 bool
+sup_dir_made(const struct sup *s, int fd)
+{
+	struct sup_ident id;
+	uint32_t i;
+
+	if (!s->made || ident(fd, "", &id) < 0)
+		return false;
+	for (i = made_hash(&id); !made_empty(&s->made[i]);
+	     i = (i + 1) & (MADE_CAP - 1))
+		if (!memcmp(&s->made[i], &id, sizeof(id)))
+			return true;
+	return false;
+}
+
+bool
 sup_made_here(const struct sup *s, int parent, const char *path)
 {
 	int up = protect_holder_up(path), fd, next;
-	struct sup_ident id;
-	uint32_t i;
-	bool made = false;
+	bool made;
 
 	if (!s->made || up < 0 || (fd = fcntl(parent, F_DUPFD_CLOEXEC, 3)) < 0)
 		return false;
@@ -245,13 +258,7 @@ sup_made_here(const struct sup *s, int parent, const char *path)
 	}
 	if (fd < 0)
 		return false;
-	if (ident(fd, "", &id) == 0)
-		for (i = made_hash(&id); !made_empty(&s->made[i]);
-		     i = (i + 1) & (MADE_CAP - 1))
-			if (!memcmp(&s->made[i], &id, sizeof(id))) {
-				made = true;
-				break;
-			}
+	made = sup_dir_made(s, fd);
 	close(fd);
 	return made;
 }
@@ -406,8 +413,13 @@ serve(struct sup *s, const struct sandbox_plan *p, pid_t init)
 				continue;
 			_exit(1);
 		}
-		if (!(pfd.revents & POLLIN))
+		/* A .git file written since the last call is complete
+		 * (linux/gitlink.c). */
+		gitlink_settle(s, false);
+		if (!(pfd.revents & POLLIN)) {
+			gitlink_settle(s, true);
 			finish(init); /* nothing filtered is left */
+		}
 		memset(&u, 0, sz.seccomp_notif);
 		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &u.n) < 0)
 			continue; /* gone meanwhile (ENOENT), or EINTR */

@@ -109,6 +109,17 @@ struct sup {
 	 * directory (O_PATH) and the anonymous file git wrote. */
 	struct { int dir, memfd; } wt[8];
 	unsigned nwt, next_wt;
+	/* Submodules' .git files git is writing (linux/gitlink.c): the
+	 * directory (O_PATH), its path as the command sees it, the
+	 * anonymous file git writes, and the call, for a report. */
+	struct sup_gitlink {
+		int dir, memfd;
+		mode_t mode;
+		char path[4096];
+		struct seccomp_notif n;
+		pid_t tid;
+	} gl[4];
+	unsigned ngl;
 	unsigned workers;            /* FIFO openers not reaped yet */
 	struct { pid_t tid; int pidfd; mode_t mask; } umasks[64];
 	unsigned numasks, next_umask;
@@ -166,6 +177,16 @@ int gitlink_gitdir(struct sup *s, const struct rpath *p);
 int gitlink_commondir(struct sup *s, const struct rpath *p, mode_t mode);
 /* -EPERM when no worktree's gitdir names p. */
 int gitlink_dotgit(struct sup *s, const struct rpath *p, mode_t mode);
+/* A submodule's .git file, new (existing: a rewrite of one this session
+ * made) in a directory this session made: git writes an anonymous file,
+ * whose content gitlink_settle() checks and writes; -EPERM otherwise. */
+int gitlink_submodule(struct sup *s, struct sreq *r, const struct rpath *p,
+		      mode_t mode, bool existing);
+/* Each pending .git file git has written: written when it names a
+ * submodule's repository in a .git this session made, refused (reported)
+ * otherwise; all of them, finished or not, when the command is gone
+ * (last). */
+void gitlink_settle(struct sup *s, bool last);
 /* linux/gitcfg.c: config.lock renamed onto .git/config (dst), checked
  * as a whole config when fresh (the repository is this session's), else
  * for what it changes; 0 or -errno (EPERM reported). */
@@ -174,6 +195,10 @@ int gitcfg_rename(struct sup *s, struct sreq *r, struct rpath *src,
 /* linux/guard.c: unlink, rmdir and the chmod family (SUP_UNLINK ...
  * SUP_FCHMODAT2), for sandboxes with no read-only binds. */
 int guard_run(struct sup *s, struct sreq *r, int op);
+/* The .git directory path (absolute, normalised) lies in, the last one,
+ * as an O_PATH fd reached from parent (path's directory) by "..": -1 when
+ * path has no .git component above its last. */
+int guard_git_dir(int parent, const char *path);
 
 /* linux/sockconn.c: a connect() in a sandbox with a network namespace,
  * made here on the command's socket: a named Unix socket only inside the
@@ -212,6 +237,8 @@ void sup_fresh_set(struct sup *s, int dirfd, const char *name, bool on);
  * (and opens in an editor) is not the run's. */
 void sup_made_add(struct sup *s, int dirfd, const char *name);
 bool sup_made_here(const struct sup *s, int parent, const char *path);
+/* Whether directory fd is one this session made. */
+bool sup_dir_made(const struct sup *s, int fd);
 void sup_lock(struct sup *s, bool exclusive);
 void sup_unlock(struct sup *s);
 

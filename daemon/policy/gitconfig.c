@@ -8,6 +8,8 @@
 #include <strings.h>
 
 #include "daemon/policy/gitconfig.h"
+#include "daemon/policy/gitfile.h"
+#include "daemon/policy/path.h"
 
 /* Keys whose values cannot run a program, name a hook, another file or a
  * filter, nor change which program git runs: what git init and git clone
@@ -49,6 +51,9 @@ static const struct {
 	{ "branch", true, "description" },
 	{ "submodule", true, "url" },
 	{ "submodule", true, "active" },
+	/* git clone --recurse-submodules: a pathspec of the active ones
+	 * (not submodule.NAME.update, which may be "!command") */
+	{ "submodule", false, "active" },
 	{ "user", false, "name" },
 	{ "user", false, "email" },
 	{ "pull", false, "rebase" },
@@ -90,6 +95,9 @@ gitconfig_value_ok(const char *section, const char *key, size_t keylen,
 }
 
 struct state {
+	/* A submodule's config: its directory, and the superproject's
+	 * .git (NULL for any other). */
+	const char *gitdir, *git;
 	char section[32];
 	bool has_sub, in_section;
 	struct gitconfig_error *err;
@@ -175,6 +183,25 @@ url_ok(const char *v, size_t n)
 	return true;
 }
 
+/* A submodule's core.worktree (git submodule sets it, relative, to the
+ * submodule's directory): only a relative path inside the superproject's
+ * work tree, and not into its .git, so that the host's git never takes a
+ * tree elsewhere for the submodule's and checks files out there. */
+static bool
+worktree_ok(const struct state *s, const char *v, size_t vn)
+{
+	char path[POLICY_PATH_MAX], top[POLICY_PATH_MAX];
+	const char *slash = strrchr(s->git, '/');
+
+	if (vn == 0 || v[0] == '/' || !slash ||
+	    gitfile_join(v, vn, s->gitdir, path, sizeof(path)) < 0)
+		return false;
+	snprintf(top, sizeof(top), "%.*s", (int)(slash - s->git), s->git);
+	return top[0] && strcmp(path, top) &&
+	       policy_path_covers(top, path) &&
+	       !policy_path_covers(s->git, path);
+}
+
 static int
 keyval(struct state *s, const char *p, const char *end)
 {
@@ -205,6 +232,13 @@ keyval(struct state *s, const char *p, const char *end)
 		if (v[i] == '"' || v[i] == '\\' || v[i] == '#' || v[i] == ';')
 			return refuse(s, full, "quoting, escape or comment in "
 				      "value");
+	if (s->gitdir && !s->has_sub && !strcasecmp(s->section, "core") &&
+	    kn == 8 && !strncasecmp(k, "worktree", 8)) {
+		if (!worktree_ok(s, v, vn))
+			return refuse(s, full, "a submodule's work tree "
+				      "outside the superproject's");
+		return 0;
+	}
 	if (!gitconfig_key_allowed(s->section, s->has_sub ? "" : NULL, k, kn))
 		return refuse(s, full, "key not allowed in a config the "
 			      "sandbox writes");
@@ -214,10 +248,9 @@ keyval(struct state *s, const char *p, const char *end)
 	return 0;
 }
 
-int
-gitconfig_check(const char *buf, size_t len, struct gitconfig_error *err)
+static int
+check(struct state s, const char *buf, size_t len)
 {
-	struct state s = { .err = err };
 	const char *p = buf, *end = buf + len, *eol;
 	size_t i;
 	int r;
@@ -254,4 +287,18 @@ gitconfig_check(const char *buf, size_t len, struct gitconfig_error *err)
 			break;
 	}
 	return 0;
+}
+
+int
+gitconfig_check(const char *buf, size_t len, struct gitconfig_error *err)
+{
+	return check((struct state){ .err = err }, buf, len);
+}
+
+int
+gitconfig_check_module(const char *buf, size_t len, const char *gitdir,
+		       const char *git, struct gitconfig_error *err)
+{
+	return check((struct state){ .err = err, .gitdir = gitdir,
+				     .git = git }, buf, len);
 }

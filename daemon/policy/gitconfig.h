@@ -22,6 +22,13 @@ struct gitconfig_error {
  * not (err may be NULL). */
 int gitconfig_check(const char *buf, size_t len, struct gitconfig_error *err);
 
+/* The same for a submodule's config, gitdir/config (gitdir: canonical,
+ * below git, the superproject's .git): core.worktree too, relative, when
+ * it names a directory inside the superproject's work tree and outside
+ * git. */
+int gitconfig_check_module(const char *buf, size_t len, const char *gitdir,
+			   const char *git, struct gitconfig_error *err);
+
 /* Whether section.key (sub: the subsection, NULL without one; keylen
  * bytes of key) is one whose value cannot run a program or change which
  * program git runs; case-insensitive, as git reads names. */

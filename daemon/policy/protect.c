@@ -15,6 +15,8 @@
 #define WT_ADMIN "/**/.git/worktrees/*"
 #define WT_GITDIR WT_ADMIN "/gitdir"
 #define WT_COMMONDIR WT_ADMIN "/commondir"
+#define MOD_HOOKS "/**/.git/modules/**/hooks"
+#define MOD_CONFIG "/**/.git/modules/**/config"
 
 /* What git itself writes under its rules: op on a path matching glob
  * (folded) gets v instead of a refusal. */
@@ -29,6 +31,10 @@ static const struct {
 	{ GIT_CONFIG, PROTECT_RENAME, GIT_CONFIG, PROTECT_GIT_CONFIG },
 	{ WT_GITDIR, PROTECT_CREATE, WT_GITDIR, PROTECT_WT_GITDIR },
 	{ WT_COMMONDIR, PROTECT_CREATE, WT_COMMONDIR, PROTECT_WT_COMMONDIR },
+	/* A submodule's repository, .git/modules/NAME: as git init's. */
+	{ MOD_HOOKS, PROTECT_MKDIR, MOD_HOOKS, PROTECT_HOOKS_DIR },
+	{ MOD_HOOKS, PROTECT_CREATE, MOD_HOOKS "/*.sample", PROTECT_DISCARD },
+	{ MOD_CONFIG, PROTECT_RENAME, MOD_CONFIG, PROTECT_GIT_CONFIG },
 };
 #define NEXCEPTIONS (sizeof(exceptions) / sizeof(exceptions[0]))
 
@@ -235,6 +241,20 @@ protect_git_type(const char *path, mode_t type)
 }
 
 bool
+protect_module_symlink(const char *path, const char *target,
+		       const char *rule)
+{
+	char p[POLICY_PATH_MAX];
+
+	return rule == git_symlink_rule && fold(p, path) &&
+	       policy_glob_covers_path("/**/.git/modules/*", p) &&
+	       !policy_glob_match_path("/**/.git/worktrees", p) &&
+	       !policy_glob_covers_path(WT_ADMIN, p) && target[0] &&
+	       !strchr(target, '/') && strcmp(target, ".") &&
+	       strcmp(target, "..");
+}
+
+bool
 protect_worktree_admin(const char *dir)
 {
 	char p[POLICY_PATH_MAX];
@@ -283,8 +303,10 @@ protect_decide(const struct fsplan *fs, enum protect_op op, mode_t type,
 	if (!r && op != PROTECT_REMOVE && (r = protect_git_type(path, type))) {
 		if (rule)
 			*rule = r;
-		/* A new file: a linked worktree's, perhaps. */
-		return op == PROTECT_CREATE && r == git_file_rule ?
+		/* A new file: a linked worktree's or a submodule's,
+		 * perhaps; a write: git submodule's rewrite of one. */
+		return (op == PROTECT_CREATE || op == PROTECT_WRITE) &&
+				       r == git_file_rule ?
 			       PROTECT_GIT_FILE : PROTECT_DENY;
 	}
 	if (r) {

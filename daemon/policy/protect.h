@@ -44,7 +44,9 @@ enum protect_verdict {
 	 * file. */
 	PROTECT_WT_COMMONDIR,
 	/* A new file named .git: only a linked worktree's, whose gitdir
-	 * git just wrote; the supervisor writes both. */
+	 * git just wrote, the supervisor writing both; or a submodule's
+	 * (also a write of one), checked when git has written it
+	 * (linux/gitlink.c). */
 	PROTECT_GIT_FILE,
 	/* Under .vscode, .idea or .gitmodules (a new file, directory or a
 	 * write, rename or removal): allowed only when the directory
@@ -80,6 +82,14 @@ const char *protect_git_type(const char *path, mode_t type);
 enum protect_verdict protect_decide(const struct fsplan *fs,
 				    enum protect_op op, mode_t type,
 				    const char *path, const char **rule);
+
+/* Whether a symlink refused by protect_git_type() (rule) at path in a
+ * submodule's repository, below .git/modules/, may be made with target:
+ * a plain name, a sibling, so that everything reached through it is
+ * still under .git/modules where the rules cover config and hooks by
+ * name (git init's probe of symlink support makes one, "testing"). */
+bool protect_module_symlink(const char *path, const char *target,
+			    const char *rule);
 
 /* Whether dir (absolute, canonical) is a linked worktree's directory in
  * a repository, .git/worktrees/ID: what a .git file may name. */

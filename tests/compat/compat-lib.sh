@@ -18,10 +18,17 @@
 #             give by design (a withheld variable, git's sample hooks that
 #             the sandbox accepts and discards); the table then says "by
 #             design" when that is the only difference
+#   EXPECT_RC (optional) the sandboxed run's exit status by design, when
+#             it is not the bare run's
+#   BODY      (optional) the script's file name (body.sh): sbxctl's
+#             notes after a failing command look at its command line
+#   after_sbx (optional) more checks once both runs are compared (what
+#             makes a difference by design acceptable)
 # and calls compat_main. The result goes to the runner as one line
 # "TABLE|scenario|bare|sandboxed|same?".
 . "$(dirname "$0")/../integration/lib.sh"
 CWD=${CWD:-}
+BODY=${BODY:-body.sh}
 IGNORE=${IGNORE:-'^$'}
 RUN_ENV=()
 SCENARIO=$(basename "$0" .sh)
@@ -60,12 +67,12 @@ ws_snapshot() {
 # command's output.
 run_bare() {
 	(cd "$WS/$CWD" && env ${RUN_ENV[@]+"${RUN_ENV[@]}"} \
-		timeout 120 bash "$T/body.sh" </dev/null >"$T/bare.out" 2>&1)
+		timeout 120 bash "$T/$BODY" </dev/null >"$T/bare.out" 2>&1)
 	echo $? >"$T/bare.rc"
 }
 run_sbx() {
 	(cd "$WS/$CWD" && env ${RUN_ENV[@]+"${RUN_ENV[@]}"} \
-		timeout 120 sbx run -C "$WS/$CWD" -- bash "$T/body.sh" \
+		timeout 120 sbx run -C "$WS/$CWD" -- bash "$T/$BODY" \
 		</dev/null >"$T/sbx.raw" 2>&1)
 	echo $? >"$T/sbx.rc"
 	grep -v '^sbx: ' "$T/sbx.raw" >"$T/sbx.out"
@@ -76,8 +83,8 @@ compat_main() {
 	local same=yes want wantf
 	start_daemon
 	if declare -F fixture >/dev/null; then fixture; fi
-	body >"$T/body.sh"
-	chmod 644 "$T/body.sh"
+	body >"$T/$BODY"
+	chmod 644 "$T/$BODY"
 	ws_reset
 	if declare -F setup >/dev/null; then setup; fi
 	run_bare
@@ -102,9 +109,9 @@ compat_main() {
 		fail "output differs (- bare, + sandboxed):"
 		diff -u "$want" "$T/sbx.out" | tail -n +3 | head -40
 	fi
-	if [ "$(cat "$T/bare.rc")" != "$(cat "$T/sbx.rc")" ]; then
+	if [ "${EXPECT_RC:-$(cat "$T/bare.rc")}" != "$(cat "$T/sbx.rc")" ]; then
 		same=no
-		fail "exit status: bare $(cat "$T/bare.rc"), sandboxed $(cat "$T/sbx.rc")"
+		fail "exit status: bare $(cat "$T/bare.rc"), sandboxed $(cat "$T/sbx.rc")${EXPECT_RC:+ (want $EXPECT_RC)}"
 	fi
 	if ! cmp -s "$wantf" "$T/sbx.files"; then
 		same=no
@@ -112,8 +119,15 @@ compat_main() {
 		diff -u "$wantf" "$T/sbx.files" | tail -n +3 | grep '^[-+]' | head -30
 	fi
 	[ -s "$T/sbx.notes" ] && { echo "sbxctl said:"; head -10 "$T/sbx.notes"; }
+	if declare -F after_sbx >/dev/null; then
+		local before=$FAILS
+		after_sbx
+		[ "$FAILS" = "$before" ] || same=no
+	fi
 	[ "$same" = yes ] && { [ "$want" != "$T/bare.out" ] ||
-		! cmp -s "$wantf" "$T/bare.files"; } && same="by design"
+		! cmp -s "$wantf" "$T/bare.files" ||
+		[ "${EXPECT_RC:-$(cat "$T/bare.rc")}" != "$(cat "$T/bare.rc")" ]; } &&
+		same="by design"
 	[ "$same" = yes ] && ok "$SCENARIO: the same bare and sandboxed"
 	echo "TABLE|$SCENARIO|exit $(cat "$T/bare.rc")|exit $(cat "$T/sbx.rc")|$same"
 	done_test

@@ -14,6 +14,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gitconfig_error e;
 	const char *p = (const char *)data;
 
+	/* A submodule's config is checked as strictly, with a work tree
+	 * inside the superproject besides. */
+	if (gitconfig_check(p, size, NULL) == 0 &&
+	    gitconfig_check_module(p, size, "/w/.git/modules/m", "/w/.git",
+				   NULL) != 0)
+		__builtin_trap();
 	if (gitconfig_check(p, size, &e) != 0) {
 		/* A refusal names a line inside the file. */
 		size_t lines = 1, i;

@@ -66,7 +66,8 @@ expect_eq "existing .git file not writable" "$(probe reopen-write hw/.git)" EROF
 expect_eq "existing .git file not renamed away" "$(probe rename hw/.git hw/g)" EBUSY
 
 # 2. Inside a .git directory: commondir, config.worktree, worktrees/*/ and
-# modules/** config and hooks; no symlink at all.
+# modules/** config and hooks (a submodule's hooks directory may be made,
+# empty); no symlink but to a sibling in modules.
 mkdir -p "$WS/n1/.git/worktrees/w" "$WS/n1/.git/modules/a/b"
 for p in .git/commondir n1/.git/commondir n1/.git/config.worktree \
 	 n1/.git/worktrees/w/config n1/.git/worktrees/w/config.worktree \
@@ -76,9 +77,15 @@ for p in .git/commondir n1/.git/commondir n1/.git/config.worktree \
 	expect_eq "rename onto $p" "$(probe rename file.txt "$p")" EPERM
 	absent "no $p" "$p"
 done
-for d in n1/.git/worktrees/w/hooks n1/.git/modules/a/hooks n1/.git/modules/a/b/hooks; do
-	expect_eq "mkdir $d" "$(probe mkdir "$d")" EPERM
-	absent "no $d" "$d"
+expect_eq "mkdir n1/.git/worktrees/w/hooks" "$(probe mkdir n1/.git/worktrees/w/hooks)" EPERM
+absent "no n1/.git/worktrees/w/hooks" n1/.git/worktrees/w/hooks
+# A submodule's hooks directory is git init's .git/hooks: empty (git's
+# sample hooks discarded), no hook in it.
+for d in n1/.git/modules/a/hooks n1/.git/modules/a/b/hooks; do
+	expect_eq "mkdir $d (empty)" "$(probe mkdir "$d")" ok
+	expect_eq "a hook in $d" "$(probe create "$d/post-checkout")" EPERM
+	expect_eq "a sample hook in $d" "$(probe create "$d/pre-commit.sample")" ok
+	expect_eq "$d empty on the host" "$(ls -A "$WS/$d")" ""
 done
 expect_eq "symlink .git/worktrees -> elsewhere" "$(probe symlink ../../x n1/.git/worktrees/w2)" EPERM
 expect_eq "symlink inside .git/modules" "$(probe symlink /tmp n1/.git/modules/a/c)" EPERM

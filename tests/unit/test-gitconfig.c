@@ -115,6 +115,48 @@ test_refuses(void)
 	CHECK(e.why != NULL);
 }
 
+/* A submodule's config: what git clone and git submodule write, with
+ * core.worktree only inside the superproject's work tree. */
+static int
+module(const char *text)
+{
+	return gitconfig_check_module(text, strlen(text),
+				      "/w/app/.git/modules/lib", "/w/app/.git",
+				      NULL);
+}
+
+static void
+submodule_config(void)
+{
+	static const char git_writes[] =
+		"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n"
+		"\tbare = false\n\tlogallrefupdates = true\n"
+		"\tworktree = ../../../lib\n[remote \"origin\"]\n"
+		"\turl = file:///src/lib\n"
+		"\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+		"[branch \"main\"]\n\tremote = origin\n"
+		"\tmerge = refs/heads/main\n";
+
+	CHECK_INT(module(git_writes), 0);
+	CHECK_INT(check(git_writes), -EINVAL); /* not in a repository's own */
+	CHECK_INT(module("[core]\n\tworktree = ../../../a/b\n"), 0);
+	CHECK_INT(module("[core]\n\tworktree = ../../..\n"), -EINVAL);
+	CHECK_INT(module("[core]\n\tworktree = ../../../..\n"), -EINVAL);
+	CHECK_INT(module("[core]\n\tworktree = /w/app/lib\n"), -EINVAL);
+	CHECK_INT(module("[core]\n\tworktree = ..\n"), -EINVAL);
+	CHECK_INT(module("[core]\n\tworktree = ../../../lib/../..\n"),
+		  -EINVAL);
+	CHECK_INT(module("[core]\n\tworktree = ../../../.git/x\n"), -EINVAL);
+	CHECK_INT(module("[core]\n\tworktree =\n"), -EINVAL);
+	CHECK_INT(module("[core \"x\"]\n\tworktree = ../../../lib\n"),
+		  -EINVAL);
+	CHECK_INT(module("[core]\n\thooksPath = /tmp\n"), -EINVAL);
+	CHECK_INT(module("[core]\n\tfsmonitor = x\n"), -EINVAL);
+	CHECK_INT(module("[submodule \"s\"]\n\tupdate = !sh\n"), -EINVAL);
+	/* A superproject's: submodule.active, a pathspec. */
+	CHECK_INT(check("[submodule]\n\tactive = .\n"), 0);
+}
+
 /* --- differential run against git ------------------------------------- */
 
 static const char *const pieces[] = {
@@ -233,6 +275,7 @@ main(void)
 
 	test_accepts();
 	test_refuses();
+	submodule_config();
 	n = differential(3000);
 	if (n < 0)
 		printf("test-gitconfig: git not available, differential "

@@ -67,6 +67,70 @@ formats(void)
 			       out, sizeof(out)), -EINVAL);
 }
 
+/* A submodule's .git file, as the supervisor reads it. */
+static int
+sub(const char *text, char *gitdir, char *git)
+{
+	return gitfile_submodule(text, strlen(text), "/w/app/lib", gitdir,
+				 git, PATH_MAX);
+}
+
+static void
+submodules(void)
+{
+	char gitdir[PATH_MAX], git[PATH_MAX], small[24];
+
+	/* What git writes: clone --separate-git-dir's absolute path, git
+	 * submodule's relative one, nested names. */
+	CHECK_INT(sub("gitdir: /w/app/.git/modules/lib\n", gitdir, git), 0);
+	CHECK_STR(gitdir, "/w/app/.git/modules/lib");
+	CHECK_STR(git, "/w/app/.git");
+	CHECK_INT(sub("gitdir: ../.git/modules/lib\n", gitdir, git), 0);
+	CHECK_STR(gitdir, "/w/app/.git/modules/lib");
+	CHECK_STR(git, "/w/app/.git");
+	CHECK_INT(sub("gitdir: ../../../w/app/.git/modules/a/modules/b\n",
+		      gitdir, git), 0);
+	CHECK_STR(gitdir, "/w/app/.git/modules/a/modules/b");
+	CHECK_STR(git, "/w/app/.git");
+	CHECK_INT(sub("gitdir: ../../../../../x/.git/modules/y\n", gitdir,
+		      git), 0);
+	CHECK_STR(gitdir, "/x/.git/modules/y");
+	/* Anything else. */
+	static const char *const bad[] = {
+		"gitdir: ../.git/modules/lib",       /* unfinished */
+		"gitdir: ../.git/modules/lib\r\n",
+		"gitdir: ../.git/modules/lib\n\n",
+		"gitdir: ../.git/modules/lib\nx\n",
+		"gitdir: ../.git/modules/\n",
+		"gitdir: ../.git/modules\n",
+		"gitdir: ../.git\n",
+		"gitdir: /tmp/evil\n",
+		"gitdir: ../.git/modules/lib/\n",
+		"gitdir: ../.git/modules//lib\n",
+		"gitdir: ./../.git/modules/lib\n",
+		"gitdir: x/../../.git/modules/lib\n",
+		"gitdir: ../.git/modules/lib/../../../../etc\n",
+		"gitdir: /w/app/.git/modules/../x\n",
+		"gitdir: /w/app/./.git/modules/x\n",
+		"gitdir: ..\n",
+		"gitdir: \n",
+		"gitdir:../.git/modules/lib\n",
+		"../.git/modules/lib\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_INT(sub(bad[i], gitdir, git), -EINVAL);
+	CHECK_INT(gitfile_submodule("gitdir: a\0.git/modules/x\n", 24,
+				    "/w", gitdir, git, PATH_MAX), -EINVAL);
+	CHECK_INT(gitfile_submodule("gitdir: ../.git/modules/lib\n", 28,
+				    "/w/app/lib", small, git, sizeof(small)),
+		  -EINVAL);
+	CHECK_INT(gitfile_submodule("gitdir: x/.git/modules/y\n", 25, "/",
+				    gitdir, git, PATH_MAX), 0);
+	CHECK_STR(gitdir, "/x/.git/modules/y");
+}
+
 /* git's answer in dir: the absolute git dir, or "" when it refuses. */
 static void
 git_dir(const char *dir, char *out, size_t len)
@@ -168,6 +232,7 @@ int
 main(void)
 {
 	formats();
+	submodules();
 	versus_git();
 	UNIT_DONE();
 }

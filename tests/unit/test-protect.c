@@ -115,7 +115,7 @@ static const struct {
 	/* A .git that is not a directory: only a worktree's new file. */
 	{ PROTECT_CREATE, S_IFREG, WS "/wt/.git", PROTECT_GIT_FILE },
 	{ PROTECT_CREATE, S_IFREG, WS "/wt/.GIT", PROTECT_GIT_FILE },
-	{ PROTECT_WRITE, S_IFREG, WS "/wt/.git", PROTECT_DENY },
+	{ PROTECT_WRITE, S_IFREG, WS "/wt/.git", PROTECT_GIT_FILE },
 	{ PROTECT_SYMLINK, S_IFLNK, WS "/wt/.git", PROTECT_DENY },
 	{ PROTECT_MKNOD, S_IFIFO, WS "/wt/.git", PROTECT_DENY },
 	{ PROTECT_LINK, S_IFREG, WS "/wt/.git", PROTECT_DENY },
@@ -154,8 +154,15 @@ static const struct {
 	/* A submodule's worktrees: its own rules, no exception. */
 	{ PROTECT_CREATE, S_IFREG, WS "/.git/modules/s/worktrees/w/commondir",
 	  PROTECT_DENY },
-	{ PROTECT_RENAME, S_IFREG, WS "/.git/modules/s/config", PROTECT_DENY },
-	{ PROTECT_MKDIR, S_IFDIR, WS "/.git/modules/s/hooks", PROTECT_DENY },
+	/* A submodule's repository: git's exceptions, as for git init's. */
+	{ PROTECT_RENAME, S_IFREG, WS "/.git/modules/s/config",
+	  PROTECT_GIT_CONFIG },
+	{ PROTECT_MKDIR, S_IFDIR, WS "/.git/modules/s/hooks",
+	  PROTECT_HOOKS_DIR },
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/modules/s/hooks/x.sample",
+	  PROTECT_DISCARD },
+	{ PROTECT_CREATE, S_IFREG, WS "/.git/modules/s/hooks/x", PROTECT_DENY },
+	{ PROTECT_WRITE, S_IFREG, WS "/.git/modules/s/config", PROTECT_DENY },
 	{ PROTECT_CREATE, S_IFREG, WS "/.git/modules/s/HEAD", PROTECT_ALLOW },
 	{ PROTECT_CREATE, S_IFREG, WS "/vendor/.git/worktrees/w/commondir",
 	  PROTECT_DENY },
@@ -227,11 +234,26 @@ test_holder(void)
 static void
 test_git_type(void)
 {
+	const char *r;
+
 	CHECK(protect_git_type(WS "/.git", S_IFREG) != NULL);
 	CHECK(protect_git_type(WS "/a/.git", S_IFLNK) != NULL);
 	CHECK(protect_git_type(WS "/a/.git", S_IFSOCK) != NULL);
 	CHECK(protect_git_type(WS "/a/.git", S_IFDIR) == NULL);
 	CHECK(protect_git_type(WS "/a/.git/modules/b/c", S_IFLNK) != NULL);
+	/* Only to a sibling, below .git/modules (git init's probe). */
+	r = protect_git_type(WS "/a/.git/modules/b/c", S_IFLNK);
+	CHECK(protect_module_symlink(WS "/a/.git/modules/b/c", "testing", r));
+	CHECK(!protect_module_symlink(WS "/a/.git/modules/b/c", "../x", r));
+	CHECK(!protect_module_symlink(WS "/a/.git/modules/b/c", "..", r));
+	CHECK(!protect_module_symlink(WS "/a/.git/modules/b/c", "/tmp", r));
+	CHECK(!protect_module_symlink(WS "/a/.git/modules/b/c", "", r));
+	CHECK(!protect_module_symlink(WS "/a/.git/modules/b/c", "x", "/**"));
+	r = protect_git_type(WS "/a/.git/worktrees/w", S_IFLNK);
+	CHECK(!protect_module_symlink(WS "/a/.git/worktrees/w", "x", r));
+	CHECK(!protect_module_symlink(WS "/a/.git/modules", "x",
+				      protect_git_type(WS "/a/.git/modules",
+						       S_IFLNK)));
 	CHECK(protect_git_type(WS "/a/.git/worktrees/w", S_IFLNK) != NULL);
 	CHECK(protect_git_type(WS "/a/.git/b", S_IFLNK) == NULL);
 	CHECK(protect_git_type(WS "/a/.git/b/c", S_IFREG) == NULL);
@@ -301,7 +323,8 @@ test_late_bind(void)
 	CHECK(!protect_late_bind(WS "/.git/worktrees/w/commondir"));
 	CHECK(!protect_late_bind(WS "/wt/.git"));
 	CHECK(protect_late_bind(WS "/.git/worktrees/w/config"));
-	CHECK(protect_late_bind(WS "/.git/modules/a/config"));
+	/* The supervisor guards a submodule's config as a repository's. */
+	CHECK(!protect_late_bind(WS "/.git/modules/a/config"));
 }
 
 /* Where Landlock lets the command create: the workspace (allowWrite .),
