@@ -45,6 +45,9 @@ struct session {
 	struct fsplan_list writable; /* the plan's, and the temp dir: for
 					the exit note */
 	struct policy *policy;     /* effective policy of this run */
+	struct sandbox_usage usage; /* read from its cgroup at the end */
+	char limit_hit[160];       /* which limit it hit, or "" */
+	char limits_text[96];      /* its limits, for ps */
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct proxy *proxy;   /* serves the sandbox's listeners */
 	unsigned proxy_refused; /* connections not admitted (logged) */
@@ -56,6 +59,14 @@ struct session {
 void session_maybe_finish(struct session *s);
 /* Counted, rate-limited and delivered (arg: the session). */
 void session_violation(void *arg, const struct violation *v);
+
+/* session-limits.c: the run's limits and what it used. */
+void session_limits_resolve(const struct policy *eff,
+			    struct sandbox_limits *out);
+void session_limits_end(struct session *s);
+void session_limits_exit(const struct session *s, Sbx__ExitStatus *es);
+void session_limits_describe(const struct session *s,
+			     Sbx__SessionInfo *info);
 
 /* session-proxy.c: serves the listeners the sandbox made in its network
  * namespace (closes them when the session has a proxy already). */

@@ -242,6 +242,7 @@ mark_exited(struct session *s)
 		event_del(s->status_ev);
 	if (s->timeout_ev)
 		event_del(s->timeout_ev);
+	session_limits_end(s);
 	session_maybe_finish(s);
 }
 
@@ -326,6 +327,7 @@ send_exit(struct session *s)
 	es.user_us = s->exit.utime_us;
 	es.sys_us = s->exit.stime_us;
 	es.max_rss_kb = s->exit.maxrss_kb;
+	session_limits_exit(s, &es);
 	violation_log_summary(s->vlog, &es);
 	es.fs_unobserved = !sandbox_audit_watched(&s->proc);
 	es.writable = s->writable.v;
@@ -543,6 +545,10 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.tty = req->tty;
 	sr.umask = req->umask;
 	sr.proxy = net == SANDBOX_NET_NAMESPACE;
+	session_limits_resolve(s->policy, &sr.limits);
+	if (sandbox_caps()->cgroups[0])
+		session_limits_text(s->policy, s->limits_text,
+				    sizeof(s->limits_text));
 	if (net == SANDBOX_NET_HOST_PORTS)
 		memcpy(sr.proxy_ports, ports, sizeof(sr.proxy_ports));
 	memcpy(sr.stdio, child, sizeof(sr.stdio));
@@ -676,6 +682,7 @@ session_describe(const struct session *s, Sbx__SessionInfo *info)
 	info->tty = s->tty;
 	info->io_mode = s->streaming ? SBX__IO_MODE__IO_MODE_STREAMING :
 				       SBX__IO_MODE__IO_MODE_FD_PASSING;
+	session_limits_describe(s, info);
 }
 
 const struct policy *

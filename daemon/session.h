@@ -43,6 +43,11 @@ struct sandbox_audit_denial;
 void session_audit_denied(const struct sandbox_audit_denial *d, void *arg);
 /* The effective policy this session runs under (NULL before spawn). */
 const struct policy *session_policy(const struct session *s);
+/* The limits' defaults, sized from this machine (policy/limits.h). */
+struct policy_limit_defaults;
+void session_limit_defaults(struct policy_limit_defaults *d);
+/* "memory 2 GiB, pids 512, cpu weight 50" under eff (NULL: defaults). */
+void session_limits_text(const struct policy *eff, char *buf, size_t n);
 /* False once the sandbox has exited (the session may linger briefly). */
 bool session_live(const struct session *s);
 

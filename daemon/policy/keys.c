@@ -14,7 +14,7 @@ static const struct policy_key top_keys[] = {
 	{ "env", POLICY_KEY_SECTION, POLICY_SEC_ENV, NULL },
 	{ "ignoreFiles", POLICY_KEY_LIST, POLICY_IGNORE_FILES, NULL },
 	{ "protect", POLICY_KEY_LIST, POLICY_PROTECT, NULL },
-	{ "limits", POLICY_KEY_LIMITS, 0, NULL },
+	{ "limits", POLICY_KEY_SECTION, POLICY_SEC_LIMITS, NULL },
 	{ "serial", POLICY_KEY_SERIAL, 0, NULL },
 	{ "_comment", POLICY_KEY_COMMENT, 0, NULL },
 	{ "$schema", POLICY_KEY_COMMENT, 0, NULL },
@@ -75,11 +75,19 @@ static const struct policy_key env_keys[] = {
 	{ NULL, 0, 0, NULL }
 };
 
+static const struct policy_key limit_keys[] = {
+	{ "pids", POLICY_KEY_LIMIT, POLICY_LIMIT_PIDS, NULL },
+	{ "memory", POLICY_KEY_LIMIT, POLICY_LIMIT_MEMORY, NULL },
+	{ "cpu", POLICY_KEY_LIMIT, POLICY_LIMIT_CPU, NULL },
+	{ "_comment", POLICY_KEY_COMMENT, 0, NULL },
+	{ NULL, 0, 0, NULL }
+};
+
 static const struct policy_key *const sections[POLICY_NSECTIONS] = {
-	top_keys, fs_keys, net_keys, env_keys
+	top_keys, fs_keys, net_keys, env_keys, limit_keys
 };
 static const char *const section_names[POLICY_NSECTIONS] = {
-	"the top level", "filesystem", "network", "env"
+	"the top level", "filesystem", "network", "env", "limits"
 };
 
 static const struct policy_key *

@@ -13,7 +13,7 @@ enum policy_key_kind {
 	POLICY_KEY_STRICT,	/* srt strictAllowlist: true = hosts deny */
 	POLICY_KEY_REASONS,	/* srt deniedDomainReasons: reasons by entry */
 	POLICY_KEY_SERIAL,
-	POLICY_KEY_LIMITS,
+	POLICY_KEY_LIMIT,	/* arg: enum policy_limit_id */
 	POLICY_KEY_COMMENT,	/* "_comment", "$schema": people, tools */
 	POLICY_KEY_SRT		/* an srt setting sbx does not implement */
 };
@@ -23,6 +23,7 @@ enum policy_section {
 	POLICY_SEC_FS,
 	POLICY_SEC_NET,
 	POLICY_SEC_ENV,
+	POLICY_SEC_LIMITS,
 	POLICY_NSECTIONS
 };
 

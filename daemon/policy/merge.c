@@ -11,6 +11,7 @@
 #include "daemon/policy/domain.h"
 #include "daemon/policy/glob.h"
 #include "daemon/policy/merge.h"
+#include "daemon/policy/limits.h"
 #include "daemon/policy/path.h"
 #include "daemon/policy/rule.h"
 
@@ -302,6 +303,47 @@ merge_setting(struct merge *m, enum policy_setting_id id)
 	return policy_rule_origin_copy(&out->origin, &s->origin);
 }
 
+/* The org and user layers' smallest value is the cap; the workspace and
+ * request layers' smallest can only lower it (policy_limit_resolve). */
+static int
+merge_limit(struct merge *m, enum policy_limit_id id)
+{
+	const struct policy_limit *l;
+	struct policy_limit *out;
+	char v[32], cap[32];
+	size_t i;
+	int r;
+
+	for (i = 0; i < m->n; i++) {
+		l = &m->docs[i]->limits[id];
+		if (!l->set)
+			continue;
+		out = layer_grants(m->docs[i]->layer) ? &m->eff->limits[id] :
+		    &m->eff->lowered[id];
+		if (out == &m->eff->lowered[id] && m->eff->limits[id].set &&
+		    l->value > m->eff->limits[id].value) {
+			policy_limit_format(id, l->value, v, sizeof(v));
+			policy_limit_format(id, m->eff->limits[id].value, cap,
+			    sizeof(cap));
+			if ((r = merge_warn(m, &l->origin, "%s %s ignored: "
+			    "only lowers the %s of a higher layer",
+			    policy_limit_name(id), v, cap)) < 0)
+				return r;
+		} else if (out->set && l->value > out->value &&
+		    m->docs[i]->layer > out->origin.layer) {
+			policy_limit_format(id, l->value, v, sizeof(v));
+			policy_limit_format(id, out->value, cap, sizeof(cap));
+			if ((r = merge_warn(m, &l->origin, "%s %s widens "
+			    "beyond a higher layer's %s: that one applies",
+			    policy_limit_name(id), v, cap)) < 0)
+				return r;
+		}
+		if ((r = policy_limit_set(out, l->value, &l->origin)) < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* An ignore file decides what is masked: the sandbox must not rewrite it. */
 static int
 merge_protect_ignores(struct merge *m)
@@ -336,6 +378,8 @@ merge_run(struct merge *m)
 		    merge_union(m, i);
 	for (i = 0; i < POLICY_NSETTINGS && r >= 0; i++)
 		r = merge_setting(m, i);
+	for (i = 0; i < POLICY_NLIMITS && r >= 0; i++)
+		r = merge_limit(m, i);
 	if (r >= 0)
 		r = merge_protect_ignores(m);
 	for (k = 0; k < m->n; k++)

@@ -10,6 +10,7 @@
 #include "daemon/policy/item.h"
 #include "daemon/policy/json.h"
 #include "daemon/policy/keys.h"
+#include "daemon/policy/limits.h"
 #include "daemon/policy/rule.h"
 
 static const struct policy_list_info list_info[POLICY_NLISTS] = {
@@ -118,6 +119,27 @@ doc_serial(struct doc *d, json_t *v)
 		d->p->serial = n;
 }
 
+/* limits.X: within a document the smallest value wins. */
+static void
+doc_limit(struct doc *d, enum policy_limit_id id, json_t *v)
+{
+	struct policy_origin o = { .layer = d->pj.ctx->layer,
+	    .file = (char *)d->pj.ctx->file };
+	unsigned long long n;
+	const char *why = "expected an integer";
+
+	if ((!json_is_integer(v) && !json_is_string(v)) ||
+	    policy_limit_parse(id, json_is_string(v) ? json_string_value(v) :
+	    NULL, json_is_integer(v) ? json_integer_value(v) : 0,
+	    json_is_string(v), &n, &why) < 0) {
+		policy_json_report(&d->pj, POLICY_ERROR, false, "%s", why);
+		return;
+	}
+	policy_json_where(&d->pj, true, &o.line, &o.col);
+	if (policy_limit_set(&d->p->limits[id], n, &o) < 0)
+		d->pj.err = -ENOMEM;
+}
+
 static void doc_object(struct doc *d, json_t *obj, enum policy_section sec);
 
 static void
@@ -154,10 +176,8 @@ doc_key(struct doc *d, const struct policy_key *k, json_t *v)
 	case POLICY_KEY_SERIAL:
 		doc_serial(d, v);
 		break;
-	case POLICY_KEY_LIMITS:
-		if (doc_expect(d, v, json_is_object(v), "an object"))
-			policy_json_report(&d->pj, POLICY_NOTE, true, "limits "
-			    "are reserved and not enforced yet; ignored");
+	case POLICY_KEY_LIMIT:
+		doc_limit(d, k->arg, v);
 		break;
 	case POLICY_KEY_COMMENT:
 		doc_comment(d, v);
@@ -333,6 +353,10 @@ policy_free(struct policy *p)
 		policy_rule_free_list(&p->lists[i]);
 	for (i = 0; i < POLICY_NSETTINGS; i++)
 		policy_rule_origin_clear(&p->settings[i].origin);
+	for (i = 0; i < POLICY_NLIMITS; i++) {
+		policy_rule_origin_clear(&p->limits[i].origin);
+		policy_rule_origin_clear(&p->lowered[i].origin);
+	}
 	free(p);
 }
 

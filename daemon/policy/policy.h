@@ -120,6 +120,25 @@ struct policy_setting {
 };
 
 /*
+ * Resource limits of one sandbox (limits.*; policy/limits.h). A limit only
+ * ever narrows: the smallest value any layer sets applies, and a workspace
+ * or request value above the org/user value or the machine's default is
+ * ignored (policy_limit_resolve()).
+ */
+enum policy_limit_id {
+	POLICY_LIMIT_PIDS,	/* limits.pids: processes and threads */
+	POLICY_LIMIT_MEMORY,	/* limits.memory: bytes */
+	POLICY_LIMIT_CPU,	/* limits.cpu: CPU weight, 1-10000 */
+	POLICY_NLIMITS
+};
+
+struct policy_limit {
+	unsigned long long value;
+	bool set;
+	struct policy_origin origin;	/* meaningful when set */
+};
+
+/*
  * A parsed document, or the effective policy that policy_merge() makes from
  * documents; the same type so one renderer and one explainer serve both.
  */
@@ -128,6 +147,11 @@ struct policy {
 	bool effective;
 	struct policy_rules lists[POLICY_NLISTS];
 	struct policy_setting settings[POLICY_NSETTINGS];
+	/* A document's limits; in an effective policy the smallest of the
+	 * org and user layers' (the cap), and in lowered the smallest of the
+	 * workspace and request layers' (which may only lower). */
+	struct policy_limit limits[POLICY_NLIMITS];
+	struct policy_limit lowered[POLICY_NLIMITS];
 	long long serial;	/* org "serial"; 0 when absent */
 	unsigned extra_refs;	/* policy_ref()s not dropped yet */
 };

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon/policy/limits.h"
 #include "daemon/policy/render.h"
 
 void
@@ -101,12 +102,42 @@ render_section(json_t *root, const char *section)
 	return json_object_get(root, section);
 }
 
+/* limits.X: {"value", "from"}, the value that applies short of the
+ * machine's default (which only the daemon knows), and for an effective
+ * policy also the cap a lower layer could not pass ("cap"). */
+static int
+render_limits(const struct policy *p, json_t *root)
+{
+	const struct policy_limit *l;
+	json_t *sec, *o;
+	int i;
+
+	for (i = 0; i < POLICY_NLIMITS; i++) {
+		l = p->lowered[i].set && (!p->limits[i].set ||
+		    p->lowered[i].value < p->limits[i].value) ?
+		    &p->lowered[i] : &p->limits[i];
+		if (!l->set)
+			continue;
+		if ((sec = render_section(root, "limits")) == NULL ||
+		    (o = json_object()) == NULL)
+			return -ENOMEM;
+		if (set_new(sec, policy_limit_key(i), o) < 0 ||
+		    set_new(o, "value", json_integer((json_int_t)l->value)) <
+		    0 || render_origin(o, "from", &l->origin) < 0 ||
+		    (l != &p->limits[i] && p->limits[i].set &&
+		    set_new(o, "cap", json_integer((json_int_t)
+		    p->limits[i].value)) < 0))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int
 render_all(const struct policy *p, json_t *root)
 {
 	const struct policy_list_info *info;
 	json_t *sec;
-	int i;
+	int i, r;
 
 	for (i = 0; i < POLICY_NLISTS; i++) {
 		info = policy_list_info(i);
@@ -132,6 +163,8 @@ render_all(const struct policy *p, json_t *root)
 		    i)) < 0)
 			return -ENOMEM;
 	}
+	if ((r = render_limits(p, root)) < 0)
+		return r;
 	if (p->serial > 0 && set_new(root, "serial",
 	    json_integer(p->serial)) < 0)
 		return -ENOMEM;

@@ -16,7 +16,7 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 	Sbx__Envelope out = SBX__ENVELOPE__INIT;
 	Sbx__StatusReply sr = SBX__STATUS_REPLY__INIT;
 	const char *const *store, *const *org;
-	char *problems[64];
+	char *problems[64], limits[96];
 	size_t ns, no, i;
 
 	/* Edits made before this request show now, not at the next run. */
@@ -34,6 +34,10 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 	sr.n_policy_problems = i;
 	sr.policy_problems = problems;
 	sr.templates = sandbox_templates();
+	sr.cgroups = (char *)sandbox_caps()->cgroups;
+	sr.cgroups_off = (char *)sandbox_caps()->cgroups_off;
+	session_limits_text(NULL, limits, sizeof(limits));
+	sr.limits = limits;
 	out.msg_case = SBX__ENVELOPE__MSG_STATUS_REPLY;
 	out.status_reply = &sr;
 	conn_send(c, &out);

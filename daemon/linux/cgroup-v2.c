@@ -1,0 +1,115 @@
+/* cgroup v2: the daemon's own leaf and the sandboxes' parent below its
+ * cgroup, then per sandbox memory.max, memory.high, memory.swap.max 0,
+ * memory.oom.group (an OOM kills the whole sandbox), pids.max, cpu.weight
+ * and io.weight; read back memory.peak, cpu.stat and the events files. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/linux/cgroup.h"
+
+int
+lcg_v2_limits(int dfd, unsigned res, const struct sandbox_limits *old,
+	      const struct sandbox_limits *l)
+{
+	int r;
+
+	if ((res & LCG_MEMORY) && (!old || old->memory != l->memory)) {
+		if ((r = lcg_write_u64(dfd, "memory.max", l->memory)) < 0 ||
+		    (r = lcg_write_u64(dfd, "memory.high",
+				       l->memory - l->memory / 8)) < 0)
+			return r;
+		/* Absent without swap accounting: then there is no swap
+		 * to limit. */
+		if ((r = lcg_write(dfd, "memory.swap.max", "0")) < 0 &&
+		    r != -ENOENT)
+			return r;
+		if (!old)
+			lcg_write(dfd, "memory.oom.group", "1");
+	}
+	if ((res & LCG_PIDS) && (r = lcg_update(dfd, "pids.max",
+						old ? &old->pids : NULL,
+						l->pids)) < 0)
+		return r;
+	if ((res & LCG_CPU) && (r = lcg_update(dfd, "cpu.weight",
+					       old ? &old->cpu_weight : NULL,
+					       l->cpu_weight)) < 0)
+		return r;
+	if ((res & LCG_IO) && (!old || old->cpu_weight != l->cpu_weight))
+		lcg_write_u64(dfd, "io.weight", l->cpu_weight);
+	return 0;
+}
+
+void
+lcg_v2_usage(int dfd, unsigned res, struct sandbox_usage *u)
+{
+	uint64_t v;
+
+	/* memory.peak: Linux 5.19. */
+	if ((res & LCG_MEMORY) && lcg_read_u64(dfd, "memory.peak", &v) == 0)
+		u->mem_peak = v;
+	if ((res & LCG_MEMORY) &&
+	    lcg_read_keyed(dfd, "memory.events", "oom_kill", &v) == 0)
+		u->memory_hit |= v > 0;
+	if ((res & LCG_PIDS) &&
+	    lcg_read_keyed(dfd, "pids.events", "max", &v) == 0)
+		u->pids_hit |= v > 0;
+	if ((res & LCG_CPUACCT) &&
+	    lcg_read_keyed(dfd, "cpu.stat", "usage_usec", &v) == 0)
+		u->cpu_us = v;
+}
+
+static void
+controllers_text(unsigned res, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s%s", res & LCG_MEMORY ? "+memory " : "",
+		 res & LCG_PIDS ? "+pids " : "", res & LCG_CPU ? "+cpu " : "",
+		 res & LCG_IO ? "+io " : "");
+}
+
+int
+lcg_v2_setup(int base, const char *leaf, const char *root, unsigned res,
+	     char *why, size_t n)
+{
+	char ctl[64];
+	int fd, r;
+
+	controllers_text(res, ctl, sizeof(ctl));
+	/* No process may stay in a cgroup that hands controllers down: the
+	 * daemon moves to a leaf of its own. */
+	if (mkdirat(base, leaf, 0755) < 0 && errno != EEXIST) {
+		snprintf(why, n, "mkdir %s: %s", leaf, strerror(errno));
+		return -errno;
+	}
+	fd = openat(base, leaf, O_DIRECTORY | O_CLOEXEC);
+	r = fd < 0 ? -errno : lcg_write(fd, "cgroup.procs", "0");
+	if (fd >= 0)
+		close(fd);
+	if (r < 0) {
+		snprintf(why, n, "moving sbxd to %s: %s", leaf, strerror(-r));
+		return r;
+	}
+	if (ctl[0] && (r = lcg_write(base, "cgroup.subtree_control",
+				     ctl)) < 0) {
+		snprintf(why, n, "enabling %sin its cgroup: %s (other "
+			 "processes share it)", ctl, strerror(-r));
+		return r;
+	}
+	if (mkdirat(base, root, 0755) < 0 && errno != EEXIST) {
+		snprintf(why, n, "mkdir %s: %s", root, strerror(errno));
+		return -errno;
+	}
+	fd = openat(base, root, O_DIRECTORY | O_CLOEXEC);
+	r = fd < 0 ? -errno :
+	    ctl[0] ? lcg_write(fd, "cgroup.subtree_control", ctl) : 0;
+	if (fd >= 0)
+		close(fd);
+	if (r < 0)
+		snprintf(why, n, "enabling %sin %s: %s", ctl, root,
+			 strerror(-r));
+	return r;
+}

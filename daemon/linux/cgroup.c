@@ -1,0 +1,524 @@
+/* The sandboxes' cgroups: where the daemon's subtree is, one cgroup per
+ * sandbox made before it is needed (a warm sandbox is placed in its
+ * cgroup as it is made), read at its end, removed once empty. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "daemon/daemon.h"
+#include "daemon/log.h"
+#include "daemon/linux/cgroup.h"
+
+
+/* A hierarchy the sandboxes' cgroups are made in. */
+struct lcg_used {
+	int version;
+	unsigned res;            /* what it serves */
+	int root;                /* our subtree there: DIR/sbx-PID */
+	char dir[LCG_PATH_MAX];  /* the daemon's cgroup at start */
+};
+
+struct lcgroup {
+	unsigned id;
+	int fd[LCG_MAX_HIER];
+	struct sandbox_limits applied;
+	unsigned tries;          /* removals tried */
+	struct lcgroup *next;    /* waiting to be removed */
+};
+
+static struct lcg_used used[LCG_MAX_HIER];
+static int nused;
+static unsigned next_id;
+static char root_name[32];
+static struct lcgroup *pending;
+static struct event *pending_ev;
+
+bool
+lcgroup_enabled(void)
+{
+	return nused > 0;
+}
+
+int
+lcg_write(int dfd, const char *name, const char *text)
+{
+	size_t n = strlen(text);
+	int fd = openat(dfd, name, O_WRONLY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, n) != (ssize_t)n)
+		r = errno ? -errno : -EIO;
+	close(fd);
+	return r;
+}
+
+int
+lcg_write_u64(int dfd, const char *name, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return lcg_write(dfd, name, buf);
+}
+
+int
+lcg_update(int dfd, const char *name, const uint64_t *old, uint64_t v)
+{
+	return old && *old == v ? 0 : lcg_write_u64(dfd, name, v);
+}
+
+ssize_t
+lcg_read(int dfd, const char *name, char *buf, size_t n)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t k;
+
+	if (fd < 0)
+		return -errno;
+	k = read(fd, buf, n);
+	close(fd);
+	return k < 0 ? -errno : k;
+}
+
+int
+lcg_read_u64(int dfd, const char *name, uint64_t *v)
+{
+	char buf[32];
+	ssize_t n = lcg_read(dfd, name, buf, sizeof(buf));
+
+	return n <= 0 ? -ENOENT : lcg_u64_parse(buf, (size_t)n, v);
+}
+
+int
+lcg_read_keyed(int dfd, const char *name, const char *key, uint64_t *v)
+{
+	char buf[1024];
+	ssize_t n = lcg_read(dfd, name, buf, sizeof(buf));
+
+	return n <= 0 ? -ENOENT : lcg_keyed_get(buf, (size_t)n, key, v);
+}
+
+static ssize_t
+slurp(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t k = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -errno;
+	while (k + 1 < n && (r = read(fd, buf + k, n - 1 - k)) > 0)
+		k += (size_t)r;
+	close(fd);
+	buf[k] = '\0';
+	return (ssize_t)k;
+}
+
+static void
+res_text(unsigned res, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s%s%s", res & LCG_MEMORY ? ", memory" : "",
+		 res & LCG_PIDS ? ", pids" : "", res & LCG_CPU ? ", cpu" : "",
+		 res & LCG_CPUACCT ? ", cpuacct" : "",
+		 res & LCG_IO ? ", io" : "");
+}
+
+/* Whether this daemon may make cgroups in h: root may; a user only in a
+ * subtree given to it (Delegate=yes: the directory and its cgroup.procs
+ * are the user's). */
+static bool
+writable(const struct lcg_hier *h, bool root)
+{
+	char path[LCG_PATH_MAX + 32];
+
+	if (root)
+		return true;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", h->dir);
+	return access(h->dir, W_OK) == 0 && access(path, W_OK) == 0;
+}
+
+/* Makes our subtree in h for res; 0 or -errno with why. */
+static int
+use(const struct lcg_hier *h, unsigned res, char *why, size_t n)
+{
+	struct lcg_used *u = &used[nused];
+	char leaf[32];
+	int base, r = 0;
+
+	if ((base = open(h->dir, O_DIRECTORY | O_CLOEXEC)) < 0) {
+		snprintf(why, n, "%s: %s", h->dir, strerror(errno));
+		return -errno;
+	}
+	snprintf(leaf, sizeof(leaf), "sbxd-%d", (int)getpid());
+	if (h->version == 2)
+		r = lcg_v2_setup(base, leaf, root_name, res, why, n);
+	else if (mkdirat(base, root_name, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		snprintf(why, n, "mkdir %s/%s: %s", h->dir, root_name,
+			 strerror(errno));
+	}
+	if (r == 0 && (u->root = openat(base, root_name,
+					O_DIRECTORY | O_CLOEXEC)) < 0)
+		r = -errno;
+	close(base);
+	if (r < 0)
+		return r;
+	u->version = h->version;
+	u->res = res;
+	snprintf(u->dir, sizeof(u->dir), "%s", h->dir);
+	nused++;
+	return 0;
+}
+
+/* Which hierarchy serves what: v2 for every controller it has (and CPU
+ * time, which every v2 cgroup counts), v1 for the rest. */
+static unsigned
+plan(struct lcg_layout *lay, unsigned serve[LCG_MAX_HIER])
+{
+	char path[LCG_PATH_MAX + 32], buf[256];
+	unsigned covered = 0;
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < lay->n; i++) {
+		serve[i] = 0;
+		if (lay->h[i].version != 2)
+			continue;
+		snprintf(path, sizeof(path), "%s/cgroup.controllers",
+			 lay->h[i].dir);
+		if ((n = slurp(path, buf, sizeof(buf))) > 0)
+			lay->h[i].res = lcg_controllers_parse(buf, (size_t)n);
+		if (lay->h[i].res & (LCG_MEMORY | LCG_PIDS | LCG_CPU | LCG_IO))
+			serve[i] = lay->h[i].res | LCG_CPUACCT;
+		covered |= serve[i];
+	}
+	for (i = 0; i < lay->n; i++)
+		if (lay->h[i].version == 1) {
+			serve[i] = lay->h[i].res & ~covered;
+			covered |= serve[i];
+		}
+	return covered;
+}
+
+void
+lcgroup_init(const struct sandbox_config *cfg, struct sandbox_caps *caps)
+{
+	static char cg[4096], mi[65536];
+	unsigned serve[LCG_MAX_HIER], got = 0, want;
+	struct lcg_layout lay;
+	char why[256] = "", what[64];
+	bool v1 = false, v2 = false, denied = false;
+	ssize_t a, b;
+	int i;
+
+	snprintf(root_name, sizeof(root_name), "sbx-%d", (int)getpid());
+	a = slurp("/proc/self/cgroup", cg, sizeof(cg));
+	b = slurp("/proc/self/mountinfo", mi, sizeof(mi));
+	if (a <= 0 || b <= 0 ||
+	    lcg_layout_parse(cg, (size_t)a, mi, (size_t)b, &lay) < 0) {
+		snprintf(caps->cgroups_off, sizeof(caps->cgroups_off),
+			 "no cgroup hierarchy is mounted: sandboxes run "
+			 "without memory, process or CPU limits");
+		return;
+	}
+	want = plan(&lay, serve);
+	for (i = 0; i < lay.n; i++) {
+		if (!serve[i])
+			continue;
+		if (!writable(&lay.h[i], geteuid() == 0)) {
+			denied = true;
+			snprintf(why, sizeof(why), "%s is not delegated to "
+				 "sbxd", lay.h[i].dir);
+			continue;
+		}
+		if (use(&lay.h[i], serve[i], why, sizeof(why)) < 0)
+			continue;
+		got |= serve[i];
+		v1 |= lay.h[i].version == 1;
+		v2 |= lay.h[i].version == 2;
+	}
+	res_text(got, what, sizeof(what));
+	if (got)
+		snprintf(caps->cgroups, sizeof(caps->cgroups), "cgroup %s (%s)",
+			 v1 && v2 ? "v2 and v1" : v2 ? "v2" : "v1", what + 2);
+	if ((got & (LCG_MEMORY | LCG_PIDS)) == (LCG_MEMORY | LCG_PIDS))
+		return;
+	res_text(want & ~got & (LCG_MEMORY | LCG_PIDS | LCG_CPU), what,
+		 sizeof(what));
+	snprintf(caps->cgroups_off, sizeof(caps->cgroups_off),
+		 "no cgroup for %s (%s): sandboxes run without those limits; "
+		 "fix: %s", what[0] ? what + 2 : "memory, pids",
+		 why[0] ? why : "no such controller mounted",
+		 !denied ? "mount the cgroup controllers (cgroup v2)" :
+		 cfg->privileged ? "check sbxd's cgroup permissions" :
+		 "start sbxd from its systemd user unit, which has "
+		 "Delegate=yes (systemctl --user enable --now sbxd.socket), "
+		 "or run it as root for the user (sbxd --user NAME)");
+}
+
+int
+lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
+{
+	struct lcgroup *cg = calloc(1, sizeof(*cg));
+	char name[24];
+	int i, r = 0;
+
+	if (!cg)
+		return -ENOMEM;
+	cg->id = ++next_id;
+	snprintf(name, sizeof(name), "s-%u", cg->id);
+	for (i = 0; i < LCG_MAX_HIER; i++)
+		cg->fd[i] = -1;
+	for (i = 0; i < nused && r == 0; i++) {
+		if (mkdirat(used[i].root, name, 0755) < 0 && errno != EEXIST)
+			r = -errno;
+		else if ((cg->fd[i] = openat(used[i].root, name,
+					     O_DIRECTORY | O_CLOEXEC)) < 0)
+			r = -errno;
+		else
+			r = used[i].version == 2 ?
+			    lcg_v2_limits(cg->fd[i], used[i].res, NULL, l) :
+			    lcg_v1_limits(cg->fd[i], used[i].res, NULL, l);
+	}
+	if (r < 0) {
+		log_warn("sandbox cgroup %s: %s", name, strerror(-r));
+		lcgroup_free(cg);
+		return r;
+	}
+	cg->applied = *l;
+	*out = cg;
+	return 0;
+}
+
+int
+lcgroup_apply(struct lcgroup *cg, const struct sandbox_limits *l)
+{
+	int i, r = 0;
+
+	if (!memcmp(&cg->applied, l, sizeof(*l)))
+		return 0;
+	for (i = 0; i < nused && r == 0; i++)
+		r = used[i].version == 2 ?
+		    lcg_v2_limits(cg->fd[i], used[i].res, &cg->applied, l) :
+		    lcg_v1_limits(cg->fd[i], used[i].res, &cg->applied, l);
+	if (r == 0)
+		cg->applied = *l;
+	return r;
+}
+
+void
+lcgroup_join(const struct lcgroup *cg, struct lcg_join *j)
+{
+	int i;
+
+	j->v2 = -1;
+	j->nv1 = 0;
+	for (i = 0; cg && i < nused; i++) {
+		if (used[i].version == 2)
+			j->v2 = fcntl(cg->fd[i], F_DUPFD_CLOEXEC, 3);
+		else if (j->nv1 < LCG_JOIN_MAX &&
+			 (j->v1[j->nv1] = openat(cg->fd[i], "cgroup.procs",
+						 O_WRONLY | O_CLOEXEC)) >= 0)
+			j->nv1++;
+	}
+}
+
+void
+lcg_join_close(struct lcg_join *j)
+{
+	if (j->v2 >= 0)
+		close(j->v2);
+	while (j->nv1 > 0)
+		close(j->v1[--j->nv1]);
+	j->v2 = -1;
+}
+
+void
+lcgroup_usage(const struct lcgroup *cg, struct sandbox_usage *u)
+{
+	int i;
+
+	memset(u, 0, sizeof(*u));
+	if (!cg)
+		return;
+	u->measured = true;
+	for (i = 0; i < nused; i++)
+		if (used[i].version == 2)
+			lcg_v2_usage(cg->fd[i], used[i].res, u);
+		else
+			lcg_v1_usage(cg->fd[i], used[i].res, u);
+}
+
+/* Removes what of cg is empty now; true once all of it is gone. */
+static bool
+try_remove(struct lcgroup *cg)
+{
+	char name[24];
+	bool all = true;
+	int i;
+
+	snprintf(name, sizeof(name), "s-%u", cg->id);
+	for (i = 0; i < nused; i++) {
+		if (cg->fd[i] < 0)
+			continue;
+		if (unlinkat(used[i].root, name, AT_REMOVEDIR) == 0 ||
+		    errno == ENOENT) {
+			close(cg->fd[i]);
+			cg->fd[i] = -1;
+		} else
+			all = false;
+	}
+	return all;
+}
+
+/* The processes of a sandbox that ended leave its cgroup within moments
+ * (the init's pid namespace takes them down): tried again until then. */
+static void
+pending_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct lcgroup **pp = &pending, *cg;
+
+	while ((cg = *pp)) {
+		if (try_remove(cg) || ++cg->tries > 600) {
+			if (cg->tries > 600)
+				log_warn("sandbox cgroup s-%u still has "
+					 "processes; left in place", cg->id);
+			*pp = cg->next;
+			free(cg);
+		} else
+			pp = &cg->next;
+	}
+	if (pending)
+		event_add(pending_ev, &(struct timeval){ 0, 100000 });
+}
+
+void
+lcgroup_free(struct lcgroup *cg)
+{
+	if (!cg)
+		return;
+	if (try_remove(cg)) {
+		free(cg);
+		return;
+	}
+	cg->next = pending;
+	pending = cg;
+	if (!pending_ev)
+		pending_ev = evtimer_new(sbxd.base, pending_cb, NULL);
+	if (pending_ev)
+		event_add(pending_ev, &(struct timeval){ 0, 20000 });
+}
+
+void
+lcgroup_cleanup(void)
+{
+	struct lcgroup *cg;
+	int i, k;
+
+	/* The sandboxes were killed and waited for: a few tries suffice. */
+	for (k = 0; pending && k < 100; k++) {
+		pending_cb(-1, 0, NULL);
+		if (pending)
+			usleep(10000);
+	}
+	while ((cg = pending)) {
+		pending = cg->next;
+		free(cg);
+	}
+	if (pending_ev)
+		event_free(pending_ev);
+	pending_ev = NULL;
+	for (i = 0; i < nused; i++) {
+		char path[LCG_PATH_MAX + 40];
+
+		close(used[i].root);
+		snprintf(path, sizeof(path), "%s/%s", used[i].dir, root_name);
+		rmdir(path);
+	}
+	nused = 0;
+}
+
+int
+lcgroup_join_self(const struct lcg_join *j)
+{
+	int i;
+
+	for (i = 0; i < j->nv1; i++)
+		if (write(j->v1[i], "0", 1) != 1)
+			return -errno;
+	return 0;
+}
+
+pid_t
+lcgroup_fork(const struct lcg_join *j)
+{
+	struct clone_args a = { .exit_signal = SIGCHLD };
+	pid_t pid;
+
+	if (!j || j->v2 < 0)
+		pid = _Fork();
+	else {
+		a.flags = CLONE_INTO_CGROUP;
+		a.cgroup = (uint64_t)j->v2;
+		pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	}
+	if (pid == 0 && j && lcgroup_join_self(j) < 0)
+		_exit(127);
+	return pid;
+}
+
+int
+lcg_join_pack(const struct lcg_join *j, char msg[LCG_JOIN_MSG], int *fds)
+{
+	int n = 0, i;
+
+	msg[0] = j->v2 >= 0;
+	msg[1] = (char)j->nv1;
+	if (j->v2 >= 0)
+		fds[n++] = j->v2;
+	for (i = 0; i < j->nv1; i++)
+		fds[n++] = j->v1[i];
+	return n;
+}
+
+void
+lcg_join_unpack(const char *msg, size_t len, int *fds, int nfds,
+		struct lcg_join *j)
+{
+	int k = 0;
+
+	j->v2 = -1;
+	j->nv1 = 0;
+	if (len < LCG_JOIN_MSG || nfds != (msg[0] ? 1 : 0) + msg[1] ||
+	    msg[1] < 0 || msg[1] > LCG_JOIN_MAX) {
+		while (nfds > 0)
+			close(fds[--nfds]);
+		return;
+	}
+	if (msg[0])
+		j->v2 = fds[k++];
+	while (k < nfds)
+		j->v1[j->nv1++] = fds[k++];
+}
+
+void
+lcgroup_attach_pid(const struct lcg_join *j, pid_t pid)
+{
+	char buf[16];
+	int i, n = snprintf(buf, sizeof(buf), "%d", (int)pid);
+
+	for (i = 0; i < j->nv1; i++)
+		if (write(j->v1[i], buf, (size_t)n) != n)
+			break; /* the sandbox runs unbounded there; rare */
+}

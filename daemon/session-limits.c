@@ -1,0 +1,122 @@
+/* A session's resource limits: resolved from its effective policy for the
+ * sandbox's cgroup, and at the end what it used (peak memory, CPU time)
+ * and which limit it hit, for the exit status, `sbxctl ps` and a
+ * violation event naming the rule. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon/policy/limits.h"
+#include "daemon/sandbox.h"
+#include "daemon/session-int.h"
+#include "daemon/session.h"
+#include "daemon/violation.h"
+
+void
+session_limit_defaults(struct policy_limit_defaults *d)
+{
+	const struct sandbox_caps *c = sandbox_caps();
+	struct policy_machine m = { c->machine_ram, c->machine_threads_max,
+				    c->machine_nproc };
+
+	policy_limit_defaults(&m, d);
+}
+
+void
+session_limits_resolve(const struct policy *eff, struct sandbox_limits *out)
+{
+	struct policy_limit_defaults d;
+	const struct policy_origin *o;
+
+	session_limit_defaults(&d);
+	out->pids = policy_limit_resolve(eff, POLICY_LIMIT_PIDS, &d, &o);
+	out->memory = policy_limit_resolve(eff, POLICY_LIMIT_MEMORY, &d, &o);
+	out->cpu_weight = policy_limit_resolve(eff, POLICY_LIMIT_CPU, &d, &o);
+}
+
+void
+session_limits_text(const struct policy *eff, char *buf, size_t n)
+{
+	struct policy_limit_defaults d;
+	const struct policy_origin *o;
+	char v[POLICY_NLIMITS][32];
+	int i;
+
+	session_limit_defaults(&d);
+	for (i = 0; i < POLICY_NLIMITS; i++)
+		policy_limit_format(i, eff ? policy_limit_resolve(eff, i, &d,
+				    &o) : d.v[i], v[i], sizeof(v[i]));
+	snprintf(buf, n, "memory %s, pids %s, cpu %s", v[POLICY_LIMIT_MEMORY],
+		 v[POLICY_LIMIT_PIDS], v[POLICY_LIMIT_CPU]);
+}
+
+/* "memory limit 2 GiB (policy user, limits.memory)" */
+static void
+hit_text(const struct session *s, enum policy_limit_id id, char *buf,
+	 size_t n, const struct policy_origin **origin)
+{
+	struct policy_limit_defaults d;
+	unsigned long long v;
+	char val[32];
+
+	session_limit_defaults(&d);
+	v = policy_limit_resolve(s->policy, id, &d, origin);
+	policy_limit_format(id, v, val, sizeof(val));
+	snprintf(buf, n, "%s limit %s (%s%s, %s)",
+		 id == POLICY_LIMIT_MEMORY ? "memory" : "process", val,
+		 *origin ? "policy " : "default",
+		 *origin ? policy_layer_name((*origin)->layer) : "",
+		 policy_limit_name(id));
+}
+
+/* The sandbox's cgroup, read once its command has ended: a limit it hit
+ * is a violation too, so an agent's event stream and the summary say
+ * which rule stopped it. */
+void
+session_limits_end(struct session *s)
+{
+	const struct policy_origin *o = NULL;
+	struct violation v = { .kind = VIOLATION_LIMIT };
+	enum policy_limit_id id;
+
+	sandbox_usage(&s->proc, &s->usage);
+	if (!s->policy || (!s->usage.memory_hit && !s->usage.pids_hit))
+		return;
+	/* Memory first: an OOM kill ends the run; refused forks may only
+	 * have slowed it. */
+	id = s->usage.memory_hit ? POLICY_LIMIT_MEMORY : POLICY_LIMIT_PIDS;
+	hit_text(s, id, s->limit_hit, sizeof(s->limit_hit), &o);
+	v.target = policy_limit_key(id);
+	v.operation = id == POLICY_LIMIT_MEMORY ? "oom-kill" : "fork";
+	v.rule = s->limit_hit;
+	v.layer = o ? (int)o->layer : VIOLATION_NO_LAYER;
+	v.file = o ? o->file : NULL;
+	v.rule_id = o ? o->id : NULL;
+	v.reason = o ? o->reason : NULL;
+	v.detail = id == POLICY_LIMIT_MEMORY ?
+		   "the sandbox ran out of memory and was killed" :
+		   "the sandbox reached its process limit: fork failed";
+	session_violation(s, &v);
+}
+
+void
+session_limits_exit(const struct session *s, Sbx__ExitStatus *es)
+{
+	es->measured = s->usage.measured;
+	es->mem_peak_bytes = s->usage.mem_peak;
+	es->cpu_us = s->usage.cpu_us;
+	es->limit_hit = (char *)s->limit_hit;
+}
+
+void
+session_limits_describe(const struct session *s, Sbx__SessionInfo *info)
+{
+	struct sandbox_usage u;
+
+	sandbox_usage(&s->proc, &u);
+	info->measured = u.measured;
+	info->mem_peak_bytes = u.mem_peak;
+	info->cpu_us = u.cpu_us;
+	info->limit_hit = (char *)s->limit_hit;
+	info->limits = (char *)s->limits_text;
+}
