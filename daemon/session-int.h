@@ -48,6 +48,7 @@ struct session {
 	struct sandbox_usage usage; /* read from its cgroup at the end */
 	char limit_hit[160];       /* which limit it hit, or "" */
 	char limits_text[96];      /* its limits, for ps */
+	struct event *oom_ev;      /* the backend says: OOM, kill it all */
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct proxy *proxy;   /* serves the sandbox's listeners */
 	unsigned proxy_refused; /* connections not admitted (logged) */
@@ -63,10 +64,12 @@ void session_violation(void *arg, const struct violation *v);
 /* session-limits.c: the run's limits and what it used. */
 void session_limits_resolve(const struct policy *eff,
 			    struct sandbox_limits *out);
+/* Watches for an OOM kill the kernel did not extend to the whole
+ * sandbox; 0 or -ENOMEM. */
+int session_limits_arm(struct session *s);
 void session_limits_end(struct session *s);
 void session_limits_exit(const struct session *s, Sbx__ExitStatus *es);
-void session_limits_describe(const struct session *s,
-			     Sbx__SessionInfo *info);
+void session_limits_describe(struct session *s, Sbx__SessionInfo *info);
 
 /* session-proxy.c: serves the listeners the sandbox made in its network
  * namespace (closes them when the session has a proxy already). */

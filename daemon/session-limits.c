@@ -3,8 +3,14 @@
  * and which limit it hit, for the exit status, `sbxctl ps` and a
  * violation event naming the rule. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <event2/event.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "daemon/daemon.h"
 
 #include "daemon/policy/limits.h"
 #include "daemon/sandbox.h"
@@ -69,6 +75,48 @@ hit_text(const struct session *s, enum policy_limit_id id, char *buf,
 		 policy_limit_name(id));
 }
 
+/* An OOM kill in a sandbox whose cgroup kills only that process (v1):
+ * the rest goes too, as on v2 (memory.oom.group), so no half-killed
+ * build goes on. */
+static void
+oom_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *s = arg;
+	uint64_t n;
+
+	if (read(fd, &n, sizeof(n)) < 0)
+		n = 0; /* a wake-up either way */
+	event_del(s->oom_ev);
+	session_signal(s, SIGKILL);
+}
+
+int
+session_limits_arm(struct session *s)
+{
+	int fd = sandbox_oom_fd(&s->proc);
+
+	if (fd < 0)
+		return 0;
+	s->oom_ev = event_new(sbxd.base, fd, EV_READ | EV_PERSIST, oom_cb, s);
+	return s->oom_ev && event_add(s->oom_ev, NULL) == 0 ? 0 : -ENOMEM;
+}
+
+/* The limit u says was hit, as text in s->limit_hit (memory first: an
+ * OOM kill ends the run; refused forks may only have slowed it); its id,
+ * or -1 for none. */
+static int
+note_hit(struct session *s, const struct sandbox_usage *u,
+	 const struct policy_origin **o)
+{
+	enum policy_limit_id id;
+
+	if (!s->policy || (!u->memory_hit && !u->pids_hit))
+		return -1;
+	id = u->memory_hit ? POLICY_LIMIT_MEMORY : POLICY_LIMIT_PIDS;
+	hit_text(s, id, s->limit_hit, sizeof(s->limit_hit), o);
+	return (int)id;
+}
+
 /* The sandbox's cgroup, read once its command has ended: a limit it hit
  * is a violation too, so an agent's event stream and the summary say
  * which rule stopped it. */
@@ -77,15 +125,11 @@ session_limits_end(struct session *s)
 {
 	const struct policy_origin *o = NULL;
 	struct violation v = { .kind = VIOLATION_LIMIT };
-	enum policy_limit_id id;
+	int id;
 
 	sandbox_usage(&s->proc, &s->usage);
-	if (!s->policy || (!s->usage.memory_hit && !s->usage.pids_hit))
+	if ((id = note_hit(s, &s->usage, &o)) < 0)
 		return;
-	/* Memory first: an OOM kill ends the run; refused forks may only
-	 * have slowed it. */
-	id = s->usage.memory_hit ? POLICY_LIMIT_MEMORY : POLICY_LIMIT_PIDS;
-	hit_text(s, id, s->limit_hit, sizeof(s->limit_hit), &o);
 	v.target = policy_limit_key(id);
 	v.operation = id == POLICY_LIMIT_MEMORY ? "oom-kill" : "fork";
 	v.rule = s->limit_hit;
@@ -108,12 +152,16 @@ session_limits_exit(const struct session *s, Sbx__ExitStatus *es)
 	es->limit_hit = (char *)s->limit_hit;
 }
 
+/* ps: what a running sandbox used so far, and a limit it already hit. */
 void
-session_limits_describe(const struct session *s, Sbx__SessionInfo *info)
+session_limits_describe(struct session *s, Sbx__SessionInfo *info)
 {
+	const struct policy_origin *o;
 	struct sandbox_usage u;
 
 	sandbox_usage(&s->proc, &u);
+	if (!s->exited)
+		note_hit(s, &u, &o);
 	info->measured = u.measured;
 	info->mem_peak_bytes = u.mem_peak;
 	info->cpu_us = u.cpu_us;

@@ -103,6 +103,8 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		event_free(s->status_ev);
 	if (s->timeout_ev)
 		event_free(s->timeout_ev);
+	if (s->oom_ev)
+		event_free(s->oom_ev);
 	event_free(s->free_ev);
 	if (s->stdin_buf)
 		evbuffer_free(s->stdin_buf);
@@ -406,7 +408,7 @@ arm_events(struct session *s, const Sbx__RunRequest *req)
 				 EV_READ | EV_PERSIST, status_cb, s);
 	if (!s->status_ev || event_add(s->status_ev, NULL) < 0)
 		return -ENOMEM;
-	if (session_io_arm(s) < 0)
+	if (session_io_arm(s) < 0 || session_limits_arm(s) < 0)
 		return -ENOMEM;
 	if (req->timeout_ms) {
 		struct timeval tv = { req->timeout_ms / 1000,
@@ -667,7 +669,7 @@ session_next(const struct session *s)
 }
 
 void
-session_describe(const struct session *s, Sbx__SessionInfo *info)
+session_describe(struct session *s, Sbx__SessionInfo *info)
 {
 	size_t n = 0;
 

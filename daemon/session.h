@@ -35,7 +35,7 @@ struct session *session_find(uint64_t id);
 struct session *session_first(void);
 struct session *session_next(const struct session *s);
 /* Fills info with pointers borrowed from s (valid until s changes). */
-void session_describe(const struct session *s, Sbx__SessionInfo *info);
+void session_describe(struct session *s, Sbx__SessionInfo *info);
 unsigned session_count(void);
 /* A sandbox_audit_fn: a Landlock denial reported by the kernel, for the
  * session whose command made the domain (arg unused). */

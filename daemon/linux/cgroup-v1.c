@@ -5,7 +5,10 @@
  * pids.events. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "daemon/linux/cgroup.h"
 
@@ -67,6 +70,26 @@ lcg_v1_limits(int dfd, unsigned res, const struct sandbox_limits *old,
 			lcg_write_u64(dfd, "blkio.bfq.weight", w);
 	}
 	return 0;
+}
+
+int
+lcg_v1_oom_fd(int dfd)
+{
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), ofd;
+	char buf[32];
+
+	if (efd < 0)
+		return -1;
+	ofd = openat(dfd, "memory.oom_control", O_RDONLY | O_CLOEXEC);
+	snprintf(buf, sizeof(buf), "%d %d", efd, ofd);
+	/* The kernel takes its own references to both. */
+	if (ofd < 0 || lcg_write(dfd, "cgroup.event_control", buf) < 0) {
+		close(efd);
+		efd = -1;
+	}
+	if (ofd >= 0)
+		close(ofd);
+	return efd;
 }
 
 void

@@ -30,6 +30,8 @@ struct lcg_used {
 
 struct lcgroup {
 	unsigned id;
+	int oom_fd;              /* v1: an eventfd the kernel signals on an
+				    OOM in it; -1 */
 	int fd[LCG_MAX_HIER];
 	struct sandbox_limits applied;
 	unsigned tries;          /* removals tried */
@@ -278,6 +280,7 @@ lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 		return -ENOMEM;
 	cg->id = ++next_id;
 	snprintf(name, sizeof(name), "s-%u", cg->id);
+	cg->oom_fd = -1;
 	for (i = 0; i < LCG_MAX_HIER; i++)
 		cg->fd[i] = -1;
 	for (i = 0; i < nused && r == 0; i++) {
@@ -297,8 +300,19 @@ lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 		return r;
 	}
 	cg->applied = *l;
+	/* v1 kills one process on an OOM, not the sandbox (v2's
+	 * memory.oom.group): the daemon is told and kills the rest. */
+	for (i = 0; i < nused; i++)
+		if (used[i].version == 1 && (used[i].res & LCG_MEMORY))
+			cg->oom_fd = lcg_v1_oom_fd(cg->fd[i]);
 	*out = cg;
 	return 0;
+}
+
+int
+lcgroup_oom_fd(const struct lcgroup *cg)
+{
+	return cg ? cg->oom_fd : -1;
 }
 
 int
@@ -408,6 +422,9 @@ lcgroup_free(struct lcgroup *cg)
 {
 	if (!cg)
 		return;
+	if (cg->oom_fd >= 0)
+		close(cg->oom_fd);
+	cg->oom_fd = -1;
 	if (try_remove(cg)) {
 		free(cg);
 		return;

@@ -41,6 +41,9 @@ int lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out);
 int lcgroup_apply(struct lcgroup *cg, const struct sandbox_limits *l);
 void lcgroup_join(const struct lcgroup *cg, struct lcg_join *j);
 void lcgroup_usage(const struct lcgroup *cg, struct sandbox_usage *u);
+/* Readable after an OOM kill in cg where the kernel kills only the one
+ * process (v1): the caller kills the sandbox. -1: nothing to watch. */
+int lcgroup_oom_fd(const struct lcgroup *cg);
 /* Removes cg once its processes are gone (now, or retried from the event
  * loop); frees it. NULL is fine. */
 void lcgroup_free(struct lcgroup *cg);
@@ -69,6 +72,8 @@ void lcg_join_unpack(const char *msg, size_t len, int *fds, int nfds,
 int lcg_v1_limits(int dfd, unsigned res, const struct sandbox_limits *old,
 		  const struct sandbox_limits *l);
 void lcg_v1_usage(int dfd, unsigned res, struct sandbox_usage *u);
+/* An eventfd signalled at each OOM in the memory cgroup dfd, or -1. */
+int lcg_v1_oom_fd(int dfd);
 int lcg_v2_limits(int dfd, unsigned res, const struct sandbox_limits *old,
 		  const struct sandbox_limits *l);
 void lcg_v2_usage(int dfd, unsigned res, struct sandbox_usage *u);

@@ -773,6 +773,12 @@ sandbox_usage(const struct sandbox_proc *p, struct sandbox_usage *u)
 }
 
 int
+sandbox_oom_fd(const struct sandbox_proc *p)
+{
+	return lcgroup_oom_fd(p->cgroup);
+}
+
+int
 sandbox_signal(const struct sandbox_proc *proc, int sig)
 {
 	if (proc->pidfd < 0)

@@ -266,6 +266,12 @@ sandbox_usage(const struct sandbox_proc *p, struct sandbox_usage *u)
 }
 
 int
+sandbox_oom_fd(const struct sandbox_proc *p)
+{
+	return -1;
+}
+
+int
 sandbox_signal(const struct sandbox_proc *proc, int sig)
 {
 	if (proc->pid <= 0)
