@@ -112,30 +112,6 @@ check_daemon(struct doctor *d, const struct cmd_ctx *ctx,
 			   SBX_VERSION, dd->pid);
 }
 
-/* Resource limits: each sandbox's cgroup, or why there is none and the
- * fix (the daemon's text: "...; fix: ..."). */
-static void
-check_limits(struct doctor *d, const struct doctor_daemon *dd)
-{
-	struct doctor_check *k;
-	char why[sizeof(dd->cgroups_off)], *fix;
-
-	if (!dd->up)
-		return;
-	if (!dd->cgroups_off[0]) {
-		doctor_add(d, DOCTOR_OK, "limits", "each sandbox in its own "
-			   "cgroup (%s): %s", dd->cgroups, dd->limits);
-		return;
-	}
-	snprintf(why, sizeof(why), "%s", dd->cgroups_off);
-	if ((fix = strstr(why, "; fix: ")))
-		*fix = '\0';
-	k = doctor_add(d, DOCTOR_WARN, "limits", "%s%s%s", why,
-		       dd->cgroups[0] ? "; in use: " : "", dd->cgroups);
-	if (k && fix)
-		doctor_fix(k, "%s", fix + 7);
-}
-
 /* Scratch space the sandbox can see: not /tmp or /var/tmp, which each
  * sandbox replaces with its own; base (--scratch), else $HOME. dir gets
  * its real path (PATH_MAX bytes). */
@@ -206,7 +182,6 @@ cmd_doctor(const struct cmd_ctx *ctx, int argc, char **argv)
 	daemon_info(ctx, &c, &dd);
 	doctor_host(d, &dd, dir);
 	check_daemon(d, ctx, &c, &dd);
-	check_limits(d, &dd);
 	if (dd.up)
 		doctor_proof(d, &c, dir);
 	else

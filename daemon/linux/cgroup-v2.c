@@ -63,12 +63,22 @@ lcg_v2_usage(int dfd, unsigned res, struct sandbox_usage *u)
 		u->cpu_us = v;
 }
 
+/* "+memory +pids " (sign '+') for cgroup.subtree_control; "" for none. */
 static void
-controllers_text(unsigned res, char *buf, size_t n)
+controllers_text(unsigned res, char sign, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s%s%s%s", res & LCG_MEMORY ? "+memory " : "",
-		 res & LCG_PIDS ? "+pids " : "", res & LCG_CPU ? "+cpu " : "",
-		 res & LCG_IO ? "+io " : "");
+	static const struct {
+		unsigned res;
+		const char *name;
+	} c[] = { { LCG_MEMORY, "memory" }, { LCG_PIDS, "pids" },
+		  { LCG_CPU, "cpu" }, { LCG_IO, "io" } };
+	size_t i, k = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(c) / sizeof(c[0]) && k < n; i++)
+		if (res & c[i].res)
+			k += (size_t)snprintf(buf + k, n - k, "%c%s ", sign,
+					      c[i].name);
 }
 
 int
@@ -78,7 +88,7 @@ lcg_v2_setup(int base, const char *leaf, const char *root, unsigned res,
 	char ctl[64];
 	int fd, r;
 
-	controllers_text(res, ctl, sizeof(ctl));
+	controllers_text(res, '+', ctl, sizeof(ctl));
 	/* No process may stay in a cgroup that hands controllers down: the
 	 * daemon moves to a leaf of its own. */
 	if (mkdirat(base, leaf, 0755) < 0 && errno != EEXIST) {
@@ -112,4 +122,19 @@ lcg_v2_setup(int base, const char *leaf, const char *root, unsigned res,
 		snprintf(why, n, "enabling %sin %s: %s", ctl, root,
 			 strerror(-r));
 	return r;
+}
+
+void
+lcg_v2_teardown(int base, const char *leaf, const char *root, unsigned res)
+{
+	char ctl[64];
+
+	unlinkat(base, root, AT_REMOVEDIR);
+	controllers_text(res, '-', ctl, sizeof(ctl));
+	if (ctl[0])
+		lcg_write(base, "cgroup.subtree_control", ctl);
+	/* Refused while base hands controllers down that someone else
+	 * enabled: then the leaf stays, for the service manager. */
+	if (lcg_write(base, "cgroup.procs", "0") == 0)
+		unlinkat(base, leaf, AT_REMOVEDIR);
 }

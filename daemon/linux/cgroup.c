@@ -41,7 +41,8 @@ struct lcgroup {
 static struct lcg_used used[LCG_MAX_HIER];
 static int nused;
 static unsigned next_id;
-static char root_name[32];
+static char root_name[32];  /* sbx-PID: the sandboxes' parent */
+static char leaf_name[32];  /* sbxd-PID: v2, the daemon's own leaf */
 static struct lcgroup *pending;
 static struct event *pending_ev;
 
@@ -155,16 +156,14 @@ static int
 use(const struct lcg_hier *h, unsigned res, char *why, size_t n)
 {
 	struct lcg_used *u = &used[nused];
-	char leaf[32];
 	int base, r = 0;
 
 	if ((base = open(h->dir, O_DIRECTORY | O_CLOEXEC)) < 0) {
 		snprintf(why, n, "%s: %s", h->dir, strerror(errno));
 		return -errno;
 	}
-	snprintf(leaf, sizeof(leaf), "sbxd-%d", (int)getpid());
 	if (h->version == 2)
-		r = lcg_v2_setup(base, leaf, root_name, res, why, n);
+		r = lcg_v2_setup(base, leaf_name, root_name, res, why, n);
 	else if (mkdirat(base, root_name, 0755) < 0 && errno != EEXIST) {
 		r = -errno;
 		snprintf(why, n, "mkdir %s/%s: %s", h->dir, root_name,
@@ -183,48 +182,36 @@ use(const struct lcg_hier *h, unsigned res, char *why, size_t n)
 	return 0;
 }
 
-/* Which hierarchy serves what: v2 for every controller it has (and CPU
- * time, which every v2 cgroup counts), v1 for the rest. */
+/* What each hierarchy offers: v2 its cgroup.controllers, and CPU time
+ * (cpu.stat, in every v2 cgroup) even with none; v1 what it is mounted
+ * with. */
 static unsigned
-plan(struct lcg_layout *lay, unsigned serve[LCG_MAX_HIER])
+offers(struct lcg_hier *h)
 {
 	char path[LCG_PATH_MAX + 32], buf[256];
-	unsigned covered = 0;
 	ssize_t n;
-	int i;
 
-	for (i = 0; i < lay->n; i++) {
-		serve[i] = 0;
-		if (lay->h[i].version != 2)
-			continue;
-		snprintf(path, sizeof(path), "%s/cgroup.controllers",
-			 lay->h[i].dir);
-		if ((n = slurp(path, buf, sizeof(buf))) > 0)
-			lay->h[i].res = lcg_controllers_parse(buf, (size_t)n);
-		if (lay->h[i].res & (LCG_MEMORY | LCG_PIDS | LCG_CPU | LCG_IO))
-			serve[i] = lay->h[i].res | LCG_CPUACCT;
-		covered |= serve[i];
-	}
-	for (i = 0; i < lay->n; i++)
-		if (lay->h[i].version == 1) {
-			serve[i] = lay->h[i].res & ~covered;
-			covered |= serve[i];
-		}
-	return covered;
+	if (h->version == 1)
+		return h->res;
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", h->dir);
+	if ((n = slurp(path, buf, sizeof(buf))) > 0)
+		h->res = lcg_controllers_parse(buf, (size_t)n);
+	return h->res | LCG_CPUACCT;
 }
 
 void
 lcgroup_init(const struct sandbox_config *cfg, struct sandbox_caps *caps)
 {
 	static char cg[4096], mi[65536];
-	unsigned serve[LCG_MAX_HIER], got = 0, want;
+	unsigned serve, got = 0, want = 0;
 	struct lcg_layout lay;
 	char why[256] = "", what[64];
 	bool v1 = false, v2 = false, denied = false;
 	ssize_t a, b;
-	int i;
+	int i, pass;
 
 	snprintf(root_name, sizeof(root_name), "sbx-%d", (int)getpid());
+	snprintf(leaf_name, sizeof(leaf_name), "sbxd-%d", (int)getpid());
 	a = slurp("/proc/self/cgroup", cg, sizeof(cg));
 	b = slurp("/proc/self/mountinfo", mi, sizeof(mi));
 	if (a <= 0 || b <= 0 ||
@@ -234,22 +221,27 @@ lcgroup_init(const struct sandbox_config *cfg, struct sandbox_caps *caps)
 			 "without memory, process or CPU limits");
 		return;
 	}
-	want = plan(&lay, serve);
-	for (i = 0; i < lay.n; i++) {
-		if (!serve[i])
-			continue;
-		if (!writable(&lay.h[i], geteuid() == 0)) {
-			denied = true;
-			snprintf(why, sizeof(why), "%s is not delegated to "
-				 "sbxd", lay.h[i].dir);
-			continue;
+	/* v2 first, for everything it has; each v1 hierarchy for what is
+	 * left (hybrid hosts bind controllers to v1). */
+	for (pass = 2; pass >= 1; pass--)
+		for (i = 0; i < lay.n; i++) {
+			if (lay.h[i].version != pass)
+				continue;
+			want |= offers(&lay.h[i]);
+			if (!(serve = offers(&lay.h[i]) & ~got))
+				continue;
+			if (!writable(&lay.h[i], geteuid() == 0)) {
+				denied = true;
+				snprintf(why, sizeof(why), "%s is not "
+					 "delegated to sbxd", lay.h[i].dir);
+				continue;
+			}
+			if (use(&lay.h[i], serve, why, sizeof(why)) < 0)
+				continue;
+			got |= serve;
+			v1 |= pass == 1;
+			v2 |= pass == 2;
 		}
-		if (use(&lay.h[i], serve[i], why, sizeof(why)) < 0)
-			continue;
-		got |= serve[i];
-		v1 |= lay.h[i].version == 1;
-		v2 |= lay.h[i].version == 2;
-	}
 	res_text(got, what, sizeof(what));
 	if (got)
 		snprintf(caps->cgroups, sizeof(caps->cgroups), "cgroup %s (%s)",
@@ -457,11 +449,16 @@ lcgroup_cleanup(void)
 		event_free(pending_ev);
 	pending_ev = NULL;
 	for (i = 0; i < nused; i++) {
-		char path[LCG_PATH_MAX + 40];
+		int base = open(used[i].dir, O_DIRECTORY | O_CLOEXEC);
 
 		close(used[i].root);
-		snprintf(path, sizeof(path), "%s/%s", used[i].dir, root_name);
-		rmdir(path);
+		if (base >= 0 && used[i].version == 2)
+			lcg_v2_teardown(base, leaf_name, root_name,
+					used[i].res);
+		else if (base >= 0)
+			unlinkat(base, root_name, AT_REMOVEDIR);
+		if (base >= 0)
+			close(base);
 	}
 	nused = 0;
 }

@@ -82,6 +82,11 @@ void lcg_v2_usage(int dfd, unsigned res, struct sandbox_usage *u);
 int lcg_v2_setup(int base, const char *leaf, const char *root, unsigned res,
 		 char *why, size_t n);
 
+/* v2, at exit (its sandboxes' cgroups removed): back to base, the
+ * controllers no longer handed down, the leaf removed. */
+void lcg_v2_teardown(int base, const char *leaf, const char *root,
+		     unsigned res);
+
 /* Small file I/O on a cgroup directory. */
 int lcg_write(int dfd, const char *name, const char *text);
 int lcg_write_u64(int dfd, const char *name, uint64_t v);

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "daemon/policy/fsplan.h"
+#include "daemon/policy/limits.h"
 #include "daemon/policy/policy.h"
 
 struct describe_ctx {
@@ -26,6 +27,8 @@ struct describe_ctx {
 				      (Landlock-only mode): with
 				      protect_unguarded unguarded, else
 				      every multi-link file refused */
+	struct policy_limit_defaults limits; /* the machine's defaults */
+	bool limits_enforced;      /* sandboxes have cgroups */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */

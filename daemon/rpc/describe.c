@@ -10,6 +10,7 @@
 #include "daemon/policy/store.h"
 #include "daemon/rpc/rpc.h"
 #include "daemon/sandbox.h"
+#include "daemon/session.h"
 #include "daemon/workspace.h"
 
 static void
@@ -42,6 +43,8 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 		return;
 	}
 	dc.workspace = ws;
+	session_limit_defaults(&dc.limits);
+	dc.limits_enforced = caps->cgroups[0] != '\0';
 	/* Without mounts /tmp is the host's: runs get this one (session.c). */
 	if (caps->landlock_only &&
 	    workspace_tmpdir(ws, tmpdir, sizeof(tmpdir), NULL) == 0)

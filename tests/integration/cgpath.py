@@ -37,7 +37,7 @@ def where(pid, ctrl):
     path = paths[key]
     if root != '/':
         path = path[len(root):]
-    return (1 if key else 2), mnt + path
+    return (1 if key else 2), (mnt + path).rstrip('/')
 
 
 def keyed(path, key):
