@@ -92,20 +92,9 @@ lcg_v1_oom_fd(int dfd)
 	return efd;
 }
 
-void
-lcg_v1_usage(int dfd, unsigned res, struct sandbox_usage *u)
-{
-	uint64_t v;
-
-	if ((res & LCG_MEMORY) &&
-	    lcg_read_u64(dfd, "memory.max_usage_in_bytes", &v) == 0)
-		u->mem_peak = v;
-	if ((res & LCG_MEMORY) &&
-	    lcg_read_keyed(dfd, "memory.oom_control", "oom_kill", &v) == 0)
-		u->memory_hit |= v > 0;
-	if ((res & LCG_PIDS) &&
-	    lcg_read_keyed(dfd, "pids.events", "max", &v) == 0)
-		u->pids_hit |= v > 0;
-	if ((res & LCG_CPUACCT) && lcg_read_u64(dfd, "cpuacct.usage", &v) == 0)
-		u->cpu_us = v / 1000;
-}
+const struct lcg_stat lcg_v1_stats[LCG_NSTATS] = {
+	[LCG_STAT_PEAK] = { LCG_MEMORY, "memory.max_usage_in_bytes", NULL, 1 },
+	[LCG_STAT_OOM] = { LCG_MEMORY, "memory.oom_control", "oom_kill", 1 },
+	[LCG_STAT_PIDS] = { LCG_PIDS, "pids.events", "max", 1 },
+	[LCG_STAT_CPU] = { LCG_CPUACCT, "cpuacct.usage", NULL, 1000 },
+};

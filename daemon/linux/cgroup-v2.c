@@ -44,24 +44,13 @@ lcg_v2_limits(int dfd, unsigned res, const struct sandbox_limits *old,
 	return 0;
 }
 
-void
-lcg_v2_usage(int dfd, unsigned res, struct sandbox_usage *u)
-{
-	uint64_t v;
-
-	/* memory.peak: Linux 5.19. */
-	if ((res & LCG_MEMORY) && lcg_read_u64(dfd, "memory.peak", &v) == 0)
-		u->mem_peak = v;
-	if ((res & LCG_MEMORY) &&
-	    lcg_read_keyed(dfd, "memory.events", "oom_kill", &v) == 0)
-		u->memory_hit |= v > 0;
-	if ((res & LCG_PIDS) &&
-	    lcg_read_keyed(dfd, "pids.events", "max", &v) == 0)
-		u->pids_hit |= v > 0;
-	if ((res & LCG_CPUACCT) &&
-	    lcg_read_keyed(dfd, "cpu.stat", "usage_usec", &v) == 0)
-		u->cpu_us = v;
-}
+/* memory.peak: Linux 5.19. */
+const struct lcg_stat lcg_v2_stats[LCG_NSTATS] = {
+	[LCG_STAT_PEAK] = { LCG_MEMORY, "memory.peak", NULL, 1 },
+	[LCG_STAT_OOM] = { LCG_MEMORY, "memory.events", "oom_kill", 1 },
+	[LCG_STAT_PIDS] = { LCG_PIDS, "pids.events", "max", 1 },
+	[LCG_STAT_CPU] = { LCG_CPUACCT, "cpu.stat", "usage_usec", 1 },
+};
 
 /* "+memory +pids " (sign '+') for cgroup.subtree_control; "" for none. */
 static void

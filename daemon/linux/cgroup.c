@@ -33,6 +33,10 @@ struct lcgroup {
 	int oom_fd;              /* v1: an eventfd the kernel signals on an
 				    OOM in it; -1 */
 	int fd[LCG_MAX_HIER];
+	int stat[LCG_NSTATS];    /* lcg_stat_id's file in the hierarchy
+				    serving it, or -1 */
+	unsigned stat_div[LCG_NSTATS];
+	const char *stat_key[LCG_NSTATS];
 	struct sandbox_limits applied;
 	unsigned tries;          /* removals tried */
 	struct lcgroup *next;    /* waiting to be removed */
@@ -79,37 +83,6 @@ int
 lcg_update(int dfd, const char *name, const uint64_t *old, uint64_t v)
 {
 	return old && *old == v ? 0 : lcg_write_u64(dfd, name, v);
-}
-
-ssize_t
-lcg_read(int dfd, const char *name, char *buf, size_t n)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
-	ssize_t k;
-
-	if (fd < 0)
-		return -errno;
-	k = read(fd, buf, n);
-	close(fd);
-	return k < 0 ? -errno : k;
-}
-
-int
-lcg_read_u64(int dfd, const char *name, uint64_t *v)
-{
-	char buf[32];
-	ssize_t n = lcg_read(dfd, name, buf, sizeof(buf));
-
-	return n <= 0 ? -ENOENT : lcg_u64_parse(buf, (size_t)n, v);
-}
-
-int
-lcg_read_keyed(int dfd, const char *name, const char *key, uint64_t *v)
-{
-	char buf[1024];
-	ssize_t n = lcg_read(dfd, name, buf, sizeof(buf));
-
-	return n <= 0 ? -ENOENT : lcg_keyed_get(buf, (size_t)n, key, v);
 }
 
 static ssize_t
@@ -182,6 +155,22 @@ use(const struct lcg_hier *h, unsigned res, char *why, size_t n)
 	return 0;
 }
 
+/* v1 blkio has a weight only with CFQ or BFQ; without, the hierarchy
+ * would cost a cgroup per sandbox and bound nothing. */
+static bool
+io_weighted(const struct lcg_hier *h)
+{
+	char path[LCG_PATH_MAX + 32];
+
+	if (!(h->res & LCG_IO))
+		return false;
+	snprintf(path, sizeof(path), "%s/blkio.weight", h->dir);
+	if (access(path, F_OK) == 0)
+		return true;
+	snprintf(path, sizeof(path), "%s/blkio.bfq.weight", h->dir);
+	return access(path, F_OK) == 0;
+}
+
 /* What each hierarchy offers: v2 its cgroup.controllers, and CPU time
  * (cpu.stat, in every v2 cgroup) even with none; v1 what it is mounted
  * with. */
@@ -192,7 +181,7 @@ offers(struct lcg_hier *h)
 	ssize_t n;
 
 	if (h->version == 1)
-		return h->res;
+		return h->res & ~(io_weighted(h) ? 0u : LCG_IO);
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", h->dir);
 	if ((n = slurp(path, buf, sizeof(buf))) > 0)
 		h->res = lcg_controllers_parse(buf, (size_t)n);
@@ -261,6 +250,36 @@ lcgroup_init(const struct sandbox_config *cfg, struct sandbox_caps *caps)
 		 "or run it as root for the user (sbxd --user NAME)");
 }
 
+/* The use files hierarchy i serves for cg (a file it lacks, such as
+ * memory.peak before Linux 5.19, stays -1: not measured). */
+static void
+open_stats(struct lcgroup *cg, int i)
+{
+	const struct lcg_stat *t = used[i].version == 2 ? lcg_v2_stats :
+			       lcg_v1_stats;
+	int k;
+
+	for (k = 0; k < LCG_NSTATS; k++)
+		if ((t[k].res & used[i].res) && cg->stat[k] < 0) {
+			cg->stat[k] = openat(cg->fd[i], t[k].file,
+					     O_RDONLY | O_CLOEXEC);
+			cg->stat_key[k] = t[k].key;
+			cg->stat_div[k] = t[k].div;
+		}
+}
+
+static void
+close_stats(struct lcgroup *cg)
+{
+	int k;
+
+	for (k = 0; k < LCG_NSTATS; k++)
+		if (cg->stat[k] >= 0)
+			close(cg->stat[k]);
+	for (k = 0; k < LCG_NSTATS; k++)
+		cg->stat[k] = -1;
+}
+
 int
 lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 {
@@ -275,6 +294,8 @@ lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 	cg->oom_fd = -1;
 	for (i = 0; i < LCG_MAX_HIER; i++)
 		cg->fd[i] = -1;
+	for (i = 0; i < LCG_NSTATS; i++)
+		cg->stat[i] = -1;
 	for (i = 0; i < nused && r == 0; i++) {
 		if (mkdirat(used[i].root, name, 0755) < 0 && errno != EEXIST)
 			r = -errno;
@@ -292,6 +313,8 @@ lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 		return r;
 	}
 	cg->applied = *l;
+	for (i = 0; i < nused; i++)
+		open_stats(cg, i);
 	/* v1 kills one process on an OOM, not the sandbox (v2's
 	 * memory.oom.group): the daemon is told and kills the rest. */
 	for (i = 0; i < nused; i++)
@@ -353,17 +376,29 @@ lcg_join_close(struct lcg_join *j)
 void
 lcgroup_usage(const struct lcgroup *cg, struct sandbox_usage *u)
 {
-	int i;
+	uint64_t v[LCG_NSTATS] = { 0 };
+	char buf[1024];
+	ssize_t n;
+	int k;
 
 	memset(u, 0, sizeof(*u));
 	if (!cg)
 		return;
 	u->measured = true;
-	for (i = 0; i < nused; i++)
-		if (used[i].version == 2)
-			lcg_v2_usage(cg->fd[i], used[i].res, u);
+	for (k = 0; k < LCG_NSTATS; k++) {
+		if (cg->stat[k] < 0 ||
+		    (n = pread(cg->stat[k], buf, sizeof(buf), 0)) <= 0)
+			continue;
+		if (cg->stat_key[k])
+			lcg_keyed_get(buf, (size_t)n, cg->stat_key[k], &v[k]);
 		else
-			lcg_v1_usage(cg->fd[i], used[i].res, u);
+			lcg_u64_parse(buf, (size_t)n, &v[k]);
+	}
+	u->mem_peak = v[LCG_STAT_PEAK];
+	u->memory_hit = v[LCG_STAT_OOM] > 0;
+	u->pids_hit = v[LCG_STAT_PIDS] > 0;
+	u->cpu_us = v[LCG_STAT_CPU] / (cg->stat_div[LCG_STAT_CPU] ?
+				       cg->stat_div[LCG_STAT_CPU] : 1);
 }
 
 /* Removes what of cg is empty now; true once all of it is gone. */
@@ -400,6 +435,11 @@ pending_cb(evutil_socket_t fd, short what, void *arg)
 			if (cg->tries > 600)
 				log_warn("sandbox cgroup s-%u still has "
 					 "processes; left in place", cg->id);
+			/* After the rmdir: the OOM event's teardown is
+			 * cheaper once the cgroup is gone. */
+			if (cg->oom_fd >= 0)
+				close(cg->oom_fd);
+			close_stats(cg);
 			*pp = cg->next;
 			free(cg);
 		} else
@@ -414,18 +454,13 @@ lcgroup_free(struct lcgroup *cg)
 {
 	if (!cg)
 		return;
-	if (cg->oom_fd >= 0)
-		close(cg->oom_fd);
-	cg->oom_fd = -1;
-	if (try_remove(cg)) {
-		free(cg);
-		return;
-	}
+	/* Not now: its processes are still going, and the daemon has a
+	 * run's exit to report and the next sandbox to start first. */
 	cg->next = pending;
 	pending = cg;
 	if (!pending_ev)
 		pending_ev = evtimer_new(sbxd.base, pending_cb, NULL);
-	if (pending_ev)
+	if (pending_ev && !event_pending(pending_ev, EV_TIMEOUT, NULL))
 		event_add(pending_ev, &(struct timeval){ 0, 20000 });
 }
 
@@ -443,6 +478,9 @@ lcgroup_cleanup(void)
 	}
 	while ((cg = pending)) {
 		pending = cg->next;
+		if (cg->oom_fd >= 0)
+			close(cg->oom_fd);
+		close_stats(cg);
 		free(cg);
 	}
 	if (pending_ev)
@@ -475,18 +513,31 @@ lcgroup_join_self(const struct lcg_join *j)
 }
 
 pid_t
+lcgroup_clone3(struct clone_args *a, const struct lcg_join *j)
+{
+	pid_t pid;
+
+	if (j && j->v2 >= 0) {
+		a->flags |= CLONE_INTO_CGROUP;
+		a->cgroup = (uint64_t)j->v2;
+		pid = (pid_t)syscall(SYS_clone3, a, sizeof(*a));
+		if (pid >= 0)
+			return pid;
+		/* A kernel before 5.7, or the cgroup gone: the sandbox is
+		 * made anyway, measured and bounded by v1 alone. */
+		a->flags &= ~(uint64_t)CLONE_INTO_CGROUP;
+		a->cgroup = 0;
+	}
+	return (pid_t)syscall(SYS_clone3, a, sizeof(*a));
+}
+
+pid_t
 lcgroup_fork(const struct lcg_join *j)
 {
 	struct clone_args a = { .exit_signal = SIGCHLD };
 	pid_t pid;
 
-	if (!j || j->v2 < 0)
-		pid = _Fork();
-	else {
-		a.flags = CLONE_INTO_CGROUP;
-		a.cgroup = (uint64_t)j->v2;
-		pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
-	}
+	pid = j && j->v2 >= 0 ? lcgroup_clone3(&a, j) : _Fork();
 	if (pid == 0 && j && lcgroup_join_self(j) < 0)
 		_exit(127);
 	return pid;

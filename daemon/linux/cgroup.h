@@ -56,6 +56,9 @@ int lcgroup_join_self(const struct lcg_join *j);
 /* fork() into j's v2 cgroup (CLONE_INTO_CGROUP) and its v1 ones; like
  * _Fork(): no atfork handler. */
 pid_t lcgroup_fork(const struct lcg_join *j);
+/* clone3(a) into j's v2 cgroup (none: as given; refused: without it). */
+struct clone_args;
+pid_t lcgroup_clone3(struct clone_args *a, const struct lcg_join *j);
 /* Puts pid into j's v1 hierarchies (v2: clone3 did); no allocation. */
 void lcgroup_attach_pid(const struct lcg_join *j, pid_t pid);
 void lcg_join_close(struct lcg_join *j);
@@ -71,12 +74,22 @@ void lcg_join_unpack(const char *msg, size_t len, int *fds, int nfds,
  * open cgroup directory. res: the resources that hierarchy serves. */
 int lcg_v1_limits(int dfd, unsigned res, const struct sandbox_limits *old,
 		  const struct sandbox_limits *l);
-void lcg_v1_usage(int dfd, unsigned res, struct sandbox_usage *u);
 /* An eventfd signalled at each OOM in the memory cgroup dfd, or -1. */
 int lcg_v1_oom_fd(int dfd);
 int lcg_v2_limits(int dfd, unsigned res, const struct sandbox_limits *old,
 		  const struct sandbox_limits *l);
-void lcg_v2_usage(int dfd, unsigned res, struct sandbox_usage *u);
+/* The files a sandbox's use is read from, per version: opened with its
+ * cgroup, read (pread) at its end, so the end costs a read each. */
+enum lcg_stat_id { LCG_STAT_PEAK, LCG_STAT_OOM, LCG_STAT_PIDS, LCG_STAT_CPU,
+		   LCG_NSTATS };
+struct lcg_stat {
+	unsigned res;            /* the hierarchy must serve it */
+	const char *file;
+	const char *key;         /* a "key value" line; NULL: one number */
+	unsigned div;            /* to microseconds (CPU) */
+};
+extern const struct lcg_stat lcg_v1_stats[LCG_NSTATS];
+extern const struct lcg_stat lcg_v2_stats[LCG_NSTATS];
 /* v2: moves the daemon into base/NAME and hands res down to base/ROOT's
  * children; 0 or -errno, why set. */
 int lcg_v2_setup(int base, const char *leaf, const char *root, unsigned res,
@@ -92,8 +105,5 @@ int lcg_write(int dfd, const char *name, const char *text);
 int lcg_write_u64(int dfd, const char *name, uint64_t v);
 /* Writes v to name unless old (NULL: a new cgroup) already had it. */
 int lcg_update(int dfd, const char *name, const uint64_t *old, uint64_t v);
-ssize_t lcg_read(int dfd, const char *name, char *buf, size_t n);
-int lcg_read_u64(int dfd, const char *name, uint64_t *v);
-int lcg_read_keyed(int dfd, const char *name, const char *key, uint64_t *v);
 
 #endif

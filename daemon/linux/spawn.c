@@ -368,11 +368,7 @@ spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out)
 		  CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
-	if (join.v2 >= 0) {
-		a.flags |= CLONE_INTO_CGROUP;
-		a.cgroup = (uint64_t)join.v2;
-	}
-	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	pid = lcgroup_clone3(&a, &join);
 	if (pid == 0)
 		linux_session_main(p, sync[0], st[1], go[0], NULL);
 	/* v1: before it is released, so all it forks is inside. */
@@ -437,11 +433,7 @@ start_init(const struct sandbox_plan *p, int sfd, int go,
 		netns = -1;
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
-	if (cg && cg->v2 >= 0) {
-		a.flags |= CLONE_INTO_CGROUP;
-		a.cgroup = (uint64_t)cg->v2;
-	}
-	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	pid = lcgroup_clone3(&a, cg);
 	if (pid == 0)
 		linux_session_main(p, -1, sfd, go, f);
 	e = errno;

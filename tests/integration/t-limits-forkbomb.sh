@@ -16,8 +16,9 @@ mkfifo b.go
 # B: waits until the bomb has filled its cgroup, then forks 40 times.
 sbx run -q -- sh -c 'read x < b.go; n=0; for i in $(seq 40); do /bin/true && n=$((n+1)); done; echo "b forked $n"' >"$T/b.out" &
 RB=$!
-# A: the classic bomb, every process forking two more, for ever.
-sbx run -- sh -c 'bomb() { bomb & bomb & }; bomb; exec sleep 1000' \
+# A: the classic bomb, every process forking two more, for ever; started
+# by one fork, so the shell that holds the run open forks no more.
+sbx run -- sh -c '(bomb() { bomb & bomb & }; bomb) & exec sleep 1000' \
 	>"$T/a.out" 2>"$T/a.err" &
 RA=$!
 wait_for "the bomb's session" test -n "$(session_pid 'bomb()')"
