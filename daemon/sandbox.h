@@ -292,9 +292,10 @@ void sandbox_cleanup(void);
  * cgroup; u->measured is false when it has none. */
 void sandbox_usage(const struct sandbox_proc *p, struct sandbox_usage *u);
 
-/* Readable when the kernel OOM-killed a process of p where it does not
- * take the whole sandbox down itself (cgroup v1): the caller kills it.
- * -1: nothing to watch. The fd stays the backend's. */
+/* Readable after the kernel OOM-killed a process in a sandbox where it
+ * does not take the whole sandbox down itself (cgroup v1); the same fd
+ * for every such sandbox: the caller kills p if sandbox_usage() says p
+ * hit its memory limit. -1: nothing to watch. The fd is the backend's. */
 int sandbox_oom_fd(const struct sandbox_proc *p);
 
 /* Sends sig to the command (SIGKILL: to the whole sandbox). */

@@ -82,10 +82,16 @@ static void
 oom_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct session *s = arg;
+	struct sandbox_usage u;
 	uint64_t n;
 
+	/* One fd for every sandbox: whichever session reads it first, each
+	 * looks at its own cgroup. */
 	if (read(fd, &n, sizeof(n)) < 0)
-		n = 0; /* a wake-up either way */
+		n = 0;
+	sandbox_usage(&s->proc, &u);
+	if (!u.memory_hit)
+		return;
 	event_del(s->oom_ev);
 	session_signal(s, SIGKILL);
 }

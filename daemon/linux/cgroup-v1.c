@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "daemon/linux/cgroup.h"
@@ -73,23 +72,12 @@ lcg_v1_limits(int dfd, unsigned res, const struct sandbox_limits *old,
 }
 
 int
-lcg_v1_oom_fd(int dfd)
+lcg_v1_oom_watch(int dfd, int efd, int ofd)
 {
-	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), ofd;
 	char buf[32];
 
-	if (efd < 0)
-		return -1;
-	ofd = openat(dfd, "memory.oom_control", O_RDONLY | O_CLOEXEC);
 	snprintf(buf, sizeof(buf), "%d %d", efd, ofd);
-	/* The kernel takes its own references to both. */
-	if (ofd < 0 || lcg_write(dfd, "cgroup.event_control", buf) < 0) {
-		close(efd);
-		efd = -1;
-	}
-	if (ofd >= 0)
-		close(ofd);
-	return efd;
+	return lcg_write(dfd, "cgroup.event_control", buf);
 }
 
 const struct lcg_stat lcg_v1_stats[LCG_NSTATS] = {

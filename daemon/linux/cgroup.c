@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -30,8 +31,8 @@ struct lcg_used {
 
 struct lcgroup {
 	unsigned id;
-	int oom_fd;              /* v1: an eventfd the kernel signals on an
-				    OOM in it; -1 */
+	bool oom_watched;        /* v1: oom_efd is signalled on an OOM in
+				    it */
 	int fd[LCG_MAX_HIER];
 	int stat[LCG_NSTATS];    /* lcg_stat_id's file in the hierarchy
 				    serving it, or -1 */
@@ -48,6 +49,7 @@ static unsigned next_id;
 static char root_name[32];  /* sbx-PID: the sandboxes' parent */
 static char leaf_name[32];  /* sbxd-PID: v2, the daemon's own leaf */
 static struct lcgroup *pending;
+static int oom_efd = -1;    /* v1: every sandbox's OOM events */
 static struct event *pending_ev;
 
 bool
@@ -231,6 +233,8 @@ lcgroup_init(const struct sandbox_config *cfg, struct sandbox_caps *caps)
 			v1 |= pass == 1;
 			v2 |= pass == 2;
 		}
+	if (v1 && (got & LCG_MEMORY))
+		oom_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	res_text(got, what, sizeof(what));
 	if (got)
 		snprintf(caps->cgroups, sizeof(caps->cgroups), "cgroup %s (%s)",
@@ -291,7 +295,6 @@ lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 		return -ENOMEM;
 	cg->id = ++next_id;
 	snprintf(name, sizeof(name), "s-%u", cg->id);
-	cg->oom_fd = -1;
 	for (i = 0; i < LCG_MAX_HIER; i++)
 		cg->fd[i] = -1;
 	for (i = 0; i < LCG_NSTATS; i++)
@@ -318,8 +321,10 @@ lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 	/* v1 kills one process on an OOM, not the sandbox (v2's
 	 * memory.oom.group): the daemon is told and kills the rest. */
 	for (i = 0; i < nused; i++)
-		if (used[i].version == 1 && (used[i].res & LCG_MEMORY))
-			cg->oom_fd = lcg_v1_oom_fd(cg->fd[i]);
+		if (used[i].version == 1 && (used[i].res & LCG_MEMORY) &&
+		    oom_efd >= 0 && cg->stat[LCG_STAT_OOM] >= 0)
+			cg->oom_watched = lcg_v1_oom_watch(cg->fd[i], oom_efd,
+					  cg->stat[LCG_STAT_OOM]) == 0;
 	*out = cg;
 	return 0;
 }
@@ -327,7 +332,7 @@ lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 int
 lcgroup_oom_fd(const struct lcgroup *cg)
 {
-	return cg ? cg->oom_fd : -1;
+	return cg && cg->oom_watched ? oom_efd : -1;
 }
 
 int
@@ -435,10 +440,6 @@ pending_cb(evutil_socket_t fd, short what, void *arg)
 			if (cg->tries > 600)
 				log_warn("sandbox cgroup s-%u still has "
 					 "processes; left in place", cg->id);
-			/* After the rmdir: the OOM event's teardown is
-			 * cheaper once the cgroup is gone. */
-			if (cg->oom_fd >= 0)
-				close(cg->oom_fd);
 			close_stats(cg);
 			*pp = cg->next;
 			free(cg);
@@ -478,11 +479,12 @@ lcgroup_cleanup(void)
 	}
 	while ((cg = pending)) {
 		pending = cg->next;
-		if (cg->oom_fd >= 0)
-			close(cg->oom_fd);
 		close_stats(cg);
 		free(cg);
 	}
+	if (oom_efd >= 0)
+		close(oom_efd);
+	oom_efd = -1;
 	if (pending_ev)
 		event_free(pending_ev);
 	pending_ev = NULL;

@@ -42,7 +42,9 @@ int lcgroup_apply(struct lcgroup *cg, const struct sandbox_limits *l);
 void lcgroup_join(const struct lcgroup *cg, struct lcg_join *j);
 void lcgroup_usage(const struct lcgroup *cg, struct sandbox_usage *u);
 /* Readable after an OOM kill in cg where the kernel kills only the one
- * process (v1): the caller kills the sandbox. -1: nothing to watch. */
+ * process (v1): the caller kills the sandbox if lcgroup_usage says its
+ * memory limit was hit (one fd serves every sandbox: closing one per
+ * sandbox would cost more than its whole cgroup). -1: nothing to watch. */
 int lcgroup_oom_fd(const struct lcgroup *cg);
 /* Removes cg once its processes are gone (now, or retried from the event
  * loop); frees it. NULL is fine. */
@@ -74,8 +76,9 @@ void lcg_join_unpack(const char *msg, size_t len, int *fds, int nfds,
  * open cgroup directory. res: the resources that hierarchy serves. */
 int lcg_v1_limits(int dfd, unsigned res, const struct sandbox_limits *old,
 		  const struct sandbox_limits *l);
-/* An eventfd signalled at each OOM in the memory cgroup dfd, or -1. */
-int lcg_v1_oom_fd(int dfd);
+/* Has the eventfd efd signalled at each OOM in the memory cgroup dfd,
+ * whose memory.oom_control is open as ofd. */
+int lcg_v1_oom_watch(int dfd, int efd, int ofd);
 int lcg_v2_limits(int dfd, unsigned res, const struct sandbox_limits *old,
 		  const struct sandbox_limits *l);
 /* The files a sandbox's use is read from, per version: opened with its
