@@ -2,6 +2,7 @@
  * sandbox made before it is needed (a warm sandbox is placed in its
  * cgroup as it is made), read at its end, removed once empty. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
@@ -126,6 +127,46 @@ writable(const struct lcg_hier *h, bool root)
 	return access(h->dir, W_OK) == 0 && access(path, W_OK) == 0;
 }
 
+/* The subtrees of daemons that died without removing theirs (killed):
+ * sbx-PID (and on v2 the leaf sbxd-PID) below base whose PID is gone.
+ * Only empty cgroups can be removed, so a live daemon (of another pid
+ * namespace) keeps its sandboxes'. */
+static void
+sweep(int base)
+{
+	DIR *d;
+	struct dirent *e;
+	int fd, pid, n;
+	char c;
+
+	if ((fd = dup(base)) < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		if ((sscanf(e->d_name, "sbx-%d%c", &pid, &c) != 1 &&
+		     sscanf(e->d_name, "sbxd-%d%c", &pid, &c) != 1) ||
+		    pid <= 0 || pid == getpid() ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if ((fd = openat(base, e->d_name, O_DIRECTORY | O_CLOEXEC)) >= 0) {
+			DIR *sd = fdopendir(fd);
+			struct dirent *se;
+
+			while (sd && (se = readdir(sd)))
+				if (sscanf(se->d_name, "s-%d%c", &n, &c) == 1)
+					unlinkat(fd, se->d_name, AT_REMOVEDIR);
+			if (sd)
+				closedir(sd);
+			else
+				close(fd);
+		}
+		unlinkat(base, e->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
 /* Makes our subtree in h for res; 0 or -errno with why. */
 static int
 use(const struct lcg_hier *h, unsigned res, char *why, size_t n)
@@ -137,6 +178,7 @@ use(const struct lcg_hier *h, unsigned res, char *why, size_t n)
 		snprintf(why, n, "%s: %s", h->dir, strerror(errno));
 		return -errno;
 	}
+	sweep(base);
 	if (h->version == 2)
 		r = lcg_v2_setup(base, leaf_name, root_name, res, why, n);
 	else if (mkdirat(base, root_name, 0755) < 0 && errno != EEXIST) {
