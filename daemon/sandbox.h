@@ -97,6 +97,9 @@ struct sandbox_usage {
 	uint64_t mem_peak;         /* bytes; 0: not known */
 	uint64_t cpu_us;           /* user + system, every process */
 	bool memory_hit;           /* something was OOM-killed in it */
+	bool memory_oom;           /* an OOM is being handled in it now
+				      (v1: its kill may not be counted
+				      yet) */
 	bool pids_hit;             /* a fork or clone was refused */
 };
 

@@ -49,6 +49,8 @@ struct session {
 	char limit_hit[160];       /* which limit it hit, or "" */
 	char limits_text[96];      /* its limits, for ps */
 	struct event *oom_ev;      /* the backend says: OOM, kill it all */
+	struct event *oom_timer;   /* looks again: the kill is counted late */
+	unsigned oom_checks;
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct proxy *proxy;   /* serves the sandbox's listeners */
 	unsigned proxy_refused; /* connections not admitted (logged) */

@@ -77,23 +77,45 @@ hit_text(const struct session *s, enum policy_limit_id id, char *buf,
 
 /* An OOM kill in a sandbox whose cgroup kills only that process (v1):
  * the rest goes too, as on v2 (memory.oom.group), so no half-killed
- * build goes on. */
+ * build goes on. The kernel signals (one fd for every sandbox) before its
+ * kill is done and counted: each session looks at its own cgroup then
+ * and, a few times, a little later. */
+static void
+oom_check(struct session *s)
+{
+	struct sandbox_usage u;
+
+	sandbox_usage(&s->proc, &u);
+	if (!u.memory_hit && !u.memory_oom)
+		return;
+	s->oom_checks = 0;
+	event_del(s->oom_ev);
+	event_del(s->oom_timer);
+	session_signal(s, SIGKILL);
+}
+
+static void
+oom_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *s = arg;
+
+	oom_check(s);
+	if (s->oom_checks > 0 && s->oom_checks--)
+		event_add(s->oom_timer, &(struct timeval){ 0, 20000 });
+}
+
 static void
 oom_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct session *s = arg;
-	struct sandbox_usage u;
 	uint64_t n;
 
-	/* One fd for every sandbox: whichever session reads it first, each
-	 * looks at its own cgroup. */
 	if (read(fd, &n, sizeof(n)) < 0)
-		n = 0;
-	sandbox_usage(&s->proc, &u);
-	if (!u.memory_hit)
-		return;
-	event_del(s->oom_ev);
-	session_signal(s, SIGKILL);
+		n = 0; /* another session read it first */
+	s->oom_checks = 25; /* half a second */
+	oom_check(s);
+	if (s->oom_checks > 0)
+		event_add(s->oom_timer, &(struct timeval){ 0, 20000 });
 }
 
 int
@@ -104,7 +126,9 @@ session_limits_arm(struct session *s)
 	if (fd < 0)
 		return 0;
 	s->oom_ev = event_new(sbxd.base, fd, EV_READ | EV_PERSIST, oom_cb, s);
-	return s->oom_ev && event_add(s->oom_ev, NULL) == 0 ? 0 : -ENOMEM;
+	s->oom_timer = evtimer_new(sbxd.base, oom_timer_cb, s);
+	return s->oom_ev && s->oom_timer && event_add(s->oom_ev, NULL) == 0 ?
+	       0 : -ENOMEM;
 }
 
 /* The limit u says was hit, as text in s->limit_hit (memory first: an

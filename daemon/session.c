@@ -105,6 +105,8 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		event_free(s->timeout_ev);
 	if (s->oom_ev)
 		event_free(s->oom_ev);
+	if (s->oom_timer)
+		event_free(s->oom_timer);
 	event_free(s->free_ev);
 	if (s->stdin_buf)
 		evbuffer_free(s->stdin_buf);

@@ -423,7 +423,7 @@ lcg_join_close(struct lcg_join *j)
 void
 lcgroup_usage(const struct lcgroup *cg, struct sandbox_usage *u)
 {
-	uint64_t v[LCG_NSTATS] = { 0 };
+	uint64_t v[LCG_NSTATS] = { 0 }, oom = 0;
 	char buf[1024];
 	ssize_t n;
 	int k;
@@ -440,6 +440,10 @@ lcgroup_usage(const struct lcgroup *cg, struct sandbox_usage *u)
 			lcg_keyed_get(buf, (size_t)n, cg->stat_key[k], &v[k]);
 		else
 			lcg_u64_parse(buf, (size_t)n, &v[k]);
+		/* v1 signals an OOM before its kill is done and counted. */
+		if (k == LCG_STAT_OOM &&
+		    lcg_keyed_get(buf, (size_t)n, "under_oom", &oom) == 0)
+			u->memory_oom = oom > 0;
 	}
 	u->mem_peak = v[LCG_STAT_PEAK];
 	u->memory_hit = v[LCG_STAT_OOM] > 0;
