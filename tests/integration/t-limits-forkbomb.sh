@@ -21,12 +21,16 @@ RB=$!
 sbx run -- sh -c '(bomb() { bomb & bomb & }; bomb) & exec sleep 1000' \
 	>"$T/a.out" 2>"$T/a.err" &
 RA=$!
-wait_for "the bomb's session" test -n "$(session_pid 'bomb()')"
+# Functions, so wait_for asks again each time (a "$(...)" argument would
+# be expanded once, before the wait).
+bomb_listed() { test -n "$(session_pid 'bomb()')"; }
+forks_refused() { [ "$(cg "$A" read pids-hit)" -gt 0 ]; }
+wait_for "the bomb's session" bomb_listed
 A=$(session_pid 'bomb()')
 AID=$(session_id 'bomb()')
 ADIR=$(cg "$A" dir pids)
 expect_eq "the bomb's cgroup has the policy's pids.max" "$(cg "$A" read pids)" 64
-wait_for "forks refused in the bomb's cgroup" [ "$(cg "$A" read pids-hit)" -gt 0 ]
+wait_for "forks refused in the bomb's cgroup" forks_refused
 check "the bomb holds at most 64 tasks" [ "$(cat "$ADIR/pids.current")" -le 64 ]
 # The host still forks (a user with a process limit is not starved).
 n=0; for i in $(seq 40); do /bin/true && n=$((n + 1)); done
