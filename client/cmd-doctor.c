@@ -46,6 +46,11 @@ daemon_info(const struct cmd_ctx *ctx, struct client *c,
 		dd->landlock_audit = caps->landlock_audit;
 		snprintf(dd->audit_off, sizeof(dd->audit_off), "%s",
 			 caps->landlock_audit_off);
+		snprintf(dd->cgroups, sizeof(dd->cgroups), "%s",
+			 caps->cgroups);
+		snprintf(dd->cgroups_off, sizeof(dd->cgroups_off), "%s",
+			 caps->cgroups_off);
+		snprintf(dd->limits, sizeof(dd->limits), "%s", caps->limits);
 	}
 	env.msg_case = SBX__ENVELOPE__MSG_STATUS;
 	env.status = &req;

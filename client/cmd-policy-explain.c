@@ -42,7 +42,7 @@ print_json(const Sbx__PolicyExplainReply *r)
 	json_decref(o);
 }
 
-/* "env:NAME", else a path when it looks like one or names something that
+/* "env:NAME", "limits.KEY", else a path when it looks like one or names something that
  * exists, else HOST[:PORT]. */
 static int
 classify(const char *t, Sbx__PolicyExplain *q, char **own)
@@ -57,6 +57,10 @@ classify(const char *t, Sbx__PolicyExplain *q, char **own)
 		 * reply never repeats it. */
 		q->env = (char *)t + 4;
 		q->env_value = (char *)(v ? v : "");
+		return 0;
+	}
+	if (!strncmp(t, "limits.", 7)) {
+		q->limit = (char *)t + 7;
 		return 0;
 	}
 	if (t[0] == '/' || t[0] == '~') {
@@ -131,10 +135,10 @@ out:
 
 const struct cmd_entry cmd_policy_explain_entry = {
 	.name = "explain",
-	.usage = "explain PATH|HOST[:PORT]|env:NAME [--workspace DIR] [--write] "
-		 "[--json]",
+	.usage = "explain PATH|HOST[:PORT]|env:NAME|limits.KEY [--workspace DIR] "
+		 "[--write] [--json]",
 	.summary = "Say whether the policy allows, denies or asks, and which "
-		   "rule decided.",
+		   "rule decided (for a limit: its value and where it is set).",
 	.fn = cmd_policy_explain,
 	.opts = opts,
 	.shortopts = "",

@@ -33,6 +33,16 @@ print_json(const Sbx__SessionList *l)
 				    json_integer((json_int_t)s->home_used));
 		json_object_set_new(o, "home_limit",
 				    json_integer((json_int_t)s->home_limit));
+		if (s->measured) {
+			json_object_set_new(o, "mem_peak_bytes", json_integer(
+				(json_int_t)s->mem_peak_bytes));
+			json_object_set_new(o, "cpu_us", json_integer(
+				(json_int_t)s->cpu_us));
+			json_object_set_new(o, "limits",
+					    json_string(s->limits));
+			json_object_set_new(o, "limit_hit",
+					    json_string(s->limit_hit));
+		}
 		json_object_set_new(o, "io", json_string(
 			s->io_mode == SBX__IO_MODE__IO_MODE_STREAMING ?
 			"streaming" : "fd-passing"));
@@ -47,10 +57,12 @@ static void
 print_text(const Sbx__SessionList *l)
 {
 	time_t now = time(NULL);
+	char mem[16], cpu[16];
 	size_t i, j;
 
-	printf("%-6s %-8s %-6s %-4s %-12s %-12s %-30s %s\n", "ID", "PID",
-	       "AGE", "TTY", "TMP", "HOME", "WORKSPACE", "COMMAND");
+	printf("%-6s %-8s %-6s %-4s %-8s %-8s %-12s %-12s %-30s %s\n", "ID",
+	       "PID", "AGE", "TTY", "MEMPEAK", "CPU", "TMP", "HOME",
+	       "WORKSPACE", "COMMAND");
 	for (i = 0; i < l->n_sessions; i++) {
 		const Sbx__SessionInfo *s = l->sessions[i];
 		long age = (long)now - (long)(s->started_unix_ms / 1000);
@@ -58,12 +70,25 @@ print_text(const Sbx__SessionList *l)
 
 		disk_text(s->tmp_used, s->tmp_limit, tmp, sizeof(tmp));
 		disk_text(s->home_used, s->home_limit, home, sizeof(home));
-		printf("%-6llu %-8d %-6ld %-4s %-12s %-12s %-30s",
+		snprintf(mem, sizeof(mem), "-");
+		snprintf(cpu, sizeof(cpu), "-");
+		if (s->measured) {
+			snprintf(mem, sizeof(mem), "%.1fM",
+				 (double)s->mem_peak_bytes / 1048576.0);
+			snprintf(cpu, sizeof(cpu), "%.2fs",
+				 (double)s->cpu_us / 1e6);
+		}
+		printf("%-6llu %-8d %-6ld %-4s %-8s %-8s %-12s %-12s %-30s",
 		       (unsigned long long)s->id, s->pid, age < 0 ? 0 : age,
-		       s->tty ? "yes" : "no", tmp, home, s->workspace);
+		       s->tty ? "yes" : "no", mem, cpu, tmp, home,
+		       s->workspace);
 		for (j = 0; j < s->n_argv; j++)
 			printf(" %s", s->argv[j]);
 		putchar('\n');
+		if (s->limits[0])
+			printf("       limits: %s\n", s->limits);
+		if (s->limit_hit[0])
+			printf("       hit: %s\n", s->limit_hit);
 	}
 }
 

@@ -42,6 +42,9 @@ print_json(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 			    json_boolean(h->caps->protect_new));
 	json_object_set_new(o, "namespaces", ns);
 	json_object_set_new(o, "templates", json_integer(s->templates));
+	json_object_set_new(o, "cgroups", json_string(s->cgroups));
+	json_object_set_new(o, "cgroups_off", json_string(s->cgroups_off));
+	json_object_set_new(o, "limits", json_string(s->limits));
 	{
 		json_t *pp = json_array();
 
@@ -105,6 +108,13 @@ print_text(const Sbx__HelloReply *h, const Sbx__StatusReply *s)
 	for (i = 0; i < h->caps->n_namespaces; i++)
 		printf(" %s", h->caps->namespaces[i]);
 	printf("%s\n", h->caps->n_namespaces ? "" : " none");
+	/* Where nothing bounds them, the reason and the fix are in the
+	 * degraded lines. */
+	if (s->cgroups[0])
+		printf("limits:     %s per sandbox, by %s\n", s->limits,
+		       s->cgroups);
+	else
+		printf("limits:     none (no cgroups; see degraded)\n");
 	for (i = 0; i < h->caps->n_degraded; i++)
 		printf("degraded:   %s\n", h->caps->degraded[i]);
 	printf("templates:  %u held\n", s->templates);

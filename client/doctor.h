@@ -55,6 +55,9 @@ struct doctor_daemon {
 	int landlock_abi;
 	bool seccomp, seccomp_notify, landlock_audit;
 	char audit_off[128]; /* why landlock_audit is false */
+	char cgroups[96];    /* what bounds sandboxes ("" nothing), */
+	char cgroups_off[320]; /* what is not bounded, why, the fix */
+	char limits[96];     /* the default limits */
 	int pid;
 	char version[32];
 	char error[2300];

@@ -368,22 +368,48 @@ cgroup2_mount(char *buf, size_t len)
 	return r;
 }
 
-/* sbx sets no cgroup limits yet: this only says whether it could, for the
- * daemon's group: delegated to us (a group can be made below it), or
- * root's when the daemon is (privileged mode) and we are not. */
+/* The daemon's word on its sandboxes' cgroups: what bounds them, or what
+ * does not, why, and the fix (its text: "...; fix: ..."). */
+static void
+daemon_cgroups(struct doctor *d, const struct doctor_daemon *dd)
+{
+	struct doctor_check *c;
+	char why[sizeof(dd->cgroups_off)], *fix;
+
+	if (!dd->cgroups_off[0]) {
+		doctor_add(d, DOCTOR_OK, "cgroup", "each sandbox in a cgroup of "
+			   "its own (%s): %s", dd->cgroups, dd->limits);
+		return;
+	}
+	snprintf(why, sizeof(why), "%s", dd->cgroups_off);
+	if ((fix = strstr(why, "; fix: ")))
+		*fix = '\0';
+	c = doctor_add(d, DOCTOR_WARN, "cgroup", "%s%s%s", why,
+		       dd->cgroups[0] ? "; in use: " : "", dd->cgroups);
+	doctor_fix(c, "%s", fix ? fix + 7 : "see sbxctl status");
+}
+
+/* Each sandbox gets a cgroup with its limits where sbxd may make them:
+ * the daemon says so when it answers; without one, whether a daemon
+ * started by this user could (its group delegated, a group can be made
+ * below it). */
 static void
 check_cgroup(struct doctor *d, const struct doctor_daemon *dd)
 {
 	char mnt[PATH_MAX], cg[PATH_MAX], dir[2 * PATH_MAX], sub[3 * PATH_MAX];
 	char ctrl[256] = "", how[160];
-	const char *who = dd->up ? "sbxd" : "sbxctl";
-	const char *later = "nothing for today's sbx, which sets no cgroup "
-			    "limits yet";
-	pid_t pid = dd->up ? dd->pid : getpid();
+	const char *who = "sbxctl";
+	const char *later = "a daemon started here would run sandboxes "
+			    "without memory and process limits";
+	pid_t pid = getpid();
 	struct doctor_check *c;
 	bool usable = true, both;
 	FILE *f;
 
+	if (dd->up) {
+		daemon_cgroups(d, dd);
+		return;
+	}
 	if (cgroup2_mount(mnt, sizeof(mnt)) < 0 ||
 	    cgroup_of(pid, cg, sizeof(cg)) < 0) {
 		c = doctor_add(d, DOCTOR_WARN, "cgroup", "no cgroup v2 "
@@ -401,10 +427,7 @@ check_cgroup(struct doctor *d, const struct doctor_daemon *dd)
 		fclose(f);
 	}
 	snprintf(sub, sizeof(sub), "%s/sbx-doctor.%d", dir, (int)getpid());
-	if (dd->up && dd->privileged && geteuid() != 0)
-		snprintf(how, sizeof(how), "is root's, as sbxd is (privileged "
-			 "mode)");
-	else if (mkdir(sub, 0755) == 0) {
+	if (mkdir(sub, 0755) == 0) {
 		rmdir(sub);
 		snprintf(how, sizeof(how), "is delegated (a group below it "
 			 "was made)");

@@ -122,6 +122,10 @@ exit_code(const Sbx__ExitStatus *es)
 		client_err("%s", es->exec_error);
 	if (es->timed_out)
 		client_err("command timed out");
+	/* Which limit stopped it, and the rule that set it. */
+	if (es->limit_hit && es->limit_hit[0])
+		client_err("%s: %s", !es->exited && es->signal == SIGKILL ?
+			   "killed" : "limit hit", es->limit_hit);
 	/* Success would hide a change the sandbox refused. */
 	if (es->exited && es->code == 0 && blocked_left_unchanged(es))
 		return 1;

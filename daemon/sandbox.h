@@ -62,6 +62,12 @@ struct sandbox_caps {
 				      process.allowPtrace is false */
 	enum sandbox_net net;
 	const char *namespaces[8]; /* NULL-terminated */
+	/* Resource limits: how they are enforced ("cgroup v2 (memory, pids,
+	 * cpu, io)"), "" when they are not, and then why and the fix. */
+	char cgroups[96];
+	char cgroups_off[320];
+	/* The machine, for the limits' defaults (0: unknown). */
+	uint64_t machine_ram, machine_threads_max, machine_nproc;
 	char degraded[SANDBOX_DEGRADED_MAX][320]; /* human-readable weakened
 						     points */
 	int ndegraded;
@@ -84,6 +90,27 @@ struct sandbox_config {
 
 struct ignore_set;
 struct policy;
+
+/* What one sandbox may use (the policy's limits, resolved): its cgroup's
+ * pids.max, memory.max (memory.high an eighth below it, no swap), and
+ * cpu.weight (io.weight the same). */
+struct sandbox_limits {
+	uint64_t pids;
+	uint64_t memory;           /* bytes */
+	uint64_t cpu_weight;       /* 1-10000; the host's default is 100 */
+};
+
+/* What a sandbox used, from its cgroup (measured false: none). */
+struct sandbox_usage {
+	bool measured;
+	uint64_t mem_peak;         /* bytes; 0: not known */
+	uint64_t cpu_us;           /* user + system, every process */
+	bool memory_hit;           /* something was OOM-killed in it */
+	bool memory_oom;           /* an OOM is being handled in it now
+				      (v1: its kill may not be counted
+				      yet) */
+	bool pids_hit;             /* a fork or clone was refused */
+};
 
 /* One command to run; strings are borrowed until sandbox_plan_new returns. */
 struct sandbox_request {
@@ -110,6 +137,7 @@ struct sandbox_request {
 	const struct policy *policy;      /* effective; NULL: built-in only */
 	const struct ignore_set *ignores; /* the workspace's, or NULL */
 	uint64_t session;          /* names the session in violation logs */
+	struct sandbox_limits limits;
 };
 
 /* Where the sandbox's proxy listeners sit inside its network namespace. */
@@ -136,6 +164,7 @@ struct sandbox_proc {
 	int notify_fd;             /* backend's: the command's seccomp
 				      listener, when its supervisor hands
 				      connect() calls on; -1 */
+	void *cgroup;              /* backend's: the sandbox's cgroups */
 };
 
 /* Records the sandbox writes on status_fd (atomic, < PIPE_BUF). */
@@ -280,6 +309,16 @@ int sandbox_peer_uid(int fd, uid_t *uid);
  * (templates, their namespaces and processes) and waits until it is
  * gone. */
 void sandbox_cleanup(void);
+
+/* What p used so far (peak memory, CPU time, limits hit), read from its
+ * cgroup; u->measured is false when it has none. */
+void sandbox_usage(const struct sandbox_proc *p, struct sandbox_usage *u);
+
+/* Readable after the kernel OOM-killed a process in a sandbox where it
+ * does not take the whole sandbox down itself (cgroup v1); the same fd
+ * for every such sandbox: the caller kills p if sandbox_usage() says p
+ * hit its memory limit. -1: nothing to watch. The fd is the backend's. */
+int sandbox_oom_fd(const struct sandbox_proc *p);
 
 /* Sends sig to the command (SIGKILL: to the whole sandbox). */
 int sandbox_signal(const struct sandbox_proc *p, int sig);

@@ -67,6 +67,12 @@ struct session {
 				      real home, or NULL: what the run
 				      left in the layer is listed */
 	struct policy *policy;     /* effective policy of this run */
+	struct sandbox_usage usage; /* read from its cgroup at the end */
+	char limit_hit[160];       /* which limit it hit, or "" */
+	char limits_text[96];      /* its limits, for ps */
+	struct event *oom_ev;      /* the backend says: OOM, kill it all */
+	struct event *oom_timer;   /* looks again: the kill is counted late */
+	unsigned oom_checks;
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct proxy *proxy;   /* serves the sandbox's listeners */
 	unsigned proxy_refused; /* connections not admitted (logged) */
@@ -98,6 +104,16 @@ void session_output(struct session *s, unsigned stream, const uint8_t *buf,
 		    size_t n);
 /* Counted, rate-limited and delivered (arg: the session). */
 void session_violation(void *arg, const struct violation *v);
+
+/* session-limits.c: the run's limits and what it used. */
+void session_limits_resolve(const struct policy *eff,
+			    struct sandbox_limits *out);
+/* Watches for an OOM kill the kernel did not extend to the whole
+ * sandbox; 0 or -ENOMEM. */
+int session_limits_arm(struct session *s);
+void session_limits_end(struct session *s);
+void session_limits_exit(const struct session *s, Sbx__ExitStatus *es);
+void session_limits_describe(struct session *s, Sbx__SessionInfo *info);
 
 /* session-proxy.c: serves the listeners the sandbox made in its network
  * namespace (closes them when the session has a proxy already). */

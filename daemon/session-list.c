@@ -157,7 +157,7 @@ session_next(const struct session *s)
 }
 
 void
-session_describe(const struct session *s, Sbx__SessionInfo *info)
+session_describe(struct session *s, Sbx__SessionInfo *info)
 {
 	size_t n = 0;
 
@@ -172,6 +172,13 @@ session_describe(const struct session *s, Sbx__SessionInfo *info)
 	info->tty = s->tty;
 	info->io_mode = s->streaming ? SBX__IO_MODE__IO_MODE_STREAMING :
 				       SBX__IO_MODE__IO_MODE_FD_PASSING;
+	session_limits_describe(s, info);
+}
+
+const char *
+session_workspace(const struct session *s)
+{
+	return s->workspace;
 }
 
 const struct policy *

@@ -99,6 +99,10 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		event_free(s->timeout_ev);
 	if (s->grace_ev)
 		event_free(s->grace_ev);
+	if (s->oom_ev)
+		event_free(s->oom_ev);
+	if (s->oom_timer)
+		event_free(s->oom_timer);
 	event_free(s->free_ev);
 	if (s->stdin_buf)
 		evbuffer_free(s->stdin_buf);
@@ -243,6 +247,7 @@ mark_exited(struct session *s)
 		event_del(s->status_ev);
 	if (s->timeout_ev)
 		event_del(s->timeout_ev);
+	session_limits_end(s);
 	session_maybe_finish(s);
 }
 
@@ -335,6 +340,7 @@ send_exit(struct session *s)
 	es.user_us = s->exit.utime_us;
 	es.sys_us = s->exit.stime_us;
 	es.max_rss_kb = s->exit.maxrss_kb;
+	session_limits_exit(s, &es);
 	violation_log_summary(s->vlog, &es);
 	es.fs_unobserved = !sandbox_audit_watched(&s->proc);
 	es.writable = s->writable.v;
@@ -449,7 +455,7 @@ arm_events(struct session *s, const Sbx__RunRequest *req)
 				 EV_READ | EV_PERSIST, status_cb, s);
 	if (!s->status_ev || event_add(s->status_ev, NULL) < 0)
 		return -ENOMEM;
-	if (session_io_arm(s) < 0)
+	if (session_io_arm(s) < 0 || session_limits_arm(s) < 0)
 		return -ENOMEM;
 	if (req->timeout_ms) {
 		struct timeval tv = { req->timeout_ms / 1000,
@@ -630,6 +636,10 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.tty = req->tty;
 	sr.umask = req->umask || req->umask_set ? req->umask : DEFAULT_UMASK;
 	sr.proxy = net == SANDBOX_NET_NAMESPACE;
+	session_limits_resolve(s->policy, &sr.limits);
+	if (sandbox_caps()->cgroups[0])
+		session_limits_text(s->policy, s->limits_text,
+				    sizeof(s->limits_text));
 	if (net == SANDBOX_NET_HOST_PORTS)
 		memcpy(sr.proxy_ports, ports, sizeof(sr.proxy_ports));
 	memcpy(sr.stdio, child, sizeof(sr.stdio));

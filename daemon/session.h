@@ -60,14 +60,21 @@ struct session *session_find_any(uint64_t id);
 struct session *session_first(void);
 struct session *session_next(const struct session *s);
 /* Fills info with pointers borrowed from s (valid until s changes). */
-void session_describe(const struct session *s, Sbx__SessionInfo *info);
+void session_describe(struct session *s, Sbx__SessionInfo *info);
 unsigned session_count(void);
 /* A sandbox_audit_fn: a Landlock denial reported by the kernel, for the
  * session whose command made the domain (arg unused). */
 struct sandbox_audit_denial;
 void session_audit_denied(const struct sandbox_audit_denial *d, void *arg);
+/* The session's workspace (absolute); owned by s. */
+const char *session_workspace(const struct session *s);
 /* The effective policy this session runs under (NULL before spawn). */
 const struct policy *session_policy(const struct session *s);
+/* The limits' defaults, sized from this machine (policy/limits.h). */
+struct policy_limit_defaults;
+void session_limit_defaults(struct policy_limit_defaults *d);
+/* "memory 2 GiB, pids 512, cpu weight 50" under eff (NULL: defaults). */
+void session_limits_text(const struct policy *eff, char *buf, size_t n);
 /* False once the sandbox has exited (the session may linger briefly). */
 bool session_live(const struct session *s);
 

@@ -27,6 +27,7 @@ static const char *const kind_names[VIOLATION_NKINDS] = {
 	[VIOLATION_SYSCALL] = "syscall",
 	[VIOLATION_IPC] = "ipc",
 	[VIOLATION_SIGNAL] = "signal",
+	[VIOLATION_LIMIT] = "limit",
 };
 
 /* What to do when the rule gave no reason: one line an agent can act on. */
@@ -46,6 +47,9 @@ static const char *const kind_remedies[VIOLATION_NKINDS] = {
 		"user to allow the socket (network.allowUnixSockets)",
 	[VIOLATION_SIGNAL] = "processes outside the sandbox cannot be "
 		"signalled from inside it",
+	[VIOLATION_LIMIT] = "the sandbox hit a resource limit; use less "
+		"(fewer parallel jobs), or ask the user to raise limits.* in "
+		"the policy",
 };
 
 const char *

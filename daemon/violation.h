@@ -18,6 +18,7 @@ enum violation_kind {
 	VIOLATION_SYSCALL,
 	VIOLATION_IPC,
 	VIOLATION_SIGNAL,
+	VIOLATION_LIMIT,	/* a resource limit was hit (limits.*) */
 	VIOLATION_NKINDS
 };
 

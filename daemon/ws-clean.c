@@ -77,10 +77,7 @@ ws_clean_gone(const char *ws)
 	if (ws_tmp_usage(ws, &used, &limit))
 		return false;
 	for (s = session_first(); s; s = session_next(s)) {
-		Sbx__SessionInfo info = SBX__SESSION_INFO__INIT;
-
-		session_describe(s, &info);
-		if (!strcmp(info.workspace, ws))
+		if (!strcmp(session_workspace(s), ws))
 			return false;
 	}
 	return true;

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/seccomp.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -20,6 +23,7 @@
 
 #include "daemon/linux/landlock-abi.h"
 #include "daemon/linux/backend.h"
+#include "daemon/linux/cgroup.h"
 #include "daemon/linux/landlock.h"
 #include "daemon/linux/llonly.h"
 #include "daemon/linux/probe.h"
@@ -342,6 +346,39 @@ setup_home_overlay(void)
 	rmdir(dir);
 }
 
+/* What the limits' defaults are sized from (policy/limits.h), and the
+ * sandboxes' cgroups (linux/cgroup.c); without them sandboxes run, with
+ * the reason and the fix in the degraded list. */
+static void
+setup_limits(void)
+{
+	struct sysinfo si;
+	struct rlimit rl;
+	char buf[32];
+	int fd;
+	ssize_t n;
+
+	if (sysinfo(&si) == 0)
+		lb.caps.machine_ram = (uint64_t)si.totalram * si.mem_unit;
+	if ((fd = open("/proc/sys/kernel/threads-max",
+		       O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		lb.caps.machine_threads_max = strtoull(buf, NULL, 10);
+	}
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		lb.caps.machine_nproc = rl.rlim_cur;
+	if (lb.caps.landlock_only) {
+		snprintf(lb.caps.cgroups_off, sizeof(lb.caps.cgroups_off),
+			 "Landlock-only mode: sandboxes run without memory, "
+			 "process or CPU limits");
+	} else
+		lcgroup_init(&lb.cfg, &lb.caps);
+	if (lb.caps.cgroups_off[0])
+		degrade("%s", lb.caps.cgroups_off);
+}
+
 int
 sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 {
@@ -365,6 +402,7 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		    (r = setup_seccomp(true, err, errlen)) < 0)
 			return r;
 		say_protect();
+		setup_limits();
 		/* The main filter refuses IP sockets (SANDBOX_NET_NONE) and
 		 * reports them; without it this mode has nothing else that
 		 * keeps the command off the network. */
@@ -424,6 +462,7 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 	if (lb.caps.net == SANDBOX_NET_HOST_PORTS)
 		mediate_connect(nonet);
 	say_protect();
+	setup_limits();
 	return 0;
 }
 

@@ -117,6 +117,7 @@ struct sandbox_plan {
 	bool llonly;
 	int ll_ruleset;
 	int ll_dev;
+	struct sandbox_limits limits; /* for its cgroup (linux/cgroup.h) */
 };
 
 /* What a session init is handed (-1: none): the Landlock ruleset, and the
@@ -290,8 +291,9 @@ void linux_send_started(int sfd, pid_t pid, int pidfd, int step, int err);
 /* In a template's spawner: a sandbox's own network, IPC, UTS and pid
  * namespaces and its session init, child of the spawner; STARTED (its pidfd) or
  * SETUP_FAILED goes to status_fd. Closes status_fd and go_fd. */
+struct lcg_join;
 void linux_spawn_session(const struct sandbox_plan *plan, int status_fd,
-			 int go_fd);
+			 int go_fd, const struct lcg_join *cgroups);
 
 /* A template's network namespaces (linux/netns.c). lend: an fd of one for
  * a new sandbox, made or used again, or -errno (then the sandbox makes its

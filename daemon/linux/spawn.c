@@ -22,7 +22,9 @@
 
 #include "daemon/policy/fsplan.h"
 #include "daemon/linux/backend.h"
+#include "daemon/linux/cgroup.h"
 #include "daemon/linux/llonly.h"
+#include "daemon/log.h"
 #include "daemon/linux/template.h"
 #include "daemon/linux/linux.h"
 #include "proto/fdpass.h"
@@ -189,6 +191,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->proxy = req->proxy && lb->caps.net == SANDBOX_NET_NAMESPACE;
 	memcpy(p->proxy_ports, req->proxy_ports, sizeof(p->proxy_ports));
 	p->fs = req->fs;
+	p->limits = req->limits;
 	p->umask = (mode_t)(req->umask & 0777);
 	if (req->tty && (r = tty_path(req->stdio[0], &p->tty_path)) < 0) {
 		snprintf(err, errlen, "the terminal is not a /dev/pts "
@@ -338,12 +341,17 @@ static int
 spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out)
 {
 	int sync[2], st[2], go[2], pidfd = -1, r = 0;
+	struct lcg_join join = { .v2 = -1 };
+	struct lcgroup *cg = NULL;
 	struct clone_args a = { 0 };
 	struct ltemplate *t;
 	pid_t pid;
 
 	if ((r = direct_home(p, &t)) < 0)
 		return r;
+	/* Made here: a -t sandbox has no warm one to be made ahead. */
+	if (lcgroup_enabled() && lcgroup_new(&p->limits, &cg) == 0)
+		lcgroup_join(cg, &join);
 	/* SEQPACKET: records stay whole and may carry fds. */
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0) {
 		r = -errno;
@@ -362,9 +370,12 @@ spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out)
 		  CLONE_PIDFD | (p->userns ? CLONE_NEWUSER : 0);
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
-	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	pid = lcgroup_clone3(&a, &join);
 	if (pid == 0)
 		linux_session_main(p, sync[0], st[1], go[0], NULL);
+	/* v1: before it is released, so all it forks is inside. */
+	if (pid > 0)
+		lcgroup_attach_pid(&join, pid);
 	close(sync[0]);
 	r = pid < 0 ? -errno : linux_release(pid, pidfd, sync[1], p);
 	if (r == 0 && (r = linux_job_send(go[1], p, -1)) < 0)
@@ -375,7 +386,9 @@ spawn_direct(struct sandbox_plan *p, struct sandbox_proc *out)
 		out->own_child = true;
 		out->status_fd = st[0];
 		out->template = t;
+		out->cgroup = cg;
 		t = NULL;
+		cg = NULL;
 		st[0] = -1;
 	}
 	if (pid < 0)
@@ -393,6 +406,8 @@ out_st:
 	p->home_from = -1;
 	if (t)
 		ltemplate_put(t);
+	lcg_join_close(&join);
+	lcgroup_free(cg);
 	return r;
 }
 
@@ -403,7 +418,7 @@ out_st:
 static pid_t
 start_init(const struct sandbox_plan *p, int sfd, int go,
 	   const struct linux_session_fds *f, int netns, int mntns,
-	   int handback)
+	   const struct lcg_join *cg, int handback)
 {
 	struct clone_args a = { 0 };
 	int pidfd = -1, e;
@@ -420,10 +435,13 @@ start_init(const struct sandbox_plan *p, int sfd, int go,
 		netns = -1;
 	a.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	a.exit_signal = SIGCHLD;
-	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
+	pid = lcgroup_clone3(&a, cg);
 	if (pid == 0)
 		linux_session_main(p, -1, sfd, go, f);
 	e = errno;
+	/* v1: the init only waits for its job yet, forks nothing. */
+	if (pid > 0 && cg)
+		lcgroup_attach_pid(cg, pid);
 	if (netns >= 0)
 		linux_netns_leave();
 	if (pid > 0 && handback >= 0)
@@ -477,7 +495,7 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
 		s.step = STEP_SUPERVISOR;
 		s.value = -r;
 	} else {
-		init = start_init(p, sfd, go, &f, netns, mntns, handback);
+		init = start_init(p, sfd, go, &f, netns, mntns, NULL, handback);
 		close(handback);
 		if (mntns >= 0)
 			linux_mntns_leave(); /* the supervisor's /proc */
@@ -493,7 +511,7 @@ start_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
  * mounted here meanwhile. Its pid, or -1 with errno set. */
 static pid_t
 spawn_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
-		 int mntns)
+		 int mntns, const struct lcg_join *cg)
 {
 	int proc[2], hb[2], e;
 	pid_t pid;
@@ -507,8 +525,9 @@ spawn_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
 		errno = e;
 		return -1;
 	}
-	/* Not fork(): no atfork handler (linux/lean.c). */
-	if ((pid = _Fork()) == 0) {
+	/* Not fork(): no atfork handler (linux/lean.c). In the sandbox's
+	 * cgroups: what the supervisor does for the command counts. */
+	if ((pid = lcgroup_fork(cg)) == 0) {
 		close(proc[1]);
 		close(hb[0]);
 		start_supervised(p, sfd, go, netns, mntns, proc[0], hb[1]);
@@ -528,16 +547,19 @@ spawn_supervised(const struct sandbox_plan *p, int sfd, int go, int netns,
  * namespaces): a sandbox for the daemon, its session init a child of the
  * spawner (or reparented to the template), which reaps it. */
 void
-linux_spawn_session(const struct sandbox_plan *p, int sfd, int go)
+linux_spawn_session(const struct sandbox_plan *p, int sfd, int go,
+		    const struct lcg_join *cg)
 {
 	int netns = p->net == SANDBOX_NET_NAMESPACE ? linux_netns_lend() : -1;
 	int mntns = linux_mntns_enter(), e;
 	pid_t pid;
 
+	/* The supervisor, and so the init it starts, in the sandbox's
+	 * cgroups: what it does for the command counts against them. */
 	if (!p->emulate)
-		pid = start_init(p, sfd, go, NULL, netns, mntns, -1);
+		pid = start_init(p, sfd, go, NULL, netns, mntns, cg, -1);
 	else
-		pid = spawn_supervised(p, sfd, go, netns, mntns);
+		pid = spawn_supervised(p, sfd, go, netns, mntns, cg);
 	e = errno;
 	if (mntns >= 0) {
 		linux_mntns_leave();
@@ -567,6 +589,7 @@ spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 {
 	struct ltemplate *t;
 	int sync[2] = { -1, -1 }, status = -1, go = -1, r;
+	struct lcgroup *cg = NULL;
 	bool warm;
 
 	if ((r = ltemplate_get(p, &t)) < 0)
@@ -578,13 +601,20 @@ spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 		return r;
 	}
 	for (;;) {
-		if ((r = ltemplate_sandbox(t, &status, &go, &warm)) < 0)
+		if ((r = ltemplate_sandbox(t, &status, &go, &cg, &warm)) < 0)
 			break;
+		/* Nothing to write unless this run's limits differ from
+		 * those the warm sandbox was made with. */
+		if (cg && lcgroup_apply(cg, &p->limits) < 0)
+			log_warn("sandbox cgroup: the run's limits could not "
+				 "be applied; the template's hold");
 		r = linux_job_send(go, p, sync[0]);
 		close(go);
 		if (r == 0)
 			break;
 		close(status);
+		lcgroup_free(cg);
+		cg = NULL;
 		status = -1;
 		/* A warm sandbox that died meanwhile: take the next. */
 		if (!warm || (r != -EPIPE && r != -ECONNRESET))
@@ -604,6 +634,7 @@ spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 	out->pidfd = -1;
 	out->status_fd = status;
 	out->template = t;
+	out->cgroup = cg;
 	return 0;
 }
 
@@ -641,50 +672,6 @@ sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 	memcpy(proc.proxy_ports, p->proxy_ports, sizeof(proc.proxy_ports));
 	*out = proc;
 	return 0;
-}
-
-/* PIDFD_GET_INFO (Linux 6.13), which older headers lack: the pid in the
- * caller's pid namespace, one ioctl instead of reading fdinfo. */
-struct sbx_pidfd_info {
-	uint64_t mask;
-	uint64_t cgroupid;
-	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid;
-	uint32_t fsuid, fsgid, spare;
-};
-#define SBX_PIDFD_GET_INFO _IOWR(0xFF, 11, struct sbx_pidfd_info)
-#define SBX_PIDFD_INFO_PID 1ull
-
-int
-linux_pidfd_open_tid(pid_t tid)
-{
-	int fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-
-	if (fd < 0 && errno == EINVAL)
-		fd = (int)syscall(SYS_pidfd_open, tid, 0);
-	return fd;
-}
-
-/* Host pid behind a pidfd (our pid namespace's view). */
-pid_t
-linux_pidfd_pid(int fd)
-{
-	struct sbx_pidfd_info info = { .mask = SBX_PIDFD_INFO_PID };
-	char path[64], line[128];
-	FILE *f;
-	int pid = 0;
-
-	if (ioctl(fd, SBX_PIDFD_GET_INFO, &info) == 0 &&
-	    (info.mask & SBX_PIDFD_INFO_PID) && info.pid > 0)
-		return (pid_t)info.pid;
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Pid: %d", &pid) == 1)
-			break;
-	fclose(f);
-	return pid > 0 ? (pid_t)pid : 0;
 }
 
 int
@@ -748,6 +735,8 @@ sandbox_proc_release(struct sandbox_proc *p)
 		close(p->status_fd);
 	if (p->template)
 		ltemplate_put(p->template);
+	lcgroup_free(p->cgroup);
+	p->cgroup = NULL;
 	linux_connect_release(p);
 	if (p->notify_fd >= 0)
 		close(p->notify_fd);
@@ -765,6 +754,7 @@ void
 sandbox_cleanup(void)
 {
 	ltemplate_kill_all();
+	lcgroup_cleanup();
 }
 
 int
@@ -789,36 +779,4 @@ sandbox_status_read(int fd, struct sandbox_status *st, int *fds, int *nfds)
 		return n == 0 ? 0 : -EBADMSG;
 	}
 	return 1;
-}
-
-int
-sandbox_signal_all(const struct sandbox_proc *proc, int sig)
-{
-	siginfo_t si = { 0 };
-
-	if (proc->pidfd < 0)
-		return -EAGAIN;
-	if (sig == SIGKILL)
-		return sandbox_signal(proc, sig);
-	/* The init tells it from a signal for the command by its value. */
-	si.si_signo = sig;
-	si.si_code = SI_QUEUE;
-	si.si_pid = getpid();
-	si.si_uid = getuid();
-	si.si_value.sival_int = LINUX_SIG_ALL;
-	if (syscall(SYS_pidfd_send_signal, proc->pidfd, sig, &si, 0) < 0)
-		return -errno;
-	return 0;
-}
-
-int
-sandbox_signal(const struct sandbox_proc *proc, int sig)
-{
-	if (proc->pidfd < 0)
-		return -EAGAIN; /* not started yet: caller retries at start */
-	if (sig == SIGKILL && linux_backend()->caps.landlock_only)
-		sig = LLONLY_SIGKILL; /* the init kills the rest, then itself */
-	if (syscall(SYS_pidfd_send_signal, proc->pidfd, sig, NULL, 0) < 0)
-		return -errno;
-	return 0;
 }

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/linux/cgroup.h"
 #include "daemon/linux/linux.h"
 #include "proto/fdpass.h"
 
@@ -54,10 +55,11 @@ linux_poll_reaping(struct pollfd *pfd, nfds_t n)
 static void __attribute__((noreturn))
 spawner_main(const struct sandbox_plan *p, int fd)
 {
-	int keep[2] = { fd, p->lock_fd }, fds[2], nfds;
+	int keep[2] = { fd, p->lock_fd }, fds[FDPASS_SEND_MAX], nfds;
+	char msg[1 + LCG_JOIN_MSG];
+	struct lcg_join join;
 	struct pollfd pfd[2];
 	ssize_t n;
-	char c;
 
 	linux_close_fds_except(keep, p->lock_fd >= 0 ? 2 : 1);
 	prctl(PR_SET_NAME, "sbx-spawner");
@@ -76,12 +78,17 @@ spawner_main(const struct sandbox_plan *p, int fd)
 		if (linux_poll_reaping(pfd, 2) <= 0 || !pfd[0].revents)
 			continue;
 		nfds = 0;
-		n = fdpass_recv(fd, &c, 1, fds, &nfds, 2);
+		n = fdpass_recv(fd, msg, sizeof(msg), fds, &nfds,
+				FDPASS_SEND_MAX);
 		if (n == 0 || (n < 0 && n != -EAGAIN && n != -EINTR))
 			_exit(0); /* the template is gone */
-		if (n == 1 && c == 'n' && nfds == 2)
-			linux_spawn_session(p, fds[0], fds[1]);
-		else if (n == 1 && c == 'r' && nfds == 1)
+		if (n == (ssize_t)sizeof(msg) && msg[0] == 'n' && nfds >= 2) {
+			/* The cgroups it joins (linux/cgroup.h). */
+			lcg_join_unpack(msg + 1, LCG_JOIN_MSG, fds + 2,
+					nfds - 2, &join);
+			linux_spawn_session(p, fds[0], fds[1], &join);
+			lcg_join_close(&join);
+		} else if (n == 1 && msg[0] == 'r' && nfds == 1)
 			linux_netns_return(fds[0]);
 		else
 			while (nfds > 0)

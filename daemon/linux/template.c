@@ -27,6 +27,7 @@
 #include "daemon/daemon.h"
 #include "daemon/policy/fsplan.h"
 #include "daemon/linux/backend.h"
+#include "daemon/linux/cgroup.h"
 #include "daemon/linux/template.h"
 #include "daemon/linux/walk.h"
 #include "daemon/linux/linux.h"
@@ -105,6 +106,7 @@ warm_drop_last(struct ltemplate *t)
 	/* Its init sees the status channel close and takes it down. */
 	close(w->status_fd);
 	close(w->go_fd);
+	lcgroup_free(w->cg);
 	nwarm_all--;
 }
 
@@ -228,36 +230,54 @@ ready_cb(evutil_socket_t fd, short what, void *arg)
 /* Asks the template for a new sandbox; ours are the status channel's read
  * end and the go socket's write end. */
 static int
-request(struct ltemplate *t, int *status_fd, int *go_fd)
+request(struct ltemplate *t, int *status_fd, int *go_fd, struct lcgroup **cg)
 {
-	int st[2], go[2], fds[2];
+	int st[2], go[2], fds[FDPASS_SEND_MAX], nfds;
+	struct lcg_join join = { .v2 = -1 };
+	char msg[1 + LCG_JOIN_MSG] = { 'n' };
 	ssize_t n;
 
 	if (t->ctl_fd < 0)
 		return -EPIPE;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0)
-		return -errno;
+	/* Its cgroups, made now so the sandbox joins them as it is made
+	 * (off a run's path). Without them it runs unbounded, as where
+	 * nothing is delegated (said in status). */
+	*cg = NULL;
+	if (lcgroup_enabled() && lcgroup_new(&t->limits, cg) == 0)
+		lcgroup_join(*cg, &join);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0) {
+		n = -errno;
+		goto fail;
+	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, go) < 0) {
 		n = -errno;
 		close(st[0]);
 		close(st[1]);
-		return (int)n;
+		goto fail;
 	}
 	fds[0] = st[1];
 	fds[1] = go[0];
-	n = fdpass_send(t->ctl_fd, "n", 1, fds, 2);
+	nfds = 2 + lcg_join_pack(&join, msg + 1, fds + 2);
+	n = fdpass_send(t->ctl_fd, msg, sizeof(msg), fds, nfds);
 	close(st[1]);
 	close(go[0]);
-	if (n != 1) {
+	lcg_join_close(&join);
+	if (n != (ssize_t)sizeof(msg)) {
 		close(st[0]);
 		close(go[1]);
-		return n < 0 ? (int)n : -EIO;
+		n = n < 0 ? n : -EIO;
+		goto fail;
 	}
 	fcntl(st[0], F_SETFL, O_NONBLOCK);
 	fcntl(go[1], F_SETFL, O_NONBLOCK);
 	*status_fd = st[0];
 	*go_fd = go[1];
 	return 0;
+fail:
+	lcg_join_close(&join);
+	lcgroup_free(*cg);
+	*cg = NULL;
+	return (int)n;
 }
 
 /* Room for one more warm sandbox: the least recently used other template
@@ -285,7 +305,7 @@ fill_cb(evutil_socket_t fd, short what, void *arg)
 	while (t->ready && !t->stale && t->nwarm < LTEMPLATE_WARM) {
 		if (nwarm_all >= LTEMPLATE_WARM_MAX && !steal_warm(t))
 			break;
-		if (request(t, &w.status_fd, &w.go_fd) < 0)
+		if (request(t, &w.status_fd, &w.go_fd, &w.cg) < 0)
 			break;
 		t->warm[t->nwarm++] = w;
 		nwarm_all++;
@@ -522,6 +542,7 @@ template_new(const struct sandbox_plan *p)
 		return NULL;
 	}
 	t->landlock_log = p->landlock_log;
+	t->limits = p->limits;
 	/* Before the template looks: a directory replaced in between makes
 	 * one template too many, never a stale one. */
 	if (linux_roots_record(p, &t->roots) < 0) {
@@ -607,12 +628,16 @@ found:
 	}
 	t->users++;
 	t->last_used_ms = sbxd_now_ms();
+	/* The next warm sandboxes' cgroups get this run's limits: the
+	 * same for the next run, mostly. */
+	t->limits = p->limits;
 	*out = t;
 	return 0;
 }
 
 int
-ltemplate_sandbox(struct ltemplate *t, int *status_fd, int *go_fd, bool *warm)
+ltemplate_sandbox(struct ltemplate *t, int *status_fd, int *go_fd,
+		  struct lcgroup **cg, bool *warm)
 {
 	int r = 0;
 
@@ -621,12 +646,13 @@ ltemplate_sandbox(struct ltemplate *t, int *status_fd, int *go_fd, bool *warm)
 		/* The oldest: the most likely to be done starting. */
 		*status_fd = t->warm[0].status_fd;
 		*go_fd = t->warm[0].go_fd;
+		*cg = t->warm[0].cg;
 		memmove(&t->warm[0], &t->warm[1],
 			(t->nwarm - 1) * sizeof(t->warm[0]));
 		t->nwarm--;
 		nwarm_all--;
 	} else
-		r = request(t, status_fd, go_fd);
+		r = request(t, status_fd, go_fd, cg);
 	/* Not now: making sandboxes takes CPU the run just started needs.
 	 * When a session ends (ltemplate_put), or a little later. */
 	if (t->ready)

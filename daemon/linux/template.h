@@ -11,8 +11,10 @@
 #include <sys/types.h>
 
 #include "daemon/linux/roots.h"
+#include "daemon/sandbox.h"
 
 struct sandbox_plan;
+struct lcgroup;
 
 /* What a template reports once built, in its shared state memfd. */
 struct ltemplate_state {
@@ -58,6 +60,7 @@ struct ltemplate_shared {
 struct ltemplate_warm {
 	int status_fd;
 	int go_fd;
+	struct lcgroup *cg; /* its cgroups, or NULL */
 };
 
 struct ltemplate {
@@ -82,6 +85,8 @@ struct ltemplate {
 	struct event *exit_ev, *ready_ev, *fill_ev;
 	char *problem;      /* the failed build's detail, or NULL */
 	struct linux_roots roots; /* what it was built on */
+	struct sandbox_limits limits; /* the last run's: warm sandboxes'
+				       * cgroups are made with them */
 	dev_t layers_dev;   /* its home overlay's layers dir, 0: none */
 	ino_t layers_ino;
 	struct ltemplate *next;
@@ -103,9 +108,9 @@ const char *ltemplate_problem(struct ltemplate *t);
 void ltemplate_netns_return(struct ltemplate *t, int listener);
 /* A sandbox of t for one job: a warm one (*warm true) or one asked for
  * now; the pool is topped up from the event loop afterwards. The caller
- * owns *status_fd and *go_fd. */
+ * owns *status_fd, *go_fd and *cg (its cgroups, or NULL). */
 int ltemplate_sandbox(struct ltemplate *t, int *status_fd, int *go_fd,
-		      bool *warm);
+		      struct lcgroup **cg, bool *warm);
 /* Asks t to handle every file event queued so far, then write one byte on
  * reply_fd (sent along; the caller keeps its copy). */
 int ltemplate_sync(struct ltemplate *t, int reply_fd);

@@ -22,6 +22,7 @@
 #include "daemon/linux/roots.h"
 #include "daemon/linux/template.h"
 #include "daemon/linux/walk.h"
+#include "daemon/linux/cgroup.h"
 #include "daemon/linux/linux.h"
 #include "daemon/usercred.h"
 #include "daemon/policy/protect.h"
@@ -293,10 +294,10 @@ drain(struct watch *w)
 /* A sandbox asked for: made by the spawner, or failed with the template's
  * own failure when its build did not succeed (or the spawner's). */
 static void
-start(struct watch *w, int status, int go)
+start(struct watch *w, const char *msg, size_t len, int *fds, int nfds)
 {
 	struct sandbox_status rec = { .kind = SANDBOX_STATUS_SETUP_FAILED };
-	int fds[2] = { status, go };
+	int status = fds[0];
 	ssize_t k = 0;
 
 	rec.step = w->built->step;
@@ -305,8 +306,9 @@ start(struct watch *w, int status, int go)
 		rec.step = STEP_MOUNT_POLICY;
 		rec.value = EINVAL;
 	}
+	/* With the cgroups it joins (linux/cgroup.h), passed on as is. */
 	if (rec.step == 0 && w->spawner >= 0)
-		k = fdpass_send(w->spawner, "n", 1, fds, 2);
+		k = fdpass_send(w->spawner, msg, len, fds, nfds);
 	/* A spawner that was killed (or could not be made last time):
 	 * another, forked from here now (a copy of everything the walk
 	 * holds, so slower to fork from). */
@@ -316,9 +318,9 @@ start(struct watch *w, int status, int go)
 			close(w->spawner);
 		w->spawner = -1;
 		if ((k = linux_spawner_start(w->plan, &w->spawner)) == 0)
-			k = fdpass_send(w->spawner, "n", 1, fds, 2);
+			k = fdpass_send(w->spawner, msg, len, fds, nfds);
 	}
-	if (rec.step == 0 && k != 1) {
+	if (rec.step == 0 && k != (ssize_t)len) {
 		rec.step = STEP_FORK;
 		rec.value = k < 0 ? (int)-k : EIO;
 	}
@@ -326,8 +328,8 @@ start(struct watch *w, int status, int go)
 		k = write(status, &rec, sizeof(rec));
 		(void)k;
 	}
-	close(status);
-	close(go);
+	while (nfds > 0)
+		close(fds[--nfds]);
 }
 
 /* A request of the daemon: a sync ('s') carries its private reply socket,
@@ -337,14 +339,16 @@ start(struct watch *w, int status, int go)
 static bool
 answer(struct watch *w, int ctl)
 {
-	int fds[2], nfds = 0;
-	char c = 0;
-	ssize_t n = fdpass_recv(ctl, &c, 1, fds, &nfds, 2);
+	int fds[FDPASS_SEND_MAX], nfds = 0;
+	char msg[1 + LCG_JOIN_MSG] = { 0 }, c;
+	ssize_t n = fdpass_recv(ctl, msg, sizeof(msg), fds, &nfds,
+				FDPASS_SEND_MAX);
 
 	if (n == 0 || (n < 0 && n != -EAGAIN && n != -EINTR))
 		return false; /* the daemon is gone */
-	if (c == 'n' && nfds == 2) {
-		start(w, fds[0], fds[1]);
+	c = msg[0];
+	if (c == 'n' && nfds >= 2 && n == (ssize_t)sizeof(msg)) {
+		start(w, msg, sizeof(msg), fds, nfds);
 		return true;
 	}
 	if (c == 'h' && nfds == 1) {

@@ -265,6 +265,19 @@ sandbox_cleanup(void)
 }
 
 /* The session init leads the command's group; it ignores all but KILL. */
+/* No cgroups on macOS: nothing measured. */
+void
+sandbox_usage(const struct sandbox_proc *p, struct sandbox_usage *u)
+{
+	memset(u, 0, sizeof(*u));
+}
+
+int
+sandbox_oom_fd(const struct sandbox_proc *p)
+{
+	return -1;
+}
+
 int
 sandbox_signal(const struct sandbox_proc *proc, int sig)
 {

@@ -113,6 +113,41 @@ unix_line(FILE *f, const struct fsplan *fs, const struct describe_ctx *c)
 			  (const char *const *)l->v, l->n, 12);
 }
 
+/* Resource limits, so an agent sizes its parallel jobs to them. */
+static void
+limits_line(FILE *f, const struct policy *p, const struct describe_ctx *c)
+{
+	const struct policy_origin *o;
+	char v[POLICY_NLIMITS][32];
+	int i;
+
+	if (!c->limits_enforced)
+		return;
+	for (i = 0; i < POLICY_NLIMITS; i++)
+		policy_limit_format(i, policy_limit_resolve(p, i, &c->limits,
+				    &o), v[i], sizeof(v[i]));
+	fprintf(f, "- Resources: at most %s processes and threads, %s of "
+		"memory (beyond it the whole sandbox is killed), CPU %s "
+		"(other programs have 100): keep parallel jobs within "
+		"them.\n", v[POLICY_LIMIT_PIDS], v[POLICY_LIMIT_MEMORY],
+		v[POLICY_LIMIT_CPU]);
+}
+
+static json_t *
+limits_json(const struct policy *p, const struct describe_ctx *c)
+{
+	const struct policy_origin *o;
+
+	return json_pack("{s:b, s:I, s:I, s:I}", "enforced",
+			 c->limits_enforced, "pids", (json_int_t)
+			 policy_limit_resolve(p, POLICY_LIMIT_PIDS, &c->limits,
+					      &o), "memory", (json_int_t)
+			 policy_limit_resolve(p, POLICY_LIMIT_MEMORY,
+					      &c->limits, &o), "cpu",
+			 (json_int_t)policy_limit_resolve(p, POLICY_LIMIT_CPU,
+							  &c->limits, &o));
+}
+
 static void
 write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 	   const struct describe_ctx *c)
@@ -200,6 +235,7 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 	fprintf(f, "- %s; no new privileges, no mounts.\n", c->ptrace &&
 		!fs->no_ptrace ? "Debuggers (ptrace) work on the sandbox's "
 		"own processes, not on others" : "Debuggers: no ptrace");
+	limits_line(f, p, c);
 	fputs("When a command fails because of the sandbox, sbx prints a line "
 	      "starting with \"sbx: blocked\" that names the rule. Do not "
 	      "retry it unchanged: work inside the writable paths, or ask "
@@ -223,7 +259,7 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		return -ENOMEM;
 	}
 	o = json_pack("{s:s, s:s, s:i, s:b, s:o, s:s, s:s?, s:o, s:o, s:o, "
-		      "s:o, s:o, s:s, s:s, s:o, s:b, s:b, s:s, s:o}",
+		      "s:o, s:o, s:s, s:s, s:o, s:b, s:b, s:s, s:o, s:o}",
 		      "workspace", c->workspace, "backend", c->backend,
 		      "landlock_abi", c->landlock_abi, "seccomp", c->seccomp,
 		      "writable", strings(&fs->l[FSPLAN_WRITE]),
@@ -245,7 +281,8 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		      "local_servers", !c->host_network && !c->no_network,
 		      "outside_links", !c->no_link_mounts ? "read-only" :
 		      !c->protect_unguarded ? "refused" : "unguarded",
-		      "env_withheld", name_array(c->env_withheld));
+		      "env_withheld", name_array(c->env_withheld),
+		      "limits", limits_json(p, c));
 	if (o && json_object_set_new(o, "tmp_limit",
 	    json_integer((json_int_t)c->tmp_limit)) < 0) {
 		json_decref(o);

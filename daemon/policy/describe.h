@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "daemon/policy/fsplan.h"
+#include "daemon/policy/limits.h"
 #include "daemon/policy/policy.h"
 
 struct describe_ctx {
@@ -39,6 +40,8 @@ struct describe_ctx {
 				      refused) */
 	bool ptrace;               /* debuggers work, unless the policy's
 				      process.allowPtrace is false */
+	struct policy_limit_defaults limits; /* the machine's defaults */
+	bool limits_enforced;      /* sandboxes have cgroups */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */

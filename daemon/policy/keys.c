@@ -134,7 +134,7 @@ policy_keys_unknown(struct policy_json *pj, enum policy_section sec,
 
 	for (k = sections[sec]; k->name != NULL; k++) {
 		if (k->kind != POLICY_KEY_SRT &&
-		    key_distance(name, k->name) <= 2) {
+		    policy_keys_near(name, k->name)) {
 			policy_json_report(pj, POLICY_ERROR, true,
 			    "unknown key (did you mean \"%s\"?)", k->name);
 			return;
@@ -150,6 +150,12 @@ policy_keys_unknown(struct policy_json *pj, enum policy_section sec,
 	}
 	policy_json_report(pj, POLICY_ERROR, true, "unknown key in %s",
 	    section_names[sec]);
+}
+
+bool
+policy_keys_near(const char *typed, const char *key)
+{
+	return key_distance(typed, key) <= 2;
 }
 
 const struct policy_key *

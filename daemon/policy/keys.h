@@ -2,6 +2,8 @@
 #ifndef SBX_POLICY_KEYS_H
 #define SBX_POLICY_KEYS_H
 
+#include <stdbool.h>
+
 #include "daemon/policy/json.h"
 
 enum policy_key_kind {
@@ -36,6 +38,8 @@ struct policy_key {
 
 const struct policy_key *policy_keys_find(enum policy_section sec,
     const char *name);
+/* typed is probably a typo of key (an edit distance of at most 2). */
+bool policy_keys_near(const char *typed, const char *key);
 /*
  * Reports name as an unknown key of sec: typos in a security policy must not
  * pass silently, so say what was probably meant.

@@ -1,102 +1,188 @@
-/* Parses, merges and renders the "limits" object: each key a row of one
- * table, so a new limit is one enum value and one row. */
+/* Parses, merges and renders the "limits" object and picks the value in
+ * force: each key a row of one table, so a new limit is one enum value and
+ * one row. Pure. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/policy/keys.h"
 #include "daemon/policy/limits.h"
 #include "daemon/policy/render.h"
 #include "daemon/policy/rule.h"
 #include "daemon/policy/size.h"
 
-/* Reads v as the limit's number (0) or reports why not (-EINVAL). */
-typedef int limit_parse_fn(struct policy_json *pj, json_t *v, uint64_t *out);
-/* The number as a document spells it: "512M". */
-typedef void limit_format_fn(uint64_t v, char *buf, size_t len);
+/* Reads a value (text or integer) as the limit's number: 0, or -EINVAL
+ * and *why. */
+typedef int limit_parse_fn(const char *text, long long integer,
+    bool is_text, uint64_t *out, const char **why);
+/* The number for people (human) or as a document spells it. */
+typedef json_t *limit_print_fn(uint64_t v, char *buf, size_t len,
+    int human);
 
 struct limit_info {
 	const char *key;	/* in "limits" */
 	const char *name;	/* dotted, for messages */
 	limit_parse_fn *parse;
-	limit_format_fn *format;
-	uint64_t min;		/* smallest value that leaves a usable
-				   sandbox */
+	limit_print_fn *print;
+	const char *unit;	/* before a human count: "weight " */
+	uint64_t min, max;
+	const char *range;	/* what min and max say */
 };
 
-static limit_parse_fn parse_size;
-static limit_format_fn format_size;
+static limit_parse_fn parse_size, parse_count;
+static limit_print_fn print_size, print_count;
 
 static const struct limit_info limit_info[POLICY_NLIMITS] = {
+	[POLICY_LIMIT_PIDS] = { "pids", "limits.pids", parse_count,
+	    print_count, "", POLICY_PIDS_MIN, POLICY_PIDS_MAX,
+	    "pids must be from 8 to 4194304" },
+	[POLICY_LIMIT_MEMORY] = { "memory", "limits.memory", parse_size,
+	    print_size, "", POLICY_MEMORY_MIN, POLICY_MEMORY_MAX,
+	    "memory must be from 16 MiB to 1 PiB" },
+	[POLICY_LIMIT_CPU] = { "cpu", "limits.cpu", parse_count, print_count,
+	    "weight ", POLICY_CPU_MIN, POLICY_CPU_MAX,
+	    "cpu is a weight from 1 to 10000" },
 	/* A tmpfs smaller than a page per directory is useless. */
-	[POLICY_LIMIT_TMP] = { "tmp", "limits.tmp", parse_size, format_size,
-	    64 * 1024 },
+	[POLICY_LIMIT_TMP] = { "tmp", "limits.tmp", parse_size, print_size,
+	    "", 64 * 1024, POLICY_SIZE_MAX,
+	    "limits.tmp must be at least 64K" },
 	[POLICY_LIMIT_HOME] = { "home", "limits.home", parse_size,
-	    format_size, 64 * 1024 },
+	    print_size, "", 64 * 1024, POLICY_SIZE_MAX,
+	    "limits.home must be at least 64K" },
 };
 
 const char *
 policy_limit_name(enum policy_limit_id id)
 {
-	return limit_info[id].name;
+	return (unsigned)id < POLICY_NLIMITS ? limit_info[id].name : "?";
+}
+
+const char *
+policy_limit_key(enum policy_limit_id id)
+{
+	return (unsigned)id < POLICY_NLIMITS ? limit_info[id].key : "?";
+}
+
+/* A size: a string ("512M", "2 GiB") or a whole number of bytes. */
+static int
+parse_size(const char *text, long long integer, bool is_text, uint64_t *out,
+    const char **why)
+{
+	if (is_text)
+		return policy_size_parse(text, strlen(text), out, why);
+	if (integer >= 0 && (uint64_t)integer <= POLICY_SIZE_MAX) {
+		*out = (uint64_t)integer;
+		return 0;
+	}
+	*why = "expected a size such as \"512M\" or \"2G\"";
+	return -EINVAL;
 }
 
 static int
-find(const char *key)
+parse_count(const char *text, long long integer, bool is_text, uint64_t *out,
+    const char **why)
+{
+	(void)text;
+	if (is_text) {
+		*why = "expected an integer";
+		return -EINVAL;
+	}
+	if (integer < 0) {
+		*why = "must not be negative";
+		return -EINVAL;
+	}
+	*out = (uint64_t)integer;
+	return 0;
+}
+
+static json_t *
+print_size(uint64_t v, char *buf, size_t len, int human)
+{
+	policy_size_format(v, buf, len, human);
+	return human ? NULL : json_string(buf);
+}
+
+static json_t *
+print_count(uint64_t v, char *buf, size_t len, int human)
+{
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+	return human ? NULL : json_integer((json_int_t)v);
+}
+
+int
+policy_limit_parse(enum policy_limit_id id, const char *text,
+    long long integer, bool is_text, unsigned long long *out,
+    const char **why)
+{
+	const struct limit_info *info;
+	uint64_t v = 0;
+
+	if ((unsigned)id >= POLICY_NLIMITS)
+		return -EINVAL;
+	info = &limit_info[id];
+	if (info->parse(text, integer, is_text, &v, why) < 0)
+		return -EINVAL;
+	if (v < info->min || v > info->max) {
+		*why = info->range;
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+void
+policy_limit_format(enum policy_limit_id id, unsigned long long v, char *buf,
+    size_t len)
+{
+	char n[32];
+
+	if ((unsigned)id >= POLICY_NLIMITS) {
+		snprintf(buf, len, "%llu", v);
+		return;
+	}
+	limit_info[id].print(v, n, sizeof(n), 1);
+	snprintf(buf, len, "%s%s", limit_info[id].unit, n);
+}
+
+static int
+find(struct policy_json *pj, const char *key)
 {
 	int i;
 
 	for (i = 0; i < POLICY_NLIMITS; i++)
 		if (!strcmp(limit_info[i].key, key))
 			return i;
-	return -1;
-}
-
-/* A size: a string ("512M") or a whole number of bytes. */
-static int
-parse_size(struct policy_json *pj, json_t *v, uint64_t *out)
-{
-	const char *why = NULL;
-
-	if (json_is_string(v)) {
-		if (policy_size_parse(json_string_value(v),
-		    json_string_length(v), out, &why) < 0) {
-			policy_json_report(pj, POLICY_ERROR, false, "%s", why);
-			return -EINVAL;
+	for (i = 0; i < POLICY_NLIMITS; i++)
+		if (policy_keys_near(key, limit_info[i].key)) {
+			policy_json_report(pj, POLICY_ERROR, true, "unknown "
+			    "limit \"%s\" (did you mean \"%s\"?)", key,
+			    limit_info[i].key);
+			return -1;
 		}
-		return 0;
-	}
-	if (json_is_integer(v) && json_integer_value(v) >= 0 &&
-	    (uint64_t)json_integer_value(v) <= POLICY_SIZE_MAX) {
-		*out = (uint64_t)json_integer_value(v);
-		return 0;
-	}
-	policy_json_report(pj, POLICY_ERROR, false, "expected a size such as "
-	    "\"512M\" or \"2G\", got %s", policy_json_type(v));
-	return -EINVAL;
-}
-
-static void
-format_size(uint64_t v, char *buf, size_t len)
-{
-	policy_size_format(v, buf, len, 0);
+	policy_json_report(pj, POLICY_ERROR, true, "unknown limit \"%s\"",
+	    key);
+	return -1;
 }
 
 static void
 parse_limit(struct policy_json *pj, json_t *v, enum policy_limit_id id,
     struct policy *p)
 {
-	const struct limit_info *info = &limit_info[id];
 	struct policy_limit *l = &p->limits[id];
-	uint64_t n = 0;
-	char min[32];
+	const char *why = limit_info[id].parse == parse_size ? "expected a "
+	    "size such as \"512M\" or \"2G\"" : "expected an integer";
+	unsigned long long n = 0;
 
-	if (info->parse(pj, v, &n) < 0)
-		return;
-	if (n < info->min) {
-		info->format(info->min, min, sizeof(min));
-		policy_json_report(pj, POLICY_ERROR, false, "%s must be at "
-		    "least %s", info->name, min);
+	if ((!json_is_string(v) && !json_is_integer(v)) ||
+	    policy_limit_parse(id, json_string_value(v),
+	    json_is_integer(v) ? json_integer_value(v) : 0,
+	    json_is_string(v), &n, &why) < 0) {
+		if (!json_is_string(v) && !json_is_integer(v))
+			policy_json_report(pj, POLICY_ERROR, false, "%s, got "
+			    "%s", why, policy_json_type(v));
+		else
+			policy_json_report(pj, POLICY_ERROR, false, "%s", why);
 		return;
 	}
 	policy_rule_origin_clear(&l->origin);
@@ -116,11 +202,11 @@ policy_limits_parse(struct policy_json *pj, json_t *obj, struct policy *p)
 	int id;
 
 	json_object_foreach(obj, key, v) {
+		/* A note for people, as "_comment" is everywhere else. */
+		if (!strcmp(key, "_comment") && json_is_string(v))
+			continue;
 		policy_json_push_key(pj, key);
-		if ((id = find(key)) < 0)
-			policy_json_report(pj, POLICY_ERROR, true, "unknown "
-			    "limit \"%s\"", key);
-		else
+		if ((id = find(pj, key)) >= 0)
 			parse_limit(pj, v, id, p);
 		policy_json_pop(pj);
 	}
@@ -135,8 +221,8 @@ warn_raise(struct policy_diags *diags, const struct policy_limit *l,
 	if (l->origin.line > 0)
 		snprintf(where, sizeof(where), ":%d:%d", l->origin.line,
 		    l->origin.col);
-	limit_info[id].format(l->value, a, sizeof(a));
-	limit_info[id].format(above, b, sizeof(b));
+	policy_limit_format(id, l->value, a, sizeof(a));
+	policy_limit_format(id, above, b, sizeof(b));
 	return policy_diag_add(diags, POLICY_WARNING, "%s%s: warning: %s %s "
 	    "%s ignored: a higher layer allows only %s", l->origin.file ?
 	    l->origin.file : "?", where, policy_layer_name(l->origin.layer),
@@ -195,7 +281,7 @@ set_new(json_t *obj, const char *key, json_t *v)
 int
 policy_limits_render(const struct policy *p, json_t *root)
 {
-	char size[32], from[512];
+	char buf[32], from[512];
 	json_t *lim = NULL, *o;
 	int i;
 
@@ -207,10 +293,10 @@ policy_limits_render(const struct policy *p, json_t *root)
 		if (!lim && (set_new(root, "limits", json_object()) < 0 ||
 		    !(lim = json_object_get(root, "limits"))))
 			return -ENOMEM;
-		limit_info[i].format(l->value, size, sizeof(size));
 		policy_render_origin(&l->origin, from, sizeof(from));
 		if (set_new(lim, limit_info[i].key, o = json_object()) < 0 ||
-		    set_new(o, "value", json_string(size)) < 0 ||
+		    set_new(o, "value", limit_info[i].print(l->value, buf,
+		    sizeof(buf), 0)) < 0 ||
 		    set_new(o, "from", json_string(from)) < 0 ||
 		    (l->under_default && p->effective &&
 		    set_new(o, "atMost", json_string("default")) < 0))
@@ -219,13 +305,51 @@ policy_limits_render(const struct policy *p, json_t *root)
 	return 0;
 }
 
+void
+policy_limit_defaults(const struct policy_machine *m,
+    struct policy_limit_defaults *out)
+{
+	unsigned long long pids = 4096, mem = m->ram / 2;
+
+	if (m->threads_max > 0 && m->threads_max / 4 < pids)
+		pids = m->threads_max / 4;
+	if (m->nproc > 0 && m->nproc / 2 < pids)
+		pids = m->nproc / 2;
+	if (pids < POLICY_PIDS_MIN)
+		pids = POLICY_PIDS_MIN;
+	if (mem == 0)
+		mem = 4ull << 30; /* unknown RAM: a size most machines have */
+	if (mem < POLICY_MEMORY_MIN)
+		mem = POLICY_MEMORY_MIN;
+	memset(out, 0, sizeof(*out));
+	out->v[POLICY_LIMIT_PIDS] = pids;
+	out->v[POLICY_LIMIT_MEMORY] = mem;
+	out->v[POLICY_LIMIT_CPU] = 50;
+}
+
+uint64_t
+policy_limit_pick(const struct policy *p, enum policy_limit_id id,
+    uint64_t dflt, const struct policy_origin **origin)
+{
+	const struct policy_limit *l = &p->limits[id];
+	bool dflt_wins = !l->set || (l->under_default && l->value > dflt);
+
+	if (origin)
+		*origin = dflt_wins ? NULL : &l->origin;
+	return dflt_wins ? dflt : l->value;
+}
+
+unsigned long long
+policy_limit_resolve(const struct policy *eff, enum policy_limit_id id,
+    const struct policy_limit_defaults *d,
+    const struct policy_origin **origin)
+{
+	return policy_limit_pick(eff, id, d->v[id], origin);
+}
+
 uint64_t
 policy_limit_value(const struct policy *p, enum policy_limit_id id,
     uint64_t dflt)
 {
-	const struct policy_limit *l = &p->limits[id];
-
-	if (!l->set)
-		return dflt;
-	return l->under_default && l->value > dflt ? dflt : l->value;
+	return policy_limit_pick(p, id, dflt, NULL);
 }

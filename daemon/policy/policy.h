@@ -124,15 +124,20 @@ struct policy_setting {
 };
 
 /*
- * Resource limits (the "limits" object; policy/limits.h parses, merges
- * and renders them, one table row per key). A limit is a number that
- * narrows by getting smaller: the org caps it, the user may lower it (or
- * set it where the org is silent), workspace and request only lower it.
+ * Resource limits of one sandbox (the "limits" object; policy/limits.h
+ * parses, merges and renders them, one table row per key). A limit is a
+ * number that narrows by getting smaller: the org caps it, the user may
+ * lower it (or set it where the org is silent, even above the machine's
+ * default), workspace and request only lower it, never above the default
+ * (policy_limit_resolve()).
  */
 enum policy_limit_id {
-	POLICY_LIMIT_TMP,		/* limits.tmp: bytes of /tmp + /var/tmp */
-	POLICY_LIMIT_HOME,		/* limits.home: bytes of the home
-					   overlay's upper layer */
+	POLICY_LIMIT_PIDS,	/* limits.pids: processes and threads */
+	POLICY_LIMIT_MEMORY,	/* limits.memory: bytes */
+	POLICY_LIMIT_CPU,	/* limits.cpu: CPU weight, 1-10000 */
+	POLICY_LIMIT_TMP,	/* limits.tmp: bytes of /tmp + /var/tmp */
+	POLICY_LIMIT_HOME,	/* limits.home: bytes of the home overlay's
+				   upper layer */
 	POLICY_NLIMITS
 };
 

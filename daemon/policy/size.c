@@ -17,16 +17,32 @@ unit_shift(char c)
 	return -1;
 }
 
+/* s[*i..len): ".5" after a number, at most three decimals kept (plenty
+ * for a size in KiB or more); 0 and *frac / *div, or -EINVAL. */
+static int
+size_fraction(const char *s, size_t len, size_t *i, uint64_t *frac,
+    uint64_t *div)
+{
+	if (*i >= len || s[*i] != '.')
+		return 0;
+	for ((*i)++; *i < len && s[*i] >= '0' && s[*i] <= '9'; (*i)++)
+		if (*div < 1000) {
+			*frac = *frac * 10 + (uint64_t)(s[*i] - '0');
+			*div *= 10;
+		}
+	return *div > 1 ? 0 : -EINVAL;
+}
+
 int
 policy_size_parse(const char *s, size_t len, uint64_t *out, const char **why)
 {
-	uint64_t v = 0;
+	uint64_t v = 0, frac = 0, div = 1;
 	size_t i = 0;
 	int shift = 0;
 
 	if (len == 0 || s[0] < '0' || s[0] > '9') {
 		*why = "a size is a number of bytes, or one with K, M, G, T "
-		    "or P after it (\"512M\", \"2G\")";
+		    "or P after it (\"512M\", \"2 GiB\", \"1.5G\")";
 		return -EINVAL;
 	}
 	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
@@ -36,6 +52,13 @@ policy_size_parse(const char *s, size_t len, uint64_t *out, const char **why)
 		}
 		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
+	if (size_fraction(s, len, &i, &frac, &div) < 0) {
+		*why = "a fraction needs digits after the point (\"1.5G\")";
+		return -EINVAL;
+	}
+	/* "2 GiB", as people and sbx's messages write it. */
+	if (i + 1 < len && s[i] == ' ')
+		i++;
 	if (i < len && (shift = unit_shift(s[i])) >= 0) {
 		i++;
 		if (i + 2 == len && s[i] == 'i' && (s[i + 1] == 'B'))
@@ -47,7 +70,7 @@ policy_size_parse(const char *s, size_t len, uint64_t *out, const char **why)
 		if (i + 1 == len && s[i] == 'B')
 			i++;
 	}
-	if (i != len) {
+	if (i != len || (shift == 0 && div > 1)) {
 		*why = "unknown unit: use K, M, G, T or P (powers of 1024)";
 		return -EINVAL;
 	}
@@ -55,7 +78,7 @@ policy_size_parse(const char *s, size_t len, uint64_t *out, const char **why)
 		*why = "size too large (at most 1P)";
 		return -EINVAL;
 	}
-	v <<= shift;
+	v = (v << shift) + (frac << shift) / div;
 	if (v > POLICY_SIZE_MAX) {
 		*why = "size too large (at most 1P)";
 		return -EINVAL;

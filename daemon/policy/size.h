@@ -1,4 +1,4 @@
-/* Byte sizes as policies spell them ("512M", "2G", "1GiB", "1048576"):
+/* Byte sizes as policies spell them ("512M", "2 GiB", "1.5G", "1048576"):
  * parsed and printed back, pure. */
 #ifndef SBX_POLICY_SIZE_H
 #define SBX_POLICY_SIZE_H
@@ -10,9 +10,10 @@
 #define POLICY_SIZE_MAX (1ULL << 50)
 
 /*
- * s[0..len): decimal digits, then optionally one of K M G T P (powers of
- * 1024, either case), then optionally "iB" or "B"; a bare number is bytes.
- * No sign, no space, no fraction, at most POLICY_SIZE_MAX. Returns 0 and
+ * s[0..len): decimal digits, optionally a fraction (".5", with a unit),
+ * then optionally one space and one of K M G T P (powers of 1024, either
+ * case), then optionally "iB" or "B"; a bare number is bytes. No sign, at
+ * most POLICY_SIZE_MAX. Returns 0 and
  * sets *out, or -EINVAL with *why saying what is wrong (a static string).
  */
 int policy_size_parse(const char *s, size_t len, uint64_t *out,

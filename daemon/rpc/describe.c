@@ -12,6 +12,7 @@
 #include "daemon/rpc/rpc.h"
 #include "daemon/runenv.h"
 #include "daemon/sandbox.h"
+#include "daemon/session.h"
 #include "daemon/workspace.h"
 #include "daemon/ws-tmp.h"
 #include "daemon/policy/limits.h"
@@ -48,6 +49,8 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 		return;
 	}
 	dc.workspace = ws;
+	session_limit_defaults(&dc.limits);
+	dc.limits_enforced = caps->cgroups[0] != '\0';
 	/* Without mounts /tmp is the host's: runs get this one (session.c). */
 	if (caps->landlock_only &&
 	    workspace_tmpdir(ws, tmpdir, sizeof(tmpdir), NULL) == 0)

@@ -3,6 +3,7 @@
 #include "daemon/daemon.h"
 #include "daemon/rpc/rpc.h"
 #include "daemon/sandbox.h"
+#include "daemon/session.h"
 
 /* What this daemon does beyond protocol version 1, by name: clients test
  * for a name, never for a version (docs/protocol.md, "Features"). */
@@ -26,7 +27,7 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	Sbx__Envelope out = SBX__ENVELOPE__INIT;
 	Sbx__HelloReply hr = SBX__HELLO_REPLY__INIT;
 	Sbx__Capabilities cap = SBX__CAPABILITIES__INIT;
-	char *degraded[SANDBOX_DEGRADED_MAX];
+	char *degraded[SANDBOX_DEGRADED_MAX], limits[96];
 	size_t n = 0;
 	int i;
 
@@ -48,6 +49,10 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	cap.protect_new = caps->protect_new;
 	cap.landlock_audit = caps->landlock_audit;
 	cap.landlock_audit_off = (char *)caps->landlock_audit_off;
+	cap.cgroups = (char *)caps->cgroups;
+	cap.cgroups_off = (char *)caps->cgroups_off;
+	session_limits_text(NULL, limits, sizeof(limits));
+	cap.limits = limits;
 	while (caps->namespaces[n])
 		n++;
 	cap.namespaces = (char **)caps->namespaces;

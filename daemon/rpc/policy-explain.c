@@ -1,5 +1,6 @@
 /* PolicyExplain: the decision on one path, host or variable in a
- * workspace, and the rule, layer and file:line that made it. */
+ * workspace, and the rule, layer and file:line that made it; or the value
+ * of one of its limits and where it comes from. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,11 +8,14 @@
 #include "daemon/conn.h"
 #include "daemon/policy/explain-ignore.h"
 #include "daemon/policy/explain.h"
+#include "daemon/policy/limits.h"
+#include "daemon/policy/render.h"
 #include "daemon/policy/rule.h"
 #include "daemon/policy/store.h"
 #include "daemon/rpc/policy.h"
 #include "daemon/rpc/rpc.h"
 #include "daemon/sandbox.h"
+#include "daemon/session.h"
 
 static const char *const verdicts[] = { "allow", "deny", "ask" };
 static const char *const accesses[] = { "read", "write", "connect", "env" };
@@ -107,6 +111,59 @@ reply_ignore(struct conn *c, struct policy_decision *d,
 	reply(c, d, text);
 }
 
+/* limits.KEY: the value that applies to the workspace's sandboxes and
+ * the layer that set it, or the machine's default. */
+static void
+explain_limit(struct conn *c, const struct policy *eff, const char *key)
+{
+	Sbx__Envelope out = SBX__ENVELOPE__INIT;
+	Sbx__PolicyExplainReply rep = SBX__POLICY_EXPLAIN_REPLY__INIT;
+	Sbx__PolicyOrigin o = SBX__POLICY_ORIGIN__INIT;
+	const struct policy_origin *from = NULL;
+	struct policy_limit_defaults d;
+	char val[32], where[512], text[1024];
+	unsigned long long v;
+	int id;
+
+	for (id = 0; id < POLICY_NLIMITS; id++)
+		if (!strcmp(key, policy_limit_key(id)))
+			break;
+	if (id == POLICY_NLIMITS) {
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			  "no such limit: limits.%s (pids, memory, cpu, tmp, "
+			  "home)", key);
+		return;
+	}
+	session_limit_defaults(&d);
+	v = policy_limit_resolve(eff, id, &d, &from);
+	if (v == 0)
+		snprintf(val, sizeof(val), "none");
+	else
+		policy_limit_format(id, v, val, sizeof(val));
+	if (from)
+		policy_render_origin(from, where, sizeof(where));
+	snprintf(text, sizeof(text), "%s: %s per sandbox\n  from: %s%s",
+		 policy_limit_name(id), val, from ? where : "default, sized "
+		 "from this machine", sandbox_caps()->cgroups[0] ||
+		 id == POLICY_LIMIT_TMP || id == POLICY_LIMIT_HOME ? "" :
+		 "\n  not enforced here: sandboxes have no cgroups (sbxctl "
+		 "status says why)");
+	rep.verdict = (char *)"limit";
+	rep.access = (char *)"limit";
+	rep.target = (char *)policy_limit_name(id);
+	rep.why = val;
+	rep.text = text;
+	rep.list = (char *)policy_limit_name(id);
+	rep.value = val;
+	if (from) {
+		origin(&o, from);
+		rep.origin = &o;
+	}
+	out.msg_case = SBX__ENVELOPE__MSG_POLICY_EXPLAIN_REPLY;
+	out.policy_explain_reply = &rep;
+	conn_send(c, &out);
+}
+
 static void
 rpc_policy_explain(struct conn *c, const Sbx__Envelope *env)
 {
@@ -118,6 +175,12 @@ rpc_policy_explain(struct conn *c, const Sbx__Envelope *env)
 	char ws[PATH_MAX], text[8192];
 	int r = 0;
 
+	if (q->limit[0] && !q->path[0] && !q->host[0] && !q->env[0]) {
+		if (rpc_policy_effective(c, q->workspace, ws, &eff) == 0)
+			explain_limit(c, eff, q->limit);
+		policy_free(eff);
+		return;
+	}
 	if (!!q->path[0] + !!q->host[0] + !!q->env[0] != 1 ||
 	    policy_rule_check_string(t, POLICY_PATH_MAX)) {
 		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,

@@ -38,7 +38,7 @@ resolve(const char *in, char *out, size_t len)
 static unsigned
 sessions_in(const char *ws)
 {
-	const struct session *s;
+	struct session *s;
 	Sbx__SessionInfo info = SBX__SESSION_INFO__INIT;
 	unsigned n = 0;
 

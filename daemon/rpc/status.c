@@ -30,10 +30,8 @@ workspace_disks(Sbx__WorkspaceDisk *d, Sbx__WorkspaceDisk **p, size_t max)
 		ws_tmp_usage(ws, &d[n].tmp_used, &d[n].tmp_limit);
 		d[n].home_used = home_overlay_usage(ws);
 		for (s = session_first(); s; s = session_next(s)) {
-			Sbx__SessionInfo info = SBX__SESSION_INFO__INIT;
-
-			session_describe(s, &info);
-			if (strcmp(info.workspace, ws) || !session_live(s))
+			if (strcmp(session_workspace(s), ws) ||
+			    !session_live(s))
 				continue;
 			d[n].sessions++;
 			d[n].home_limit = policy_limit_value(session_policy(s),
@@ -59,7 +57,7 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 	Sbx__Envelope out = SBX__ENVELOPE__INIT;
 	Sbx__StatusReply sr = SBX__STATUS_REPLY__INIT;
 	const char *const *store, *const *org;
-	char *problems[64];
+	char *problems[64], limits[96];
 	Sbx__WorkspaceDisk disk[32], *disks[32];
 	size_t ns, no, i;
 
@@ -81,6 +79,10 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 	sr.disks = disks;
 	sr.n_disks = workspace_disks(disk, disks, 32);
 	sr.home_quota = (char *)home_quota();
+	sr.cgroups = (char *)sandbox_caps()->cgroups;
+	sr.cgroups_off = (char *)sandbox_caps()->cgroups_off;
+	session_limits_text(NULL, limits, sizeof(limits));
+	sr.limits = limits;
 	out.msg_case = SBX__ENVELOPE__MSG_STATUS_REPLY;
 	out.status_reply = &sr;
 	conn_send_id(c, c->req, &out);

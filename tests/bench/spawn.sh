@@ -6,7 +6,10 @@
 # srt a denyRead glob; and how long sbx takes to build the template that
 # masks them (the first run in a fresh copy of the workspace). Run as
 # root: the sandboxes run as $AS_USER (default sbxtest, created if
-# missing) with a clean environment. Needs hyperfine and python3 (and bubblewrap, srt for
+# missing) with a clean environment. As root also "limits on": a second
+# daemon of that user started in a cgroup subtree delegated to it (as
+# systemd's Delegate=yes gives one), so each of its sandboxes has a cgroup
+# with limits, timed side by side with the first (which has none). Needs hyperfine and python3 (and bubblewrap, srt for
 # their rows). Prints markdown tables; p50 is the median.
 #   tests/bench/spawn.sh [BUILD] ; RUNS=50 SIZES="100 1000 10000" ...
 #   SLOW_RUNS=5: runs of a peer that takes seconds (bwrap, srt with masks)
@@ -24,8 +27,15 @@ BWRAP_MAX=${BWRAP_MAX:-1000}   # more binds than this: no bwrap row
 SRT_MAX=${SRT_MAX:-1000}       # more masked files than this: no srt row
 command -v hyperfine >/dev/null || { echo "needs hyperfine"; exit 1; }
 root=$(mktemp -d /var/tmp/sbx-bench.XXXXXX)
-dpid=
-trap 'kill $dpid 2>/dev/null; rm -rf "$root"' EXIT
+dpid= lpid= deleg=()
+# The limits daemon first (its subtree goes with it), then its cgroups.
+finish() {
+	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
+	for d in "${deleg[@]}"; do rmdir "$d" 2>/dev/null; done
+	kill $dpid 2>/dev/null
+	rm -rf "$root"
+}
+trap finish EXIT
 chmod 755 "$root"
 cp "$b/sbxd" "$b/sbxctl" "$root/"
 home=$root/home
@@ -134,6 +144,45 @@ if command -v srt >/dev/null; then
 fi
 echo "### true in an empty workspace"
 table "$root/out/t0.json" $srt0
+# Limits on: a cgroup per sandbox (made while it is warm), limits written
+# only when a run's differ from its warm sandbox's; 2 x RUNS alternating
+# runs of each.
+lim=
+if [ "$(id -u)" -eq 0 ]; then
+	for c in memory pids cpu cpuacct blkio; do
+		d=$(python3 "$here/../integration/cgpath.py" $$ dir "$c")/sbx-bench-$$
+		case " ${deleg[*]} " in *" $d "*) continue ;; esac
+		mkdir "$d" && chown -R "$AS_USER": "$d" && deleg+=("$d")
+	done
+	mkdir -p "$root/run2" && chown "$AS_USER": "$root/run2" && chmod 700 "$root/run2"
+	mkfifo "$root/ready2"
+	# Root places it, as a service manager would; then it is the user's.
+	(for d in "${deleg[@]}"; do echo $BASHPID >"$d/cgroup.procs"; done
+	 exec "${as[@]}" XDG_RUNTIME_DIR="$root/run2" "$root/sbxd" \
+		--socket "$root/run2/sbxd.sock" --ready-fd 3 3>"$root/ready2" \
+		2>"$root/sbxd2.log") &
+	lpid=$!
+	read -r _ <"$root/ready2"
+	SBX2="$root/sbxctl --no-autostart --socket $root/run2/sbxd.sock run --"
+	if "${as[@]}" "$root/sbxctl" --no-autostart --socket "$root/run2/sbxd.sock" \
+		--json status | grep -q '"cgroups": "cgroup'; then
+		"${as[@]}" env -C "$ws" $SBX2 true >/dev/null
+		# Alternating runs: the two are a few percent apart, less than
+		# a busy machine drifts between two hyperfine series.
+		settle
+		cp "$here/alternate.py" "$root/" # for the sandboxes' user
+		(cd "$ws" && "${as[@]}" python3 "$root/alternate.py" \
+			"$root/out/lim.json" "$((RUNS * 2))" "$WARMUP" \
+			"sbx true, no limits::$SBX true" \
+			"sbx true, limits on::$SBX2 true")
+		echo "### limits on: each sandbox in a cgroup of its own ($("${as[@]}" "$root/sbxctl" --no-autostart --socket "$root/run2/sbxd.sock" status | sed -n 's/^limits: *//p'))"
+		table "$root/out/lim.json"
+		lim=$(python3 -c "print(f'{$(p50 "$root/out/lim" "sbx true, limits on")/$(p50 "$root/out/lim" "sbx true, no limits"):.3f}')")
+	else
+		echo "(limits not measured: the second daemon has no cgroups)"
+		echo
+	fi
+fi
 sbx0=$(p50 "$root/out/t0" "sbx true")
 bw0=$(p50 "$root/out/t0" "bwrap true")
 build0=$(build_ms "$ws")
@@ -180,3 +229,4 @@ echo "|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${summary[@]}"
 echo
 echo "sbx / bwrap p50 with no masks: $(python3 -c "print(f'{$sbx0/$bw0:.2f}')")"
+[ -n "$lim" ] && echo "sbx limits on / off p50: $lim"

@@ -9,7 +9,8 @@
 static const char doc[] =
 	"{\"filesystem\": {\"denyRead\": [\"~/.ssh\"], \"allowWrite\": [\".\"]},"
 	" \"network\": {\"allowedDomains\": [\"pypi.org\"],"
-	"  \"deniedDomains\": [\"evil.example\"], \"unknownHosts\": \"deny\"}}";
+	"  \"deniedDomains\": [\"evil.example\"], \"unknownHosts\": \"deny\"},"
+	" \"limits\": {\"pids\": 300}}";
 
 int
 main(void)
@@ -20,7 +21,8 @@ main(void)
 	char *withheld[] = { tok, sock, NULL };
 	struct describe_ctx dc = { "/w", "linux", 6, true, false, false,
 				   "/tmp", false, false, withheld,
-				   64 << 20, 600, true, true };
+				   64 << 20, 600, true, true,
+				   { { 1000, 4ull << 30, 50 } }, true };
 	struct policy_diags d = { 0 };
 	struct policy *u = NULL, *eff = NULL;
 	const struct policy *docs[1];
@@ -58,6 +60,13 @@ main(void)
 	CHECK(json_is_true(json_object_get(j, "local_servers")));
 	CHECK(text && !strstr(text, "listening"));
 	CHECK(json_is_null(json_object_get(j, "home_overlay")));
+	/* Limits: the defaults, the user's pids lower. */
+	CHECK(text && strstr(text, "- Resources: at most 300 processes and "
+			     "threads, 4 GiB of memory"));
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(j,
+		  "limits"), "pids")), 300);
+	CHECK_INT(json_integer_value(json_object_get(json_object_get(j,
+		  "limits"), "memory")), 4ll << 30);
 	CHECK(text && !strstr(text, "overlay"));
 	CHECK(text && strstr(text, "- Unix sockets: stream and seqpacket "
 			     "sockets in the writable paths"));

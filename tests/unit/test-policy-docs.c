@@ -131,13 +131,19 @@ test_rules(void)
 	    "                \"reason\": \"secret\", \"_comment\": \"x\"},\n"
 	    "               \"**/*.pem\"],\n"
 	    "  \"allowWrite\": [\"src/**\", \"~\"]},\n"
-	    " \"limits\": {\"tmp\": \"64M\"}}", POLICY_LAYER_WORKSPACE, &d);
+	    " \"limits\": {\"tmp\": \"64M\", \"cpu\": 2}}",
+	    POLICY_LAYER_WORKSPACE, &d);
 	CHECK_INT(d.warnings, 1);
 	CHECK_STR(d.n > 0 ? d.v[0].msg : NULL, "t.json:5:18: warning: "
 	    "filesystem.allowWrite[0]: \"src/**\": glob patterns are not "
 	    "supported in this list (sbx grants literal paths); entry ignored");
-	CHECK_INT(d.n, 1);
+	CHECK_INT((int)d.n, 1);
 	if (p != NULL) {
+		CHECK_INT(p->limits[POLICY_LIMIT_CPU].set, 1);
+		CHECK_INT((int)p->limits[POLICY_LIMIT_CPU].value, 2);
+		CHECK_INT(p->limits[POLICY_LIMIT_CPU].origin.line, 6);
+		CHECK_INT(p->limits[POLICY_LIMIT_MEMORY].set, 0);
+		CHECK_INT((int)p->limits[POLICY_LIMIT_TMP].value, 64 << 20);
 		r = &p->lists[POLICY_DENY_READ].v[0];
 		CHECK_STR(r->value, HOME "/b/c");
 		CHECK_STR(r->origin.id, "bc");

@@ -45,8 +45,13 @@ test_parse(void)
 	bad("M", "a size is");
 	bad("-1", "a size is");
 	bad(" 1M", "a size is");
-	bad("1 M", "unknown unit");
-	bad("1.5G", "unknown unit");
+	CHECK_INT(parse_ok("1 M"), 1ULL << 20);
+	CHECK_INT(parse_ok("2 GiB"), 2ULL << 30);
+	CHECK_INT(parse_ok("1.5G"), 3ULL << 29);
+	bad("1.5", "unknown unit");
+	bad("1.G", "a fraction");
+	bad("1 ", "unknown unit");
+	bad("1  M", "unknown unit");
 	bad("1X", "unknown unit");
 	bad("1MiBx", "unknown unit");
 	bad("1Mi", "unknown unit");
