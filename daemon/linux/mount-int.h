@@ -45,5 +45,13 @@ void lmount_java(const struct sandbox_plan *p);
 int lmount_proc(int pidns);
 /* A devpts instance of its own over /dev/pts. */
 int lmount_devpts(void);
+/* mount-dev.c: the host's device nodes a sandbox gets (bound from the
+ * clones in dev[], same order), and its /dev built over /dev: tty, the
+ * -t session's pty clone or -1; shared: a template's, whose devpts each
+ * sandbox mounts over a read-only placeholder (linux_mount_proc_clear). */
+#define LMOUNT_NDEV 6
+extern const char *const lmount_dev_nodes[LMOUNT_NDEV];
+int lmount_build_dev(const struct sandbox_plan *p, const int dev[LMOUNT_NDEV],
+		     int tty, bool shared);
 
 #endif

@@ -2,8 +2,8 @@
  * writable workspace, private /tmp, its own /proc, a minimal /dev, daemon
  * state hidden. Built in place with the mount API (no helper binaries, no
  * argv limits) by the sandbox init inside a fresh user+mount+pid
- * namespace. Masks are mount-mask.c's, /proc mount-proc.c's, binds of
- * files linked outside the trees mount-links.c's. */
+ * namespace. Masks are mount-mask.c's, /proc mount-proc.c's, /dev
+ * mount-dev.c's, binds of files linked outside the trees mount-links.c's. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -22,10 +22,6 @@
 #include "daemon/linux/mount-int.h"
 #include "daemon/usercred.h"
 
-static const char *const dev_nodes[] = {
-	"null", "zero", "full", "random", "urandom", "tty",
-};
-#define NDEV (sizeof(dev_nodes) / sizeof(dev_nodes[0]))
 
 #define MAX_HOME_MOUNTS 64
 
@@ -39,7 +35,7 @@ struct home_mounts {
 
 struct trees {
 	int tmp, vartmp, tty, null;
-	int dev[NDEV];
+	int dev[LMOUNT_NDEV];
 	int ws[MAX_WRITE];  /* clones of the writable trees, -1: absent */
 	int nws;
 	int home;           /* the home overlay, detached; -1: none */
@@ -385,10 +381,10 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 	if (p->vartmpdir &&
 	    (t->vartmp = clone_dir(p->vartmpdir, p->vartmp_fd)) < 0)
 		return t->vartmp;
-	for (i = 0; i < NDEV; i++) {
+	for (i = 0; i < LMOUNT_NDEV; i++) {
 		char path[32];
 
-		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		snprintf(path, sizeof(path), "/dev/%s", lmount_dev_nodes[i]);
 		t->dev[i] = lmount_clone_tree(path, 0);
 		if (t->dev[i] < 0)
 			return t->dev[i];
@@ -405,124 +401,6 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 			return -EXDEV;
 	}
 	return 0;
-}
-
-static int
-touch(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
-/* The most ptys a -t sandbox opens to reach its session pty's number;
- * past it the sandbox gets no devpts, only that pty (no new ptys). */
-#define TTY_INDEX_MAX 256
-
-static unsigned
-tty_index(const struct sandbox_plan *p)
-{
-	return (unsigned)strtoul(strrchr(p->tty_path, '/') + 1, NULL, 10);
-}
-
-/* A -t session's pty goes at its own name, /dev/pts/N, inside the
- * sandbox's devpts (ttyname and the supervisor's /dev/tty find it there):
- * the devpts is made to hold a pty N of its own (lower ones are opened
- * on the way and closed again, so the sandbox gets them), whose master
- * this process keeps open for the session (closing it would remove the
- * name), and the session's pty is bound over it. */
-static int
-bind_tty(const struct sandbox_plan *p, const struct trees *t)
-{
-	const char *name = strrchr(p->tty_path, '/') + 1;
-	unsigned want = tty_index(p), got = 0, i, n = 0;
-	int fds[TTY_INDEX_MAX + 1], r = -E2BIG;
-	char path[64];
-
-	while (n <= TTY_INDEX_MAX) {
-		fds[n] = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
-		if (fds[n] < 0 || ioctl(fds[n], TIOCGPTN, &got) < 0) {
-			r = -errno;
-			if (fds[n] >= 0)
-				close(fds[n]);
-			break;
-		}
-		if (n++, got == want) {
-			r = 0;
-			break;
-		}
-	}
-	/* Every other one goes back to the sandbox. */
-	for (i = 0; i < n; i++)
-		if (r < 0 || i + 1 < n)
-			close(fds[i]);
-	snprintf(path, sizeof(path), "/dev/pts/%s", name);
-	return r < 0 ? r : lmount_attach(t->tty, path);
-}
-
-/* The sandbox's /dev, with a devpts instance of its own: made here for a
- * direct sandbox (a -t session's pty bound at its name in it), and for a
- * template's by each sandbox over an empty read-only placeholder
- * (linux_mount_own_proc). */
-static int
-build_dev(const struct sandbox_plan *p, const struct trees *t, bool shared)
-{
-	static const char *const links[][2] = {
-		{ "/proc/self/fd", "/dev/fd" },
-		{ "/proc/self/fd/0", "/dev/stdin" },
-		{ "/proc/self/fd/1", "/dev/stdout" },
-		{ "/proc/self/fd/2", "/dev/stderr" },
-	};
-	char path[4096];
-	size_t i;
-	int fd, r;
-
-	fd = lmount_new_fs("tmpfs", "0755", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
-	if (fd < 0 || (r = lmount_attach(fd, "/dev")) < 0)
-		return fd < 0 ? fd : r;
-	close(fd);
-	for (i = 0; i < NDEV; i++) {
-		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
-		if ((r = touch(path)) < 0 || (r = lmount_attach(t->dev[i], path)) < 0)
-			return r;
-	}
-	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
-		if (symlink(links[i][0], links[i][1]) < 0)
-			return -errno;
-	if (mkdir("/dev/shm", 01777) < 0 || mkdir("/dev/pts", 0755) < 0)
-		return -errno;
-	fd = lmount_new_fs("tmpfs", "1777", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-				     MOUNT_ATTR_NOEXEC);
-	if (fd < 0 || (r = lmount_attach(fd, "/dev/shm")) < 0)
-		return fd < 0 ? fd : r;
-	close(fd);
-	if (p->tty_path && tty_index(p) > TTY_INDEX_MAX) {
-		snprintf(path, sizeof(path), "/dev/pts/%s",
-			 strrchr(p->tty_path, '/') + 1);
-		if ((r = touch(path)) < 0 || (r = lmount_attach(t->tty, path)) < 0)
-			return r;
-		return lmount_set_attr(AT_FDCWD, "/dev", 0, MOUNT_ATTR_RDONLY, 0);
-	}
-	if (symlink("pts/ptmx", "/dev/ptmx") < 0)
-		return -errno;
-	if (!shared)
-		r = lmount_devpts();
-	else if ((fd = lmount_new_fs("tmpfs", "0755", MOUNT_ATTR_RDONLY |
-			MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-			MOUNT_ATTR_NOEXEC)) < 0)
-		r = fd;
-	else {
-		r = lmount_attach(fd, "/dev/pts");
-		close(fd);
-	}
-	if (r == 0 && p->tty_path)
-		r = bind_tty(p, t);
-	if (r < 0)
-		return r;
-	return lmount_set_attr(AT_FDCWD, "/dev", 0, MOUNT_ATTR_RDONLY, 0);
 }
 
 static int
@@ -826,7 +704,7 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 			return *err = fd < 0 ? -fd : -r, STEP_MOUNT_SYS;
 		close(fd);
 	}
-	if ((r = build_dev(p, &t, keep != NULL)) < 0)
+	if ((r = lmount_build_dev(p, t.dev, t.tty, keep != NULL)) < 0)
 		return *err = -r, STEP_MOUNT_DEV;
 	if (p->net == SANDBOX_NET_NAMESPACE)
 		lmount_java(p);
