@@ -122,12 +122,7 @@ exit_code(const Sbx__ExitStatus *es)
 		client_err("%s", es->exec_error);
 	if (es->timed_out)
 		client_err("command timed out");
-	/* Success would hide a change the sandbox refused. */
-	if (es->exited && es->code == 0 && blocked_left_unchanged(es))
-		return 1;
-	if (es->exited)
-		return es->code;
-	return 128 + es->signal;
+	return blocked_exit_code(es);
 }
 
 static void
@@ -151,7 +146,13 @@ handle_frame(struct relay *r, const Sbx__Envelope *env)
 					r->o->json);
 		finish(r, code);
 		break;
+	case SBX__ENVELOPE__MSG_APPROVAL_ANSWERED:
+		ask_settled(r->ask, env->approval_answered);
+		break;
 	case SBX__ENVELOPE__MSG_ERROR:
+		/* Our answer came after another client's: it ends nothing. */
+		if (env->error->approval_request_id)
+			break;
 		tty_restore();
 		client_err("%s", env->error->message);
 		/* Shutdown is news, not the end: the exit status follows. */

@@ -139,8 +139,9 @@ void dial_asked(struct pconn *pc, int answer, const char *reason);
 /* proxy/ask.c */
 int ask_start(struct pconn *pc);
 void ask_leave(struct pconn *pc);
-void ask_answer(struct proxy *px, uint64_t id, int answer,
-    const char *reason);
+/* -ENOENT: no pending request id (unknown, settled, timed out). */
+int ask_answer(struct proxy *px, uint64_t id, int answer,
+    const char *reason, const struct proxy_answerer *by);
 /* Every pending ask answered deny (reason), or dropped (reason NULL). */
 void ask_end_all(struct proxy *px, const char *reason);
 
