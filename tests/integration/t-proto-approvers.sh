@@ -30,7 +30,7 @@ approver ide once
 out=$(bc silent-run harness "${CURL[@]}")
 wait "$APPR"
 appr=$(cat "$T/appr")
-check "the approver got the request" grep -qx "asked 127.0.0.1:$WEB refused=" <<<"$appr"
+check "the approver got the request" grep -qx "asked 127.0.0.1:$WEB" <<<"$appr"
 check "... and is told its answer won" grep -q "^answered req=[0-9]* by=ide mine=1 answer=1 " <<<"$appr"
 check "the run's own client got the request too" grep -qx "run asked" <<<"$out"
 check "... and is told who answered" grep -q "^run told: answered req=[0-9]* by=ide mine=0 answer=1 " <<<"$out"
