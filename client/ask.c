@@ -208,9 +208,11 @@ describe(const Sbx__ApprovalRequest *req)
 {
 	char *s, *p;
 
-	if (asprintf(&s, strchr(req->host, ':') ? "[%s]:%u (%s)" :
-		     "%s:%u (%s)", req->host, req->port,
-		     req->protocol ? req->protocol : "?") < 0)
+	if (asprintf(&s, strchr(req->host, ':') ? "[%s]:%u (%s)%s%s" :
+		     "%s:%u (%s)%s%s", req->host, req->port,
+		     req->protocol ? req->protocol : "?",
+		     req->refused && req->refused[0] ? "; note: " : "",
+		     req->refused ? req->refused : "") < 0)
 		return NULL;
 	for (p = s; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)

@@ -34,10 +34,12 @@ static uint64_t next_id = 1;
 static void ask_timeout_cb(evutil_socket_t fd, short what, void *arg);
 
 static int
-send_request(struct ask *a, const char *proto)
+send_request(struct ask *a, struct pconn *pc)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__ApprovalRequest req = SBX__APPROVAL_REQUEST__INIT;
+	char refused[600];
+	const char *proto = pc->proto;
 
 	req.request_id = a->id;
 	req.session_id = a->px->session_id;
@@ -45,6 +47,8 @@ send_request(struct ask *a, const char *proto)
 	req.port = a->port;
 	req.protocol = (char *)proto;
 	req.timeout_ms = proxy_config()->ask_timeout_ms;
+	dial_refused(pc, refused, sizeof(refused));
+	req.refused = refused;
 	env.msg_case = SBX__ENVELOPE__MSG_APPROVAL_REQUEST;
 	env.approval_request = &req;
 	return a->px->hooks.send(a->px->hooks.arg, &env);
@@ -77,7 +81,7 @@ ask_start(struct pconn *pc)
 		a->port = pc->port;
 		a->timer = evtimer_new(sbxd.base, ask_timeout_cb, a);
 		if (a->timer == NULL || evtimer_add(a->timer, &tv) < 0 ||
-		    send_request(a, pc->proto) < 0) {
+		    send_request(a, pc) < 0) {
 			if (a->timer != NULL)
 				event_free(a->timer);
 			free(a);

@@ -72,7 +72,7 @@ def approver(sock, ws, name, answer):
         if kind == APPROVAL_REQUEST:
             a = decode(body)
             req = first(a, 1)
-            say("asked %s:%d", s(a, 3), first(a, 4))
+            say("asked %s:%d refused=%s", s(a, 3), first(a, 4), s(a, 50))
             decision(c, 5, req, ANSWERS[answer])
         elif kind == APPROVAL_ANSWERED:
             say("%s", answered(body))

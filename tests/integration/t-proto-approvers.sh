@@ -12,7 +12,7 @@ command -v curl >/dev/null || skip "curl not installed"
 start_server web http "$T/www"
 WEB=$SRV_PORT
 start_proxy_daemon '{"network": {"allowedDomains": ["registry.test"],
-  "unknownHosts": "ask"}}' "" --ask-timeout 20
+  "unknownHosts": "ask"}}' "10.1.2.3 intra.test" --ask-timeout 20
 cd "$WS"
 not() { ! "$@"; }
 bc() { "$PY" "$HERE/brokerclient.py" "$SOCK" "$WS" "$@"; }
@@ -30,7 +30,7 @@ approver ide once
 out=$(bc silent-run harness "${CURL[@]}")
 wait "$APPR"
 appr=$(cat "$T/appr")
-check "the approver got the request" grep -qx "asked 127.0.0.1:$WEB" <<<"$appr"
+check "the approver got the request" grep -qx "asked 127.0.0.1:$WEB refused=" <<<"$appr"
 check "... and is told its answer won" grep -q "^answered req=[0-9]* by=ide mine=1 answer=1 " <<<"$appr"
 check "the run's own client got the request too" grep -qx "run asked" <<<"$out"
 check "... and is told who answered" grep -q "^run told: answered req=[0-9]* by=ide mine=0 answer=1 " <<<"$out"
@@ -59,6 +59,15 @@ out=$(bc silent-run harness curl -sS --noproxy "" -o /dev/null -w '%{http_code}\
 wait "$APPR"
 check "denied by the approver: 403" grep -qx "run output=403" <<<"$out"
 expect_eq "... and the server saw nothing" "$(conns web)" "$n"
+
+# A name whose address (hosts file) the address check refuses: the
+# request says so before anyone allows it; allowed, it is refused still.
+approver ide once
+out=$(bc silent-run harness curl -sS --noproxy "" -o /dev/null -w '%{http_code}\n' "http://intra.test:$WEB/")
+wait "$APPR"
+check "the request says it will be refused anyway" grep -qx \
+	"asked intra.test:$WEB refused=intra.test resolves to 10.1.2.3 (private): refused even if allowed; only a rule naming the address allows it" "$T/appr"
+check "... and it is, once allowed" grep -qx "run output=403" <<<"$out"
 
 # Always: the rule goes into the user's policy file.
 ino=$(stat -c %i "$T/policy.json")
