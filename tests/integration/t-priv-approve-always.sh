@@ -23,9 +23,11 @@ CURL=(curl -sS --noproxy "" -o - "http://127.0.0.1:$WEB/hello.txt")
 F=$H/.config/sbx/policy.json
 
 approver() {
+	# Gone before the new one starts: its "subscribed" is the new one's.
+	rm -f "$T/appr"
 	bc approver ide always >"$T/appr" 2>&1 &
 	APPR=$!
-	wait_for "the approver's subscription" grep -q '^subscribed' "$T/appr"
+	wait_for "the approver's subscription" grep -qs '^subscribed' "$T/appr"
 }
 
 ino=$(stat -c %i "$F")

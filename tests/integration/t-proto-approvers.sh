@@ -21,9 +21,11 @@ CURL=(curl -sS --noproxy "" -o - "$URL")
 
 # approver NAME ANSWER: in the background, its lines in $T/appr.
 approver() {
+	# Gone before the new one starts: its "subscribed" is the new one's.
+	rm -f "$T/appr"
 	bc approver "$@" >"$T/appr" 2>&1 &
 	APPR=$!
-	wait_for "the approver's subscription" grep -q '^subscribed' "$T/appr"
+	wait_for "the approver's subscription" grep -qs '^subscribed' "$T/appr"
 }
 
 approver ide once

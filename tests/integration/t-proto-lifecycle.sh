@@ -17,7 +17,7 @@ done
 
 bc lifecycle 1 >"$T/life" 2>&1 &
 LIFE=$!
-wait_for "the lifecycle subscription" grep -q '^subscribed' "$T/life"
+wait_for "the lifecycle subscription" grep -qs '^subscribed' "$T/life"
 sbx run -- sh -c 'exit 3'
 expect_eq "sbxctl's run exits 3" $? 3
 wait "$LIFE"
