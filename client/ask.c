@@ -208,9 +208,11 @@ describe(const Sbx__ApprovalRequest *req)
 {
 	char *s, *p;
 
-	if (asprintf(&s, strchr(req->host, ':') ? "[%s]:%u (%s)" :
-		     "%s:%u (%s)", req->host, req->port,
-		     req->protocol ? req->protocol : "?") < 0)
+	if (asprintf(&s, strchr(req->host, ':') ? "[%s]:%u (%s)%s%s" :
+		     "%s:%u (%s)%s%s", req->host, req->port,
+		     req->protocol ? req->protocol : "?",
+		     req->refused && req->refused[0] ? "; note: " : "",
+		     req->refused ? req->refused : "") < 0)
 		return NULL;
 	for (p = s; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
@@ -252,6 +254,38 @@ ask_request(struct ask *a, const Sbx__ApprovalRequest *req)
 	*a->tail = p;
 	a->tail = &p->next;
 	next_prompt(a);
+}
+
+void
+ask_settled(struct ask *a, const Sbx__ApprovalAnswered *aa)
+{
+	struct pending **pp, *p;
+	char note[160];
+
+	if (aa->mine)
+		return;
+	if (a->asking && a->head && a->head->id == aa->request_id) {
+		snprintf(note, sizeof(note), "\r\nsbx: answered by %s: %s\r\n",
+			 aa->answered_by && aa->answered_by[0] ?
+			 aa->answered_by : "another client",
+			 aa->answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_DENY ||
+			 !aa->answer ? "denied" : "allowed");
+		for (char *c = note; *c; c++)
+			if ((unsigned char)*c < 0x20 && *c != '\r' && *c != '\n')
+				*c = '?';
+		end_prompt(a, note);
+		return;
+	}
+	/* Queued behind the prompt on screen: never asked now. */
+	for (pp = &a->head; (p = *pp); pp = &p->next)
+		if (p->id == aa->request_id && p != a->head) {
+			*pp = p->next;
+			if (a->tail == &p->next)
+				a->tail = pp;
+			free(p->what);
+			free(p);
+			return;
+		}
 }
 
 void

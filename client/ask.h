@@ -27,6 +27,9 @@ struct ask *ask_new(struct event_base *base, enum ask_mode mode,
 		    const struct ask_hooks *hooks);
 /* One request; answered now or queued behind the prompt on screen. */
 void ask_request(struct ask *a, const Sbx__ApprovalRequest *req);
+/* Another client (an approver) answered request aa->request_id first:
+ * its prompt goes, saying who answered. */
+void ask_settled(struct ask *a, const Sbx__ApprovalAnswered *aa);
 void ask_free(struct ask *a);
 
 #endif

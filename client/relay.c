@@ -126,12 +126,7 @@ exit_code(const Sbx__ExitStatus *es)
 	if (es->limit_hit && es->limit_hit[0])
 		client_err("%s: %s", !es->exited && es->signal == SIGKILL ?
 			   "killed" : "limit hit", es->limit_hit);
-	/* Success would hide a change the sandbox refused. */
-	if (es->exited && es->code == 0 && blocked_left_unchanged(es))
-		return 1;
-	if (es->exited)
-		return es->code;
-	return 128 + es->signal;
+	return blocked_exit_code(es);
 }
 
 static void
@@ -155,7 +150,13 @@ handle_frame(struct relay *r, const Sbx__Envelope *env)
 					r->o->json);
 		finish(r, code);
 		break;
+	case SBX__ENVELOPE__MSG_APPROVAL_ANSWERED:
+		ask_settled(r->ask, env->approval_answered);
+		break;
 	case SBX__ENVELOPE__MSG_ERROR:
+		/* Our answer came after another client's: it ends nothing. */
+		if (env->error->approval_request_id)
+			break;
 		tty_restore();
 		client_err("%s", env->error->message);
 		/* Shutdown is news, not the end: the exit status follows. */

@@ -40,6 +40,7 @@ struct conn {
 	int nfds;
 	uint64_t ended[CONN_ENDED];
 	unsigned nended;
+	char name[64];             /* Hello.client_name, cut; "" if none */
 	struct conn *next;
 };
 

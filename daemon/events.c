@@ -14,8 +14,8 @@
  * events_unsubscribe before freeing it). */
 struct sub {
 	struct conn *c;
-	uint64_t session_id;	/* 0: all */
 	uint64_t req;		/* the Subscribe's request id */
+	struct events_want w;
 	struct sub *next;
 };
 
@@ -81,7 +81,7 @@ send_event(struct conn *client, uint64_t req, Sbx__ViolationEvent *ev)
 	/* A subscriber that falls too far behind is dropped by conn_send,
 	 * which only marks it dead: the list stays intact here. */
 	for (s = subs; s; s = s->next)
-		if (!s->session_id || s->session_id == ev->session_id)
+		if (!s->w.session_id || s->w.session_id == ev->session_id)
 			conn_send_id(s->c, s->req, &env);
 	log_event(ev);
 }
@@ -112,8 +112,46 @@ events_flush(struct violation_log *l, uint64_t session_id,
 		send_event(client, req, &held);
 }
 
+/* An Event of kind (one of the oneof's cases, msg its message) to the
+ * subscribers that asked for want and follow session_id (0: about no
+ * session, for those that follow all). */
+static void
+send_lifecycle(Sbx__EventKind want, uint64_t session_id,
+	       Sbx__Event__KindCase kind, const void *msg)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__Event ev = SBX__EVENT__INIT;
+	struct sub *s;
+
+	ev.time_unix_ms = now_unix_ms();
+	ev.kind_case = kind;
+	switch (kind) {
+	case SBX__EVENT__KIND_SESSION_STARTED:
+		ev.session_started = (Sbx__SessionStarted *)msg;
+		break;
+	case SBX__EVENT__KIND_SESSION_EXITED:
+		ev.session_exited = (Sbx__ExitStatus *)msg;
+		break;
+	case SBX__EVENT__KIND_APPROVAL_ASKED:
+		ev.approval_asked = (Sbx__ApprovalRequest *)msg;
+		break;
+	case SBX__EVENT__KIND_APPROVAL_ANSWERED:
+		ev.approval_answered = (Sbx__ApprovalAnswered *)msg;
+		break;
+	default:
+		ev.policy_changed = (Sbx__PolicyChanged *)msg;
+		break;
+	}
+	env.msg_case = SBX__ENVELOPE__MSG_EVENT;
+	env.event = &ev;
+	for (s = subs; s; s = s->next)
+		if ((s->w.kinds & (1u << want)) && (!s->w.session_id ||
+		    s->w.session_id == session_id))
+			conn_send_id(s->c, s->req, &env);
+}
+
 int
-events_subscribe(struct conn *c, uint64_t session_id, uint64_t req)
+events_subscribe(struct conn *c, uint64_t req, const struct events_want *w)
 {
 	struct sub *s;
 
@@ -122,7 +160,7 @@ events_subscribe(struct conn *c, uint64_t session_id, uint64_t req)
 	if (!(s = calloc(1, sizeof(*s))))
 		return -ENOMEM;
 	s->c = c;
-	s->session_id = session_id;
+	s->w = *w;
 	s->req = req;
 	s->next = subs;
 	subs = s;
@@ -167,9 +205,90 @@ events_policy_changed(const char *what)
 	env.msg_case = SBX__ENVELOPE__MSG_POLICY_CHANGED;
 	env.policy_changed = &pc;
 	/* Not about one session: a subscriber following one does not get
-	 * it (its --count stays a count of that session's denials). */
+	 * it (its --count stays a count of that session's denials). One
+	 * that asked for lifecycle events gets it as one of them. */
 	for (s = subs; s; s = s->next)
-		if (!s->session_id)
+		if (!s->w.session_id && !s->w.kinds)
 			conn_send_id(s->c, s->req, &env);
+	send_lifecycle(SBX__EVENT_KIND__EVENT_KIND_POLICY, 0,
+		       SBX__EVENT__KIND_POLICY_CHANGED, &pc);
+}
+
+bool
+events_approver(const struct conn *c, uint64_t req)
+{
+	const struct sub *s;
+
+	for (s = subs; s; s = s->next)
+		if (s->c == c && s->req == req && s->w.approver)
+			return true;
+	return false;
+}
+
+unsigned
+events_approval_asked(uint64_t session_id, const Sbx__Envelope *env)
+{
+	struct sub *s;
+	unsigned n = 0;
+
+	for (s = subs; s; s = s->next)
+		if (s->w.approver && !s->c->dead && (!s->w.session_id ||
+		    s->w.session_id == session_id) &&
+		    conn_send_id(s->c, s->req, env) == 0)
+			n++;
+	send_lifecycle(SBX__EVENT_KIND__EVENT_KIND_APPROVALS, session_id,
+		       SBX__EVENT__KIND_APPROVAL_ASKED, env->approval_request);
+	return n;
+}
+
+void
+events_approval_answered(Sbx__ApprovalAnswered *a, struct conn *client,
+			 uint64_t client_req, const struct conn *by,
+			 uint64_t by_req)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	struct sub *s;
+
+	env.msg_case = SBX__ENVELOPE__MSG_APPROVAL_ANSWERED;
+	env.approval_answered = a;
+	if (client) {
+		a->mine = client == by && client_req == by_req;
+		conn_send_id(client, client_req, &env);
+	}
+	for (s = subs; s; s = s->next)
+		if (s->w.approver && (!s->w.session_id ||
+		    s->w.session_id == a->session_id)) {
+			a->mine = s->c == by && s->req == by_req;
+			conn_send_id(s->c, s->req, &env);
+		}
+	a->mine = false;
+	send_lifecycle(SBX__EVENT_KIND__EVENT_KIND_APPROVALS, a->session_id,
+		       SBX__EVENT__KIND_APPROVAL_ANSWERED, a);
+}
+
+void
+events_session_started(const Sbx__SessionStarted *st)
+{
+	send_lifecycle(SBX__EVENT_KIND__EVENT_KIND_SESSIONS, st->session_id,
+		       SBX__EVENT__KIND_SESSION_STARTED, st);
+}
+
+void
+events_session_exited(const Sbx__ExitStatus *es)
+{
+	send_lifecycle(SBX__EVENT_KIND__EVENT_KIND_SESSIONS, es->session_id,
+		       SBX__EVENT__KIND_SESSION_EXITED, es);
+}
+
+void
+events_output(uint64_t session_id, const Sbx__Envelope *env)
+{
+	struct sub *s;
+
+	/* A mirror that falls behind is dropped like any slow subscriber
+	 * (conn_send): it never slows the session's own client. */
+	for (s = subs; s; s = s->next)
+		if (s->w.mirror == session_id)
+			conn_send_id(s->c, s->req, env);
 }
 

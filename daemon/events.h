@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "daemon/violation.h"
+#include "proto/wire.h"
 
 struct conn;
 
@@ -24,10 +25,35 @@ void events_report(struct violation_log *l, uint64_t session_id,
 void events_flush(struct violation_log *l, uint64_t session_id,
 		  struct conn *client, uint64_t req);
 
-/* c receives the events of session_id (0: all sessions), as frames of its
- * request req, until it closes. -EALREADY if it subscribed with that req
- * already, -ENOMEM. */
-int events_subscribe(struct conn *c, uint64_t session_id, uint64_t req);
+/* What a subscription asks for besides violations (Subscribe). */
+struct events_want {
+	uint64_t session_id;	/* 0: all sessions */
+	bool approver;		/* gets ApprovalRequests, may answer */
+	unsigned kinds;		/* 1u << SBX__EVENT_KIND__*: lifecycle */
+	uint64_t mirror;	/* a session whose output it copies, or 0 */
+};
+
+/* c receives the events w asks for, as frames of its request req, until
+ * it closes. -EALREADY if it subscribed with that req already, -ENOMEM. */
+int events_subscribe(struct conn *c, uint64_t req,
+		     const struct events_want *w);
+/* Is (c, req) an approver's subscription? */
+bool events_approver(const struct conn *c, uint64_t req);
+
+/* An ApprovalRequest of session_id (env) for the approvers and the
+ * subscribers of approval events; returns how many approvers got it. */
+unsigned events_approval_asked(uint64_t session_id, const Sbx__Envelope *env);
+/* It was settled (a): told to the session's client (may be NULL) and the
+ * approvers, with `mine` for the connection and id that answered
+ * (by, by_req), and to the subscribers of approval events. */
+void events_approval_answered(Sbx__ApprovalAnswered *a,
+			      struct conn *client, uint64_t client_req,
+			      const struct conn *by, uint64_t by_req);
+/* Lifecycle: a session started, a session's end (its exit status). */
+void events_session_started(const Sbx__SessionStarted *st);
+void events_session_exited(const Sbx__ExitStatus *es);
+/* A copy of session_id's output (env, OutputData) for its mirrors. */
+void events_output(uint64_t session_id, const Sbx__Envelope *env);
 /* c has a subscription (with request id req when req is not NULL). */
 bool events_subscribed(const struct conn *c, const uint64_t *req);
 /* c is going away (conn.c); a no-op for a connection that never

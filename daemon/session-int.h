@@ -56,6 +56,8 @@ struct session {
 	int pending_sig; /* asked for before the sandbox had started */
 	char **argv;
 	char *workspace;
+	char *cwd;                 /* for lifecycle events */
+	char client[64];           /* its starting client's name (events) */
 	uint32_t direct_refused; /* direct-network refusals seen (no network
 				    namespace: syscall_deny_direct_net) */
 	char **env_withheld;	/* names the policy kept from the command,

@@ -12,6 +12,7 @@
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/events.h"
 #include "daemon/session.h"
 #include "daemon/session-int.h"
 
@@ -48,18 +49,36 @@ stdin_close_fd(struct session *s)
 		conn_pause_read(s->conn, false);
 }
 
+static void
+output_env(Sbx__Envelope *env, Sbx__OutputData *od, unsigned id,
+	   const uint8_t *buf, size_t n)
+{
+	od->stream = id;
+	od->data.data = (uint8_t *)buf;
+	od->data.len = n;
+	env->msg_case = SBX__ENVELOPE__MSG_OUTPUT;
+	env->output = od;
+}
+
 void
 session_output(struct session *s, unsigned id, const uint8_t *buf, size_t n)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__OutputData od = SBX__OUTPUT_DATA__INIT;
 
-	od.stream = id;
-	od.data.data = (uint8_t *)buf;
-	od.data.len = n;
-	env.msg_case = SBX__ENVELOPE__MSG_OUTPUT;
-	env.output = &od;
+	output_env(&env, &od, id, buf, n);
 	conn_send_id(s->conn, s->req, &env);
+}
+
+/* Live output only (an attach's replay is not copied again). */
+static void
+session_mirror(struct session *s, unsigned id, const uint8_t *buf, size_t n)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__OutputData od = SBX__OUTPUT_DATA__INIT;
+
+	output_env(&env, &od, id, buf, n);
+	events_output(s->id, &env);
 }
 
 static void
@@ -101,6 +120,7 @@ out_cb(evutil_socket_t fd, short what, void *arg)
 	 * is not and has no client is being killed. */
 	if (s->keep)
 		session_ring_add(s, st->id, buf, (size_t)n);
+	session_mirror(s, st->id, buf, (size_t)n);
 	if (!s->conn)
 		return;
 	session_output(s, st->id, buf, (size_t)n);

@@ -2,6 +2,7 @@
  * connection, what a connection's end or half-close does to its sessions,
  * and stopping them all at shutdown. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <event2/event.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -101,6 +102,19 @@ session_of(const struct conn *c, uint64_t req)
 		if (s->conn == c && s->req == req)
 			return s;
 	return NULL;
+}
+
+int
+session_approval_any(const Sbx__ApprovalDecision *d, const struct conn *by,
+		     uint64_t by_req)
+{
+	struct session *s;
+
+	/* Request ids are the daemon's, unique across sessions. */
+	for (s = sessions; s; s = s->next)
+		if (session_approval(s, d, by, by_req) == 0)
+			return 0;
+	return -ENOENT;
 }
 
 unsigned

@@ -9,17 +9,44 @@
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/events.h"
 #include "daemon/log.h"
 #include "daemon/proxy/proxy.h"
 #include "daemon/sandbox.h"
+#include "daemon/session.h"
 #include "daemon/session-int.h"
 
+/* An approval request goes to the session's client and every approver:
+ * asked if any of them got it. */
 static int
 session_send_hook(void *arg, const Sbx__Envelope *env)
 {
 	struct session *s = arg;
+	int r = s->conn ? conn_send_id(s->conn, s->req, env) : -ENOTCONN;
 
-	return s->conn ? conn_send_id(s->conn, s->req, env) : -ENOTCONN;
+	if (env->msg_case == SBX__ENVELOPE__MSG_APPROVAL_REQUEST &&
+	    events_approval_asked(s->id, env) > 0)
+		r = 0;
+	return r;
+}
+
+static void
+session_answered_hook(void *arg, Sbx__ApprovalAnswered *a,
+		      const struct proxy_answerer *by)
+{
+	struct session *s = arg;
+
+	events_approval_answered(a, s->conn, s->req, by ? by->conn : NULL,
+				 by ? by->req : 0);
+}
+
+int
+session_approval(struct session *s, const Sbx__ApprovalDecision *d,
+		 const struct conn *by, uint64_t by_req)
+{
+	const struct proxy_answerer who = { by->name, by, by_req };
+
+	return s->proxy ? proxy_approval(s->proxy, d, &who) : -ENOENT;
 }
 
 /* The sandbox made its proxy listeners (HTTP, SOCKS5) inside its network
@@ -28,7 +55,8 @@ void
 session_proxy_listeners(struct session *s, int *fds, int nfds)
 {
 	const struct proxy_hooks hooks = { s, session_send_hook,
-					   session_violation, NULL };
+					   session_violation, NULL,
+					   session_answered_hook };
 	int i;
 
 	if (s->proxy) {
@@ -68,7 +96,8 @@ int
 session_loopback_proxy(struct session *s, uint16_t ports[2])
 {
 	const struct proxy_hooks hooks = { s, session_send_hook,
-					   session_violation, session_admit };
+					   session_violation, session_admit,
+					   session_answered_hook };
 
 	s->proxy = proxy_listen_loopback(s->id, s->policy, &hooks, ports);
 	return s->proxy ? 0 : -EADDRNOTAVAIL;

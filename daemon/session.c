@@ -42,6 +42,7 @@
 #include "daemon/session-int.h"
 #include "daemon/violation.h"
 #include "daemon/workspace.h"
+#include "proto/blocked.h"
 
 /* Signal grace after a timeout's SIGTERM, unless the request sets one. */
 #define KILL_GRACE_MS 5000
@@ -113,6 +114,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	if (s->tmp_held)
 		ws_tmp_release(s->workspace);
 	free(s->workspace);
+	free(s->cwd);
 	free(s->home_layers);
 	free(s->home);
 	policy_free(s->policy);
@@ -267,7 +269,18 @@ session_send_started(struct session *s)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__RunStarted rs = SBX__RUN_STARTED__INIT;
+	Sbx__SessionStarted st = SBX__SESSION_STARTED__INIT;
 
+	st.session_id = s->id;
+	st.pid = s->proc.pid;
+	st.argv = s->argv;
+	for (st.n_argv = 0; s->argv[st.n_argv]; st.n_argv++)
+		;
+	st.cwd = s->cwd;
+	st.workspace = s->workspace;
+	st.client_name = s->client;
+	st.tty = s->tty;
+	events_session_started(&st);
 	if (!s->conn)
 		return;
 	rs.session_id = s->id;
@@ -315,7 +328,8 @@ send_exit(struct session *s)
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__ExitStatus es = SBX__EXIT_STATUS__INIT;
 	struct home_diverted hd = { 0 };
-	char msg[256] = "";
+	char msg[256] = "", **lines = NULL;
+	size_t nlines = 0;
 
 	es.session_id = s->id;
 	if (s->got_status && WIFEXITED(s->exit.value)) {
@@ -359,9 +373,17 @@ send_exit(struct session *s)
 		es.n_diverted = hd.n;
 		es.diverted_more = hd.more;
 	}
+	/* The words every client shows (sbxctl prints them as they are). */
+	if (blocked_summary_lines(&es, &lines, &nlines) == 0) {
+		es.summary_lines = lines;
+		es.n_summary_lines = nlines;
+	}
 	env.msg_case = SBX__ENVELOPE__MSG_EXIT_STATUS;
 	env.exit_status = &es;
-	conn_send_id(s->conn, s->req, &env);
+	if (s->conn)
+		conn_send_id(s->conn, s->req, &env);
+	events_session_exited(&es);
+	blocked_lines_free(lines, nlines);
 	home_diverted_free(&hd);
 }
 
@@ -377,6 +399,9 @@ void
 session_send_end(struct session *s)
 {
 	events_flush(s->vlog, s->id, s->conn, s->req);
+	/* Lifecycle subscribers get the end of a session nobody holds. */
+	if (!s->setup_failed)
+		send_exit(s);
 	if (!s->conn)
 		return;
 	if (s->setup_failed)
@@ -385,8 +410,6 @@ session_send_end(struct session *s)
 			      "sandbox setup failed at %s: %s",
 			      sandbox_step_name(s->setup.step),
 			      setup_problem(s));
-	else
-		send_exit(s);
 	conn_flush(s->conn);
 }
 
@@ -433,13 +456,6 @@ session_client_gone(struct session *s)
 		shutdown(s->proc.status_fd, SHUT_RDWR);
 	if (!s->exited)
 		session_signal(s, SIGKILL);
-}
-
-void
-session_approval(struct session *s, const Sbx__ApprovalDecision *d)
-{
-	if (s->proxy)
-		proxy_approval(s->proxy, d);
 }
 
 static int
@@ -492,8 +508,9 @@ session_alloc(const Sbx__RunRequest *req)
 	s->streaming = req->io_mode == SBX__IO_MODE__IO_MODE_STREAMING;
 	s->argv = calloc(req->n_argv + 1, sizeof(*s->argv));
 	s->workspace = strdup(req->workspace);
+	s->cwd = strdup(req->cwd ? req->cwd : "");
 	s->free_ev = event_new(sbxd.base, -1, 0, session_free_cb, s);
-	if (!s->argv || !s->workspace || !s->free_ev || !s->vlog)
+	if (!s->argv || !s->workspace || !s->cwd || !s->free_ev || !s->vlog)
 		goto fail;
 	for (i = 0; i < req->n_argv; i++)
 		if (!(s->argv[i] = strdup(req->argv[i])))
@@ -504,6 +521,7 @@ fail:
 		free(s->argv[i]);
 	free(s->argv);
 	free(s->workspace);
+	free(s->cwd);
 	if (s->free_ev)
 		event_free(s->free_ev);
 	violation_log_free(s->vlog);
@@ -713,6 +731,7 @@ session_start(struct conn *c, const Sbx__RunRequest *req,
 	}
 	s->conn = c;
 	s->req = c->req;
+	memcpy(s->client, c->name, sizeof(s->client));
 	s->credit = req->stdin_credit && s->streaming;
 	session_stdin_grant(s, true);
 	if (s->proc.pidfd >= 0)

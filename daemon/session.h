@@ -45,8 +45,14 @@ void session_conn_eof(struct conn *c);
 int session_attach(struct session *s, struct conn *c, bool credit);
 /* sig to the processes target names (Sbx__SignalTarget). */
 int session_signal_to(struct session *s, int sig, int target);
-/* The client answered an approval request of this session's proxy. */
-void session_approval(struct session *s, const Sbx__ApprovalDecision *d);
+/* The session's client or an approver (by, its request by_req) answered
+ * an approval request of this session's proxy: 0, or -ENOENT when the
+ * session has no pending request of that id. */
+int session_approval(struct session *s, const Sbx__ApprovalDecision *d,
+		     const struct conn *by, uint64_t by_req);
+/* The same for whichever session asked (an approver's answer). */
+int session_approval_any(const Sbx__ApprovalDecision *d,
+			 const struct conn *by, uint64_t by_req);
 void session_output_drained(struct session *s, size_t pending);
 int session_stdin(struct session *s, const uint8_t *data, size_t len);
 int session_stdin_close(struct session *s);

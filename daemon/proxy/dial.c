@@ -11,10 +11,15 @@
 #include <event2/event.h>
 #include <event2/util.h>
 #include <netinet/in.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "daemon/proxy/addr-class.h"
+#include "daemon/proxy/hosts.h"
 #include "daemon/proxy/int.h"
 #include "daemon/proxy/io.h"
 
@@ -260,6 +265,79 @@ deny_unknown(struct pconn *pc, const char *why, const char *detail)
 	    (addr_class_host(&pc->host, &cls) == 0 && cls == ADDR_LOOPBACK))
 		d.remedy = loopback_remedy;
 	denied(pc, &d);
+}
+
+/* The addresses pc's name has in the hosts file at path (at most max). */
+static size_t
+hosts_file_lookup(const char *path, const struct host *name,
+    struct host *out, size_t max)
+{
+	char *buf;
+	struct stat st;
+	ssize_t n;
+	size_t found = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size < (1 << 20) &&
+	    (buf = malloc((size_t)st.st_size + 1)) != NULL) {
+		if ((n = read(fd, buf, (size_t)st.st_size)) > 0)
+			found = hosts_lookup(buf, (size_t)n, name, out, max);
+		free(buf);
+	}
+	close(fd);
+	return found;
+}
+
+void
+dial_refused(struct pconn *pc, char *buf, size_t len)
+{
+	const struct proxy_rule *rule = NULL;
+	const char *files[] = { proxy_config()->hosts_file, "/etc/hosts" };
+	struct host addr[8];
+	enum addr_class cls = ADDR_PUBLIC;
+	size_t n = 0, i;
+
+	buf[0] = '\0';
+	/* Only what is known without asking the network: a DNS lookup of a
+	 * name nobody allowed would leak it. evdns answers from these
+	 * files first, so what they say is what the dial would get. */
+	if (pc->host.kind == HOST_NAME)
+		for (i = 0; i < 2 && n == 0; i++)
+			if (files[i] != NULL)
+				n = hosts_file_lookup(files[i], &pc->host, addr,
+				    8);
+	if (pc->host.kind != HOST_NAME) {
+		addr[0] = pc->host;
+		n = 1;
+	}
+	if (n > 8)
+		n = 8;
+	/* Refused only when every address is: the dial tries them all. */
+	for (i = 0; i < n; i++) {
+		if (own_listener(pc, &addr[i], &(struct proxy_denial){ 0 }))
+			continue;
+		if (proxy_rules_address(pc->px->rules, &pc->host, true,
+		    &addr[i], pc->port, NULL, &rule, &cls) != NETRULE_ALLOW &&
+		    (pc->host.kind == HOST_NAME || rule != NULL))
+			continue;
+		return;
+	}
+	if (n == 0)
+		return;
+	if (rule != NULL)
+		snprintf(buf, len, "%s resolves to %s, which deniedDomains "
+		    "denies: refused even if allowed", pc->host.text,
+		    addr[n - 1].text);
+	else if (pc->host.kind == HOST_NAME)
+		snprintf(buf, len, "%s resolves to %s (%s): refused even if "
+		    "allowed; only a rule naming the address allows it",
+		    pc->host.text, addr[n - 1].text, addr_class_name(cls));
+	else
+		snprintf(buf, len, "%s:%u is an sbx proxy listener of another "
+		    "session: refused even if allowed", pc->host.text, pc->port);
 }
 
 void

@@ -138,9 +138,14 @@ void dial_asked(struct pconn *pc, int answer, const char *reason);
 
 /* proxy/ask.c */
 int ask_start(struct pconn *pc);
+/* What the address check will say of pc once allowed, when it refuses
+ * every address pc is known to have without a DNS lookup (an address
+ * literal, a hosts-file name): the reason in buf, else "". */
+void dial_refused(struct pconn *pc, char *buf, size_t len);
 void ask_leave(struct pconn *pc);
-void ask_answer(struct proxy *px, uint64_t id, int answer,
-    const char *reason);
+/* -ENOENT: no pending request id (unknown, settled, timed out). */
+int ask_answer(struct proxy *px, uint64_t id, int answer,
+    const char *reason, const struct proxy_answerer *by);
 /* Every pending ask answered deny (reason), or dropped (reason NULL). */
 void ask_end_all(struct proxy *px, const char *reason);
 

@@ -447,11 +447,12 @@ proxy_netns_listener(const struct proxy *px)
 	return evconnlistener_get_fd(px->lis[0]);
 }
 
-void
-proxy_approval(struct proxy *px, const Sbx__ApprovalDecision *d)
+int
+proxy_approval(struct proxy *px, const Sbx__ApprovalDecision *d,
+    const struct proxy_answerer *by)
 {
-	ask_answer(px, d->request_id, d->answer,
-	    d->reason && d->reason[0] ? d->reason : NULL);
+	return ask_answer(px, d->request_id, d->answer,
+	    d->reason && d->reason[0] ? d->reason : NULL, by);
 }
 
 void

@@ -26,6 +26,14 @@ struct proxy_config {
 int proxy_init(const struct proxy_config *cfg, char *err, size_t errlen);
 void proxy_cleanup(void);
 
+/* Who answered an approval request (a connection of the core's, opaque
+ * here, and its request id: handed back to hooks.answered). */
+struct proxy_answerer {
+	const char *name;	/* its Hello's client_name, or "" */
+	const void *conn;
+	uint64_t req;
+};
+
 /* What a proxy needs from its session. */
 struct proxy_hooks {
 	void *arg;
@@ -37,6 +45,11 @@ struct proxy_hooks {
 	/* May this accepted connection be served? NULL: every one (the
 	 * listeners are inside the sandbox's own network namespace). */
 	bool (*admit)(void *arg, int fd);
+	/* An approval request was settled: a (valid during the call) for
+	 * the session's client and the approvers; by: who answered, NULL
+	 * when nobody did (timeout, client gone). */
+	void (*answered)(void *arg, Sbx__ApprovalAnswered *a,
+			 const struct proxy_answerer *by);
 };
 
 /*
@@ -68,8 +81,10 @@ int proxy_netns_listener(const struct proxy *px);
 /* Stops serving and frees every connection. Not from a proxy callback. */
 void proxy_free(struct proxy *px);
 
-/* The session's client answered an ApprovalRequest. */
-void proxy_approval(struct proxy *px, const Sbx__ApprovalDecision *d);
+/* The session's client or an approver (by) answered an ApprovalRequest:
+ * 0, or -ENOENT when px has no pending request of that id. */
+int proxy_approval(struct proxy *px, const Sbx__ApprovalDecision *d,
+    const struct proxy_answerer *by);
 /* The session's client left: nobody can answer now, pending asks deny. */
 void proxy_client_gone(struct proxy *px);
 

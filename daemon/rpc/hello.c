@@ -1,4 +1,6 @@
 /* Hello: protocol version check and the daemon's capabilities. */
+#include <stdio.h>
+
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
 #include "daemon/rpc/rpc.h"
@@ -18,6 +20,11 @@ static const char *const features[] = {
 	"half-close",         /* shutdown(SHUT_WR) is the end of stdin */
 	"signal-target",      /* SendSignal.target */
 	"stdin-credit",       /* RunRequest.stdin_credit, StdinCredit */
+	"summary-lines",      /* ExitStatus.summary_lines */
+	"approvals-broker",   /* Subscribe.approver, ApprovalAnswered, scopes
+				 sandbox and always, errors for unknown ids */
+	"lifecycle-events",   /* Subscribe.kinds, Event */
+	"output-mirror",      /* Subscribe.mirror_output */
 };
 
 static void
@@ -42,6 +49,10 @@ rpc_hello(struct conn *c, const Sbx__Envelope *env)
 	/* Nothing differs by the client's version yet: a version 1 client
 	 * sends no request ids, and 0 is an id like any other. */
 	c->hello = true;
+	/* Who answered an approval, who started a session: for people. */
+	if (env->hello->client_name)
+		snprintf(c->name, sizeof(c->name), "%s",
+			 env->hello->client_name);
 	cap.backend = (char *)caps->backend;
 	cap.landlock_abi = caps->landlock_abi;
 	cap.seccomp = caps->seccomp;
