@@ -40,6 +40,7 @@ struct run_opts {
 	struct run_policy policy;
 	enum ask_mode on_ask;
 	bool quiet;
+	uint64_t sandbox;      /* --sandbox: run in this long-lived one */
 };
 
 enum {
@@ -50,6 +51,7 @@ enum {
 	OPT_ON_ASK,
 	OPT_KILL_AFTER,
 	OPT_KEEP,
+	OPT_SANDBOX,
 };
 
 /* The policy flags of run (all of them live here, so the request layer has
@@ -107,6 +109,7 @@ static const struct option opts[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "on-ask", required_argument, NULL, OPT_ON_ASK },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "sandbox", required_argument, NULL, OPT_SANDBOX },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -145,6 +148,13 @@ parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'C':
 			o->cwd = optarg;
+			break;
+		case OPT_SANDBOX:
+			o->sandbox = strtoull(optarg, &end, 10);
+			if (*end || !o->sandbox) {
+				client_err("bad sandbox id: %s", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'w':
 			o->workspace = optarg;
@@ -342,6 +352,9 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	req.umask = umask(022);
 	req.umask_set = true;
 	req.stdin_credit = o->stream;
+	/* In a long-lived sandbox: its policy is the sandbox's, and the
+	 * workspace we are in must be it (or inside it). */
+	req.sandbox_id = o->sandbox;
 	umask((mode_t)req.umask);
 	tty_winsize(&size);
 	w.rows = size.ws_row;
@@ -462,7 +475,8 @@ const struct cmd_entry cmd_run_entry = {
 	"             [--allow-domain HOST] [--deny-read PATH] "
 	"[--allow-write PATH]\n"
 	"             [--policy FILE] [--on-ask=prompt|deny] "
-	"[-q|--quiet] [--json] -- CMD...",
+	"[-q|--quiet] [--json]\n"
+	"             [--sandbox ID] -- CMD...",
 	.summary = "Run CMD in a sandbox whose writable root is the workspace; "
 		   "exit with its status.",
 	.fn = cmd_run,

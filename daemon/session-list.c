@@ -172,6 +172,7 @@ session_describe(const struct session *s, Sbx__SessionInfo *info)
 	info->tty = s->tty;
 	info->io_mode = s->streaming ? SBX__IO_MODE__IO_MODE_STREAMING :
 				       SBX__IO_MODE__IO_MODE_FD_PASSING;
+	info->sandbox_id = s->sbox_id;
 }
 
 const struct policy *

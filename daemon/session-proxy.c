@@ -12,13 +12,17 @@
 #include "daemon/log.h"
 #include "daemon/proxy/proxy.h"
 #include "daemon/sandbox.h"
+#include "daemon/sbox.h"
 #include "daemon/session-int.h"
 
 static int
 session_send_hook(void *arg, const Sbx__Envelope *env)
 {
-	struct session *s = arg;
+	struct session *s = arg, *t;
 
+	/* A long-lived sandbox's proxy asks the command running in it. */
+	if (s->sbox_holder && (t = sbox_client(s->sbox_id)))
+		s = t;
 	return s->conn ? conn_send_id(s->conn, s->req, env) : -ENOTCONN;
 }
 

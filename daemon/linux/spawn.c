@@ -186,6 +186,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	}
 	memcpy(p->stdio, req->stdio, sizeof(p->stdio));
 	p->tty = req->tty;
+	p->resident = req->resident;
 	p->proxy = req->proxy && lb->caps.net == SANDBOX_NET_NAMESPACE;
 	memcpy(p->proxy_ports, req->proxy_ports, sizeof(p->proxy_ports));
 	p->fs = req->fs;
@@ -558,7 +559,11 @@ spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 		if ((r = ltemplate_sandbox(t, &status, &go, &warm)) < 0)
 			break;
 		r = linux_job_send(go, p, sync[0]);
-		close(go);
+		/* A long-lived sandbox takes its further commands there. */
+		if (r == 0 && p->resident)
+			out->go_fd = go;
+		else
+			close(go);
 		if (r == 0)
 			break;
 		close(status);
@@ -580,6 +585,8 @@ spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 	out->pid = 0;
 	out->pidfd = -1;
 	out->status_fd = status;
+	if (!p->resident)
+		out->go_fd = -1;
 	out->template = t;
 	return 0;
 }
@@ -607,9 +614,12 @@ int
 sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 {
 	struct sandbox_proc proc = { .pidfd = -1, .status_fd = -1,
-				     .notify_fd = -1 };
+				     .notify_fd = -1, .go_fd = -1 };
 	int r;
 
+	/* Further commands go to a templated sandbox's command process. */
+	if (p->resident && (p->llonly || p->tty))
+		return -ENOTSUP;
 	r = p->llonly ? spawn_llonly(p, &proc) :
 	    p->tty ? spawn_direct(p, &proc) : spawn_templated(p, &proc);
 	if (r < 0)
@@ -728,7 +738,9 @@ sandbox_proc_release(struct sandbox_proc *p)
 	linux_connect_release(p);
 	if (p->notify_fd >= 0)
 		close(p->notify_fd);
-	p->pidfd = p->status_fd = p->notify_fd = -1;
+	if (p->go_fd >= 0)
+		close(p->go_fd);
+	p->pidfd = p->status_fd = p->notify_fd = p->go_fd = -1;
 	p->template = NULL;
 }
 
@@ -766,36 +778,4 @@ sandbox_status_read(int fd, struct sandbox_status *st, int *fds, int *nfds)
 		return n == 0 ? 0 : -EBADMSG;
 	}
 	return 1;
-}
-
-int
-sandbox_signal_all(const struct sandbox_proc *proc, int sig)
-{
-	siginfo_t si = { 0 };
-
-	if (proc->pidfd < 0)
-		return -EAGAIN;
-	if (sig == SIGKILL)
-		return sandbox_signal(proc, sig);
-	/* The init tells it from a signal for the command by its value. */
-	si.si_signo = sig;
-	si.si_code = SI_QUEUE;
-	si.si_pid = getpid();
-	si.si_uid = getuid();
-	si.si_value.sival_int = LINUX_SIG_ALL;
-	if (syscall(SYS_pidfd_send_signal, proc->pidfd, sig, &si, 0) < 0)
-		return -errno;
-	return 0;
-}
-
-int
-sandbox_signal(const struct sandbox_proc *proc, int sig)
-{
-	if (proc->pidfd < 0)
-		return -EAGAIN; /* not started yet: caller retries at start */
-	if (sig == SIGKILL && linux_backend()->caps.landlock_only)
-		sig = LLONLY_SIGKILL; /* the init kills the rest, then itself */
-	if (syscall(SYS_pidfd_send_signal, proc->pidfd, sig, NULL, 0) < 0)
-		return -errno;
-	return 0;
 }

@@ -17,6 +17,8 @@ static const char *const features[] = {
 	"half-close",         /* shutdown(SHUT_WR) is the end of stdin */
 	"signal-target",      /* SendSignal.target */
 	"stdin-credit",       /* RunRequest.stdin_credit, StdinCredit */
+	"sandboxes",          /* CreateSandbox, RunRequest.sandbox_id,
+				 DestroySandbox, ListSandboxes */
 };
 
 static void
