@@ -325,8 +325,21 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	struct winsize size;
 	size_t nenv;
 
-	if (resolve(o->cwd ? o->cwd : ".", cwd) < 0 ||
-	    resolve(o->workspace ? o->workspace : cwd, ws) < 0)
+	if (o->sandbox) {
+		/* In a long-lived sandbox -C is a path inside it (its /tmp
+		 * is its own), entered there; the workspace we are in is
+		 * where we are, to be the sandbox's or under it. */
+		if (resolve(o->workspace ? o->workspace : ".", ws) < 0 ||
+		    (o->cwd && o->cwd[0] != '/' &&
+		     snprintf(cwd, sizeof(cwd), "%s/%s", ws, o->cwd) >=
+		     (int)sizeof(cwd)))
+			return -EINVAL;
+		if (o->cwd && o->cwd[0] == '/')
+			snprintf(cwd, sizeof(cwd), "%s", o->cwd);
+		else if (!o->cwd && resolve(".", cwd) < 0)
+			return -EINVAL;
+	} else if (resolve(o->cwd ? o->cwd : ".", cwd) < 0 ||
+		   resolve(o->workspace ? o->workspace : cwd, ws) < 0)
 		return -EINVAL;
 	if ((r = make_overrides(&o->policy, cwd, &po, &req.overrides)) < 0) {
 		overrides_free(&po);

@@ -14,6 +14,7 @@
  * poll only; nothing here allocates. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
@@ -45,7 +46,7 @@ put_record(int st, const struct sandbox_status *rec, int fd)
 	do
 		n = fdpass_send(st, rec, sizeof(*rec), fd >= 0 ? &fd : NULL,
 				fd >= 0 ? 1 : 0);
-	while (n < 0 && n == -EINTR);
+	while (n == -EINTR);
 }
 
 static void
@@ -72,6 +73,12 @@ start(struct job_slot *s, struct linux_job *j)
 
 	pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
 	if (pid == 0) {
+		/* The server's 0-2 are free fds: the status channel may be
+		 * one, which the command's stdio is about to take. */
+		if (j->status_fd < 3 &&
+		    (j->status_fd = fcntl(j->status_fd, F_DUPFD_CLOEXEC,
+					  3)) < 0)
+			_exit(125);
 		/* Its own session, and the terminal as its controlling
 		 * one (take_stdio), as a run's command has. */
 		if (setsid() < 0) {

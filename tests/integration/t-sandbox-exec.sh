@@ -15,14 +15,18 @@ for b in json.load(sys.stdin):
     if b["id"] == int(sys.argv[1]):
         print(b[sys.argv[2]]); break' "$1" "$2"
 }
-started() { p=$(sandbox_field "$1" pid); [ -n "$p" ] && [ "$p" -gt 0 ]; }
+# started ID: its init runs; its host pid is left in $T/init.
+started() {
+	p=$(sandbox_field "$1" pid)
+	[ -n "$p" ] && [ "$p" -gt 0 ] && echo "$p" >"$T/init"
+}
 gone() { [ -z "$(sandbox_field "$1" id)" ]; }
 
 id=$(cd "$WS" && sbx sandbox create --idle 600)
 case $id in ''|*[!0-9]*) fail "create printed an id: '$id'"; done_test ;; esac
 ok "sandbox $id created"
 wait_for "sandbox $id to start" started "$id"
-init=$(sandbox_field "$id" pid)
+init=$(cat "$T/init")
 
 # A background process left by one command answers the next: a sleep
 # writes its pid to /tmp, and a TCP server listens on the sandbox's own
@@ -69,6 +73,11 @@ fi
 # A run is a sandbox of its own: the sandbox's processes are not in it.
 check "a plain run does not see the sandbox's processes" \
 	sh -c "cd '$WS' && ! sbx run -- kill -0 $bg 2>/dev/null"
+# The cwd is entered inside: the sandbox's /tmp, not the host's.
+expect_eq "cwd /tmp is the sandbox's" \
+	"$(cd "$WS" && sbx sandbox exec "$id" -C /tmp -- cat note)" kept
+(cd "$WS" && sbx sandbox exec "$id" -- /nonexistent/cmd) 2>"$T/err"
+expect_eq "a command not found exits 127" "$?" 127
 # Exit statuses and streaming mode, as a run.
 (cd "$WS" && sbx sandbox exec "$id" -- sh -c 'exit 7')
 expect_eq "an exec's exit status" "$?" 7
@@ -98,15 +107,20 @@ check "exec after rm refused" \
 	sh -c "cd '$WS' && ! sbx sandbox exec $id -- true 2>/dev/null"
 
 # The idle timeout destroys an unused sandbox.
-id2=$(cd "$WS" && sbx sandbox create --idle 0.3)
+id2=$(cd "$WS" && sbx sandbox create --idle 1)
 wait_for "sandbox $id2 to start" started "$id2"
-init2=$(sandbox_field "$id2" pid)
+init2=$(cat "$T/init")
 check "an idle sandbox is destroyed after its timeout" wait_exit "$init2"
 wait_for "the idle sandbox to leave the list" gone "$id2"
 check "ids are never reused" [ "$id2" != "$id" ]
 
 # Nor across a restart: an id from before is NOT_FOUND, never another's.
+# The daemon stops cleanly with a sandbox running, and takes it down.
+idx=$(cd "$WS" && sbx sandbox create)
+wait_for "sandbox $idx to start" started "$idx"
+initx=$(cat "$T/init")
 stop_daemon
+check "a running sandbox ends with the daemon" wait_exit "$initx"
 start_daemon
 id3=$(cd "$WS" && sbx sandbox create)
 check "a sandbox id after a restart is new" [ "$id3" -gt "$id2" ]
