@@ -491,7 +491,7 @@ session_alloc(const Sbx__RunRequest *req)
 	if (!s)
 		return NULL;
 	s->proc.pidfd = s->proc.status_fd = s->stdin_fd = -1;
-	s->proc.notify_fd = -1;
+	s->proc.notify_fd = s->proc.go_fd = -1;
 	s->deny_fd = -1;
 	s->out[0].fd = s->out[1].fd = -1;
 	s->id = session_id_next();

@@ -160,10 +160,15 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 		 char *err, size_t errlen)
 {
 	const struct linux_backend *lb = linux_backend();
-	struct sandbox_plan *p = calloc(1, sizeof(*p));
+	struct sandbox_plan *p;
 	int r;
 
-	if (!p)
+	if (req->resident && lb->caps.landlock_only) {
+		snprintf(err, errlen, "long-lived sandboxes need namespaces "
+			 "(this daemon runs in Landlock-only mode)");
+		return -ENOTSUP;
+	}
+	if (!(p = calloc(1, sizeof(*p))))
 		return -ENOMEM;
 	p->tmp_fd = p->vartmp_fd = p->home_from = -1;
 	p->argv = strv_dup(req->argv);
