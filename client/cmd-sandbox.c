@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "client/cmd.h"
+#include "client/run-policy.h"
 
 static int
 seconds_ms(const char *arg, uint64_t *ms)
@@ -58,6 +59,7 @@ static const struct option create_opts[] = {
 	{ "cwd", required_argument, NULL, 'C' },
 	{ "idle", required_argument, NULL, 'i' },
 	{ "lifetime", required_argument, NULL, 'l' },
+	RUN_POLICY_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -67,14 +69,24 @@ cmd_create(const struct cmd_ctx *ctx, int argc, char **argv)
 	Sbx__Envelope env = SBX__ENVELOPE__INIT, *rep = NULL;
 	Sbx__CreateSandbox cs = SBX__CREATE_SANDBOX__INIT;
 	Sbx__RunRequest spec = SBX__RUN_REQUEST__INIT;
+	Sbx__PolicyOverrides po = SBX__POLICY_OVERRIDES__INIT;
+	struct run_policy *pol = calloc(1, sizeof(*pol));
 	const char *ws_arg = NULL, *cwd_arg = ".";
 	char cwd[PATH_MAX], ws[PATH_MAX];
 	uint64_t ms;
 	mode_t um;
-	int c;
+	int c, r = EXIT_SBX;
 
+	if (!pol)
+		return EXIT_SBX;
 	while ((c = getopt_long(argc, argv, "+w:C:", create_opts,
 				NULL)) != -1) {
+		if ((r = run_policy_flag(c, optarg, pol)) != 0) {
+			if (r < 0)
+				goto out;
+			continue;
+		}
+		r = EXIT_SBX;
 		switch (c) {
 		case 'w':
 			ws_arg = optarg;
@@ -85,23 +97,30 @@ cmd_create(const struct cmd_ctx *ctx, int argc, char **argv)
 		case 'i':
 		case 'l':
 			if (seconds_ms(optarg, &ms) < 0)
-				return EXIT_SBX;
+				goto out;
 			if (c == 'i')
 				cs.idle_timeout_ms = (uint32_t)ms;
 			else
 				cs.lifetime_ms = ms;
 			break;
 		default:
-			return cmd_bad_usage(&cmd_sandbox_entry, "");
+			cmd_bad_usage(&cmd_sandbox_entry, "");
+			goto out;
 		}
 	}
-	if (optind != argc)
-		return cmd_bad_usage(&cmd_sandbox_entry, "");
+	r = EXIT_SBX;
+	if (optind != argc) {
+		cmd_bad_usage(&cmd_sandbox_entry, "");
+		goto out;
+	}
 	if (!realpath(cwd_arg, cwd) || !realpath(ws_arg ? ws_arg : cwd, ws)) {
 		client_err("%s: %s", ws_arg ? ws_arg : cwd_arg,
 			   strerror(errno));
-		return EXIT_SBX;
+		goto out;
 	}
+	/* The sandbox's request layer, for all its commands. */
+	if (run_policy_overrides(pol, cwd, &po, &spec.overrides) < 0)
+		goto out;
 	spec.cwd = cwd;
 	spec.workspace = ws;
 	um = umask(022);
@@ -112,11 +131,15 @@ cmd_create(const struct cmd_ctx *ctx, int argc, char **argv)
 	env.msg_case = SBX__ENVELOPE__MSG_CREATE_SANDBOX;
 	env.create_sandbox = &cs;
 	if (call(ctx, &env, SBX__ENVELOPE__MSG_SANDBOX_CREATED, &rep) < 0)
-		return EXIT_SBX;
+		goto out;
 	printf("%llu\n",
 	       (unsigned long long)rep->sandbox_created->sandbox->id);
 	wire_envelope_free(rep);
-	return 0;
+	r = 0;
+out:
+	run_policy_free(&po);
+	free(pol);
+	return r;
 }
 
 /* exec ID [run's options] -- CMD: `sbxctl run --sandbox ID ...`. */
@@ -290,6 +313,8 @@ const struct cmd_entry cmd_sandbox_entry = {
 	.name = "sandbox",
 	.usage = "sandbox create [--workspace DIR] [-C DIR] [--idle SEC] "
 	"[--lifetime SEC]\n"
+	"             [--allow-domain HOST] [--deny-read PATH] "
+	"[--allow-write PATH] [--policy FILE]\n"
 	"             | exec ID [run's options] -- CMD... | ls [--json] "
 	"| rm ID...",
 	.summary = "Long-lived sandboxes: create one (prints its id), run "

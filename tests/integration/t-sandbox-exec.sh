@@ -96,15 +96,34 @@ fi
 check "exec into a missing sandbox refused" \
 	sh -c "cd '$WS' && ! sbx sandbox exec 999999999 -- true 2>/dev/null"
 
+# A command running when its sandbox is destroyed ends killed (137).
+(cd "$WS" && exec sbx sandbox exec "$id" -- sleep 1000) &
+cmdpid=$!
+running() { [ "$(sandbox_field "$id" commands)" = 1 ]; }
+wait_for "the sleep to run in the sandbox" running
+
 # Destroy: the init exits (its pidfd says so), and no process of the
 # sandbox is left on the host.
 sbx sandbox rm "$id"
 expect_eq "rm exits 0" "$?" 0
 check "the sandbox's init exits" wait_exit "$init"
 check "its background sleep is gone" sh -c "! kill -0 $host_bg 2>/dev/null"
+wait "$cmdpid"
+expect_eq "the command running in it ends killed" "$?" 137
 wait_for "the sandbox to leave the list" gone "$id"
 check "exec after rm refused" \
 	sh -c "cd '$WS' && ! sbx sandbox exec $id -- true 2>/dev/null"
+
+# The sandbox's policy is set when it is made, for all its commands.
+echo secret >"$WS/private.txt"
+idp=$(cd "$WS" && sbx sandbox create --deny-read private.txt)
+check "a policy flag of create holds for its commands" \
+	sh -c "cd '$WS' && ! sbx sandbox exec $idp -- cat private.txt >/dev/null 2>&1"
+check "... which exec cannot change (INVALID)" \
+	sh -c "cd '$WS' && ! sbx sandbox exec $idp --allow-write /etc -- true 2>/dev/null"
+check "... and a run of the workspace does not have" \
+	sh -c "cd '$WS' && sbx run -q -- cat private.txt >/dev/null"
+sbx sandbox rm "$idp"
 
 # The idle timeout destroys an unused sandbox.
 id2=$(cd "$WS" && sbx sandbox create --idle 1)
