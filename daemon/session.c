@@ -229,8 +229,15 @@ audit_done(void *arg)
 static void
 mark_exited(struct session *s)
 {
+	struct session *h;
+
 	if (s->exited)
 		return;
+	/* A command of a long-lived sandbox: what it was refused is queued
+	 * on its sandbox's channel, and read while it still goes to it. */
+	if (s->sbox_id && !s->sbox_holder && (h = sbox_holder(s->sbox_id)) &&
+	    h->deny_ev && h->deny_fd >= 0)
+		session_read_denials(h, true);
 	s->exited = true;
 	s->end_ms = sbxd_now_ms();
 	if (s->sbox_id)

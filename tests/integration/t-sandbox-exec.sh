@@ -78,6 +78,10 @@ expect_eq "cwd /tmp is the sandbox's" \
 	"$(cd "$WS" && sbx sandbox exec "$id" -C /tmp -- cat note)" kept
 (cd "$WS" && sbx sandbox exec "$id" -- /nonexistent/cmd) 2>"$T/err"
 expect_eq "a command not found exits 127" "$?" 127
+# What the sandbox refuses a command is reported to that command.
+(cd "$WS" && sbx sandbox exec "$id" -- mount -t tmpfs x /mnt) 2>"$T/err"
+check "a refusal is reported to the command's client" \
+	grep -q "sbx: blocked syscall mount" "$T/err"
 # Exit statuses and streaming mode, as a run.
 (cd "$WS" && sbx sandbox exec "$id" -- sh -c 'exit 7')
 expect_eq "an exec's exit status" "$?" 7
