@@ -78,6 +78,19 @@ expect_eq "cwd /tmp is the sandbox's" \
 	"$(cd "$WS" && sbx sandbox exec "$id" -C /tmp -- cat note)" kept
 (cd "$WS" && sbx sandbox exec "$id" -- /nonexistent/cmd) 2>"$T/err"
 expect_eq "a command not found exits 127" "$?" 127
+# A command of the sandbox kept past its client (keep_on_disconnect) is
+# taken up by another connection (Attach), as a run's.
+pc() { "$PY" "$HERE/protoclient.py" "$SOCK" "$WS" "$@"; }
+line=$(pc keep-sandbox "$id" before sh -c 'echo before; read x; echo "got $x"; exit 3')
+sid=${line#session }
+sid=${sid%% *}
+case $sid in '' | *[!0-9]*) fail "no session id from the kept exec: $line"; sid=0 ;; esac
+out=$(pc attach "$sid" hello)
+check "a kept exec is attached: output replayed and live, stdin" \
+	grep -qx "output before|got hello|" <<<"$out"
+check "... and its exit status" \
+	grep -qx "exit id=21 exited=1 code=3 signal=0 timed_out=0" <<<"$out"
+
 # What the sandbox refuses a command is reported to that command.
 (cd "$WS" && sbx sandbox exec "$id" -- mount -t tmpfs x /mnt) 2>"$T/err"
 check "a refusal is reported to the command's client" \
