@@ -150,6 +150,19 @@ check "an idle sandbox is destroyed after its timeout" wait_exit "$init2"
 wait_for "the idle sandbox to leave the list" gone "$id2"
 check "ids are never reused" [ "$id2" != "$id" ]
 
+# Its lifetime ends it even while a command runs in it; ls shows the
+# command meanwhile.
+id4=$(cd "$WS" && sbx sandbox create --idle 600 --lifetime 2)
+wait_for "sandbox $id4 to start" started "$id4"
+init4=$(cat "$T/init")
+(cd "$WS" && exec sbx sandbox exec "$id4" -- sleep 1000) &
+cmd4=$!
+busy4() { sbx sandbox ls | grep -q "^  session [0-9]*: sleep 1000"; }
+wait_for "ls to show the command in the sandbox" busy4
+check "its lifetime ends a busy sandbox" wait_exit "$init4"
+wait "$cmd4"
+expect_eq "... and the command in it" "$?" 137
+
 # Nor across a restart: an id from before is NOT_FOUND, never another's.
 # The daemon stops cleanly with a sandbox running, and takes it down.
 idx=$(cd "$WS" && sbx sandbox create)
