@@ -43,6 +43,8 @@ print_json(const Sbx__SessionList *l)
 			json_object_set_new(o, "limit_hit",
 					    json_string(s->limit_hit));
 		}
+		json_object_set_new(o, "sandbox",
+				    json_integer((json_int_t)s->sandbox_id));
 		json_object_set_new(o, "io", json_string(
 			s->io_mode == SBX__IO_MODE__IO_MODE_STREAMING ?
 			"streaming" : "fd-passing"));

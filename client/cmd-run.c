@@ -12,22 +12,13 @@
 #include "client/cmd.h"
 #include "client/file.h"
 #include "client/relay.h"
+#include "client/run-policy.h"
 #include "client/tty.h"
 #include "daemon/policy/policy.h"
 
 extern char **environ;
 
 #define RUN_MAX_SETENV 256
-#define RUN_MAX_POLICY_FLAGS 256
-
-/* The request policy layer: flags as given, sent as RunRequest.overrides. */
-struct run_policy {
-	const char *allow_domain[RUN_MAX_POLICY_FLAGS];
-	const char *deny_read[RUN_MAX_POLICY_FLAGS];
-	const char *allow_write[RUN_MAX_POLICY_FLAGS];
-	size_t nallow_domain, ndeny_read, nallow_write;
-	const char *file;
-};
 
 struct run_opts {
 	bool tty, stream;
@@ -40,56 +31,15 @@ struct run_opts {
 	struct run_policy policy;
 	enum ask_mode on_ask;
 	bool quiet;
+	uint64_t sandbox;      /* --sandbox: run in this long-lived one */
 };
 
 enum {
-	OPT_ALLOW_DOMAIN = 0x100,
-	OPT_DENY_READ,
-	OPT_ALLOW_WRITE,
-	OPT_POLICY,
-	OPT_ON_ASK,
+	OPT_ON_ASK = 0x100,
 	OPT_KILL_AFTER,
 	OPT_KEEP,
+	OPT_SANDBOX,
 };
-
-/* The policy flags of run (all of them live here, so the request layer has
- * one parser): 1 when c was one of them, 0 when not, -EINVAL. */
-static int
-parse_policy_flag(int c, const char *arg, struct run_policy *p)
-{
-	const char **v;
-	size_t *n;
-
-	switch (c) {
-	case OPT_ALLOW_DOMAIN:
-		v = p->allow_domain;
-		n = &p->nallow_domain;
-		break;
-	case OPT_DENY_READ:
-		v = p->deny_read;
-		n = &p->ndeny_read;
-		break;
-	case OPT_ALLOW_WRITE:
-		v = p->allow_write;
-		n = &p->nallow_write;
-		break;
-	case OPT_POLICY:
-		if (p->file) {
-			client_err("--policy may be given once");
-			return -EINVAL;
-		}
-		p->file = arg;
-		return 1;
-	default:
-		return 0;
-	}
-	if (*n >= RUN_MAX_POLICY_FLAGS || !arg[0]) {
-		client_err("too many or empty policy flags");
-		return -EINVAL;
-	}
-	v[(*n)++] = arg;
-	return 1;
-}
 
 /* --json is a global option: ctx->json asks for the summary as JSON. */
 static const struct option opts[] = {
@@ -101,12 +51,10 @@ static const struct option opts[] = {
 	{ "timeout", required_argument, NULL, 'T' },
 	{ "kill-after", required_argument, NULL, OPT_KILL_AFTER },
 	{ "keep", required_argument, NULL, OPT_KEEP },
-	{ "allow-domain", required_argument, NULL, OPT_ALLOW_DOMAIN },
-	{ "deny-read", required_argument, NULL, OPT_DENY_READ },
-	{ "allow-write", required_argument, NULL, OPT_ALLOW_WRITE },
-	{ "policy", required_argument, NULL, OPT_POLICY },
+	RUN_POLICY_OPTIONS,
 	{ "on-ask", required_argument, NULL, OPT_ON_ASK },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "sandbox", required_argument, NULL, OPT_SANDBOX },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -120,7 +68,7 @@ parse(int argc, char **argv, struct run_opts *o)
 
 	while ((c = getopt_long(argc, argv, cmd_run_entry.shortopts, opts,
 				NULL)) != -1) {
-		if ((r = parse_policy_flag(c, optarg, &o->policy)) != 0) {
+		if ((r = run_policy_flag(c, optarg, &o->policy)) != 0) {
 			if (r < 0)
 				return r;
 			continue;
@@ -145,6 +93,13 @@ parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'C':
 			o->cwd = optarg;
+			break;
+		case OPT_SANDBOX:
+			o->sandbox = strtoull(optarg, &end, 10);
+			if (*end || !o->sandbox) {
+				client_err("bad sandbox id: %s", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'w':
 			o->workspace = optarg;
@@ -225,83 +180,6 @@ resolve(const char *in, char *out)
 	return 0;
 }
 
-/* A path flag as the daemon wants it: "~..." and absolute paths as they
- * are, relative ones against the run's cwd (lexically: they may not exist
- * yet). */
-static char *
-flag_path(const char *arg, const char *cwd)
-{
-	char *out;
-
-	if (arg[0] == '/' || arg[0] == '~')
-		return strdup(arg);
-	return asprintf(&out, "%s/%s", cwd, arg) < 0 ? NULL : out;
-}
-
-static int
-paths_of(const char *const *in, size_t n, const char *cwd, char ***out)
-{
-	size_t i;
-
-	*out = calloc(n + 1, sizeof(**out));
-	if (!*out)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (!((*out)[i] = flag_path(in[i], cwd)))
-			return -ENOMEM;
-	return 0;
-}
-
-static void
-overrides_free(Sbx__PolicyOverrides *po)
-{
-	size_t i;
-
-	for (i = 0; po->deny_read && i < po->n_deny_read; i++)
-		free(po->deny_read[i]);
-	for (i = 0; po->allow_write && i < po->n_allow_write; i++)
-		free(po->allow_write[i]);
-	free(po->deny_read);
-	free(po->allow_write);
-	/* Unset strings point at protobuf-c's static empty string. */
-	if (po->policy_json != protobuf_c_empty_string)
-		free(po->policy_json);
-	if (po->policy_file != protobuf_c_empty_string)
-		free(po->policy_file);
-}
-
-/* The request layer for the daemon (policy/request.c turns it into a
- * policy document): NULL in *out when no policy flag was given. */
-static int
-make_overrides(const struct run_policy *p, const char *cwd,
-	       Sbx__PolicyOverrides *po, Sbx__PolicyOverrides **out)
-{
-	size_t len;
-	int r;
-
-	*out = NULL;
-	if (!p->nallow_domain && !p->ndeny_read && !p->nallow_write && !p->file)
-		return 0;
-	po->allow_domains = (char **)p->allow_domain;
-	po->n_allow_domains = p->nallow_domain;
-	po->n_deny_read = p->ndeny_read;
-	po->n_allow_write = p->nallow_write;
-	if ((r = paths_of(p->deny_read, p->ndeny_read, cwd,
-			  &po->deny_read)) < 0 ||
-	    (r = paths_of(p->allow_write, p->nallow_write, cwd,
-			  &po->allow_write)) < 0)
-		return r;
-	if (p->file) {
-		if ((r = file_read(p->file, POLICY_MAX_BYTES, &po->policy_json,
-				   &len)) < 0)
-			return r;
-		if (!(po->policy_file = flag_path(p->file, cwd)))
-			return -ENOMEM;
-	}
-	*out = po;
-	return 0;
-}
-
 static int
 send_request(struct client *c, const struct run_opts *o, char **argv,
 	     int argc, int *master)
@@ -315,18 +193,31 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	struct winsize size;
 	size_t nenv;
 
-	if (resolve(o->cwd ? o->cwd : ".", cwd) < 0 ||
-	    resolve(o->workspace ? o->workspace : cwd, ws) < 0)
+	if (o->sandbox) {
+		/* In a long-lived sandbox -C is a path inside it (its /tmp
+		 * is its own), entered there; the workspace we are in is
+		 * where we are, to be the sandbox's or under it. */
+		if (resolve(o->workspace ? o->workspace : ".", ws) < 0 ||
+		    (o->cwd && o->cwd[0] != '/' &&
+		     snprintf(cwd, sizeof(cwd), "%s/%s", ws, o->cwd) >=
+		     (int)sizeof(cwd)))
+			return -EINVAL;
+		if (o->cwd && o->cwd[0] == '/')
+			snprintf(cwd, sizeof(cwd), "%s", o->cwd);
+		else if (!o->cwd && resolve(".", cwd) < 0)
+			return -EINVAL;
+	} else if (resolve(o->cwd ? o->cwd : ".", cwd) < 0 ||
+		   resolve(o->workspace ? o->workspace : cwd, ws) < 0)
 		return -EINVAL;
-	if ((r = make_overrides(&o->policy, cwd, &po, &req.overrides)) < 0) {
-		overrides_free(&po);
+	if ((r = run_policy_overrides(&o->policy, cwd, &po, &req.overrides)) < 0) {
+		run_policy_free(&po);
 		return r;
 	}
 	req.argv = argv;
 	req.n_argv = (size_t)argc;
 	req.env = make_env(o, &nenv);
 	if (!req.env) {
-		overrides_free(&po);
+		run_policy_free(&po);
 		return -ENOMEM;
 	}
 	req.n_env = nenv;
@@ -342,6 +233,9 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	req.umask = umask(022);
 	req.umask_set = true;
 	req.stdin_credit = o->stream;
+	/* In a long-lived sandbox: its policy is the sandbox's, and the
+	 * workspace we are in must be it (or inside it). */
+	req.sandbox_id = o->sandbox;
 	umask((mode_t)req.umask);
 	tty_winsize(&size);
 	w.rows = size.ws_row;
@@ -353,7 +247,7 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 		if ((r = tty_openpty(master, &slave)) < 0) {
 			client_err("cannot allocate a pty: %s", strerror(-r));
 			free(req.env);
-			overrides_free(&po);
+			run_policy_free(&po);
 			return r;
 		}
 		fds[0] = slave;
@@ -366,7 +260,7 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 	env.request_id = RELAY_REQUEST_ID;
 	r = client_send(c, &env, fds, nfds);
 	free(req.env);
-	overrides_free(&po);
+	run_policy_free(&po);
 	if (slave >= 0)
 		close(slave);
 	/* A daemon that refused us has said why: client_hello_reply(). */
@@ -462,7 +356,8 @@ const struct cmd_entry cmd_run_entry = {
 	"             [--allow-domain HOST] [--deny-read PATH] "
 	"[--allow-write PATH]\n"
 	"             [--policy FILE] [--on-ask=prompt|deny] "
-	"[-q|--quiet] [--json] -- CMD...",
+	"[-q|--quiet] [--json]\n"
+	"             [--sandbox ID] -- CMD...",
 	.summary = "Run CMD in a sandbox whose writable root is the workspace; "
 		   "exit with its status.",
 	.fn = cmd_run,

@@ -138,6 +138,19 @@ struct sandbox_request {
 	const struct ignore_set *ignores; /* the workspace's, or NULL */
 	uint64_t session;          /* names the session in violation logs */
 	struct sandbox_limits limits;
+	bool resident;             /* a long-lived sandbox: its command
+				      process stays and runs further
+				      commands (sandbox_exec) */
+};
+
+/* A further command for a long-lived sandbox; borrowed during the call. */
+struct sandbox_exec {
+	char *const *argv;
+	char *const *envp;
+	const char *cwd;           /* absolute, as seen inside */
+	int stdio[3];              /* with tty all are the slave */
+	bool tty;
+	unsigned umask;
 };
 
 /* Where the sandbox's proxy listeners sit inside its network namespace. */
@@ -165,6 +178,10 @@ struct sandbox_proc {
 				      listener, when its supervisor hands
 				      connect() calls on; -1 */
 	void *cgroup;              /* backend's: the sandbox's cgroups */
+	int go_fd;                 /* a long-lived sandbox: where further
+				      commands go (backend's); -1 */
+	bool exec_job;             /* a command sandbox_exec started: pidfd
+				      is the command's, not an init's */
 };
 
 /* Records the sandbox writes on status_fd (atomic, < PIPE_BUF). */
@@ -225,6 +242,13 @@ void sandbox_plan_free(struct sandbox_plan *plan);
 
 /* Starts the sandbox; the command runs once setup succeeds. */
 int sandbox_spawn(struct sandbox_plan *plan, struct sandbox_proc *out);
+
+/* Starts a further command in the long-lived sandbox sb (spawned with
+ * sandbox_request.resident) as out: its status_fd gives the STARTED record
+ * (the command's pidfd) and EXITED/EXEC_FAILED like a sandbox's; closing
+ * it kills the command's process group. -ENOTSUP: sb is not long-lived. */
+int sandbox_exec(const struct sandbox_proc *sb, const struct sandbox_exec *x,
+		 struct sandbox_proc *out);
 
 /* Reads one record from status_fd; fds sent with it land in fds[] (at most
  * SANDBOX_STATUS_MAXFDS, count in *nfds). 1: a record, 0: end of records, -EAGAIN: none yet. */

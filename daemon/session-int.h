@@ -11,6 +11,9 @@
 #include "daemon/violation.h"
 #include "proto/wire.h"
 
+/* The umask of a request that sets none. */
+#define DEFAULT_UMASK 022
+
 struct evbuffer;
 struct event;
 struct proxy;
@@ -77,9 +80,39 @@ struct session {
 	unsigned oom_checks;
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct proxy *proxy;   /* serves the sandbox's listeners */
+	uint64_t sbox_id;      /* the long-lived sandbox (sbox.h) it runs
+				  in, or 0 */
+	bool sbox_holder;      /* it is that sandbox itself: its command
+				  process serves the others (no client) */
 	unsigned proxy_refused; /* connections not admitted (logged) */
 	struct session *next;
 };
+
+/* session.c: a session for req (fields as session_alloc copies them),
+ * not yet started, and the events of one that has: -ENOMEM. */
+struct session *session_alloc(const Sbx__RunRequest *req);
+int session_arm(struct session *s, const Sbx__RunRequest *req);
+/* A new session of c's request, spawned as a sandbox of its own (holder
+ * NULL; resident: a long-lived sandbox's holder, with no client) or
+ * started in holder's long-lived sandbox. As session_start. */
+int session_launch(struct conn *c, const Sbx__RunRequest *req,
+		   const struct policy *request, struct session *holder,
+		   bool resident, int *fds, int nfds, Sbx__ErrorCode *code,
+		   char *err, size_t errlen, struct session **out);
+
+/* The command's environment under policy p (proxy_env_free(pe) and
+ * runenv_free it), and the names p withheld in s->env_withheld. NULL:
+ * out of memory. */
+struct proxy_env;
+char **session_env(struct session *s, const Sbx__RunRequest *req,
+		   const struct policy *p, const char *tmp,
+		   const uint16_t ports[2], struct proxy_env *pe);
+
+/* session-exec.c: the command of s, started in holder's sandbox (with
+ * the holder's policy, proxy and /tmp). As spawn: err says why. */
+int session_exec_spawn(struct session *s, const Sbx__RunRequest *req,
+		       struct session *holder, int child[3], char *err,
+		       size_t errlen);
 
 /* session.c: sends the exit status once the command and its streams are
  * done, then frees the session (a detached kept session stays until it is

@@ -187,6 +187,7 @@ session_describe(struct session *s, Sbx__SessionInfo *info)
 	info->io_mode = s->streaming ? SBX__IO_MODE__IO_MODE_STREAMING :
 				       SBX__IO_MODE__IO_MODE_FD_PASSING;
 	session_limits_describe(s, info);
+	info->sandbox_id = s->sbox_id;
 }
 
 const char *

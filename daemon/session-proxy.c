@@ -14,6 +14,7 @@
 #include "daemon/proxy/proxy.h"
 #include "daemon/sandbox.h"
 #include "daemon/session.h"
+#include "daemon/sbox.h"
 #include "daemon/session-int.h"
 
 /* An approval request goes to the session's client and every approver:
@@ -21,8 +22,13 @@
 static int
 session_send_hook(void *arg, const Sbx__Envelope *env)
 {
-	struct session *s = arg;
-	int r = s->conn ? conn_send_id(s->conn, s->req, env) : -ENOTCONN;
+	struct session *s = arg, *t;
+	int r;
+
+	/* A long-lived sandbox's proxy asks the command running in it. */
+	if (s->sbox_holder && (t = sbox_client(s->sbox_id)))
+		s = t;
+	r = s->conn ? conn_send_id(s->conn, s->req, env) : -ENOTCONN;
 
 	if (env->msg_case == SBX__ENVELOPE__MSG_APPROVAL_REQUEST &&
 	    events_approval_asked(s->id, env) > 0)
@@ -45,8 +51,14 @@ session_approval(struct session *s, const Sbx__ApprovalDecision *d,
 		 const struct conn *by, uint64_t by_req)
 {
 	const struct proxy_answerer who = { by->name, by, by_req };
+	struct session *h;
 
-	return s->proxy ? proxy_approval(s->proxy, d, &who) : -ENOENT;
+	if (s->proxy)
+		return proxy_approval(s->proxy, d, &who);
+	/* A command of a long-lived sandbox: the sandbox's proxy asked. */
+	if (s->sbox_id && (h = sbox_holder(s->sbox_id)) && h->proxy)
+		return proxy_approval(h->proxy, d, &who);
+	return -ENOENT;
 }
 
 /* The sandbox made its proxy listeners (HTTP, SOCKS5) inside its network

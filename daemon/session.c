@@ -37,6 +37,7 @@
 #include "daemon/proxy/proxy.h"
 #include "daemon/runenv.h"
 #include "daemon/sandbox.h"
+#include "daemon/sbox.h"
 #include "daemon/session.h"
 #include "daemon/ws-tmp.h"
 #include "daemon/session-int.h"
@@ -49,8 +50,6 @@
 /* How long a kept session waits for an Attach, unless the request says. */
 #define DETACH_GRACE_MS 60000
 #define DETACH_GRACE_MAX (7u * 86400 * 1000)
-/* The umask of a request that sets none. */
-#define DEFAULT_UMASK 022
 
 static void mark_exited(struct session *s);
 
@@ -58,8 +57,11 @@ static void mark_exited(struct session *s);
 void
 session_violation(void *arg, const struct violation *v)
 {
-	struct session *s = arg;
+	struct session *s = arg, *t;
 
+	/* A long-lived sandbox's: for the command that runs in it now. */
+	if (s->sbox_holder && (t = sbox_client(s->sbox_id)))
+		s = t;
 	/* Without a network namespace the daemon sees these refusals; in
 	 * one the init counts what the namespace could not route. */
 	if (sandbox_caps()->net == SANDBOX_NET_HOST_PORTS &&
@@ -167,7 +169,9 @@ read_status(struct session *s)
 			 * none will be: the sandbox failed to start. */
 			if (s->status_ev)
 				event_del(s->status_ev);
-			if (s->proc.pidfd < 0)
+			/* A long-lived sandbox's command: its job server
+			 * reports the exit, or the sandbox is gone. */
+			if (s->proc.pidfd < 0 || s->proc.exec_job)
 				mark_exited(s);
 			return;
 		}
@@ -231,10 +235,19 @@ audit_done(void *arg)
 static void
 mark_exited(struct session *s)
 {
+	struct session *h;
+
 	if (s->exited)
 		return;
+	/* A command of a long-lived sandbox: what it was refused is queued
+	 * on its sandbox's channel, and read while it still goes to it. */
+	if (s->sbox_id && !s->sbox_holder && (h = sbox_holder(s->sbox_id)) &&
+	    h->deny_ev && h->deny_fd >= 0)
+		session_read_denials(h, true);
 	s->exited = true;
 	s->end_ms = sbxd_now_ms();
+	if (s->sbox_id)
+		sbox_session_ended(s->sbox_id, s->sbox_holder);
 	/* The supervisor reports a refusal before answering it: whatever
 	 * the command was refused is queued by now. */
 	if (s->deny_ev && s->deny_fd >= 0)
@@ -296,6 +309,14 @@ session_started(struct session *s, int pidfd)
 {
 	if (sandbox_proc_started(&s->proc, pidfd) < 0)
 		return;
+	/* A long-lived sandbox's command ends with its EXITED record:
+	 * its pid goes before the record does. */
+	if (s->proc.exec_job) {
+		if (s->pending_sig)
+			sandbox_signal(&s->proc, s->pending_sig);
+		session_send_started(s);
+		return;
+	}
 	s->pid_ev = event_new(sbxd.base, s->proc.pidfd, EV_READ, pid_cb, s);
 	if (!s->pid_ev || event_add(s->pid_ev, NULL) < 0) {
 		sandbox_signal(&s->proc, SIGKILL);
@@ -458,8 +479,8 @@ session_client_gone(struct session *s)
 		session_signal(s, SIGKILL);
 }
 
-static int
-arm_events(struct session *s, const Sbx__RunRequest *req)
+int
+session_arm(struct session *s, const Sbx__RunRequest *req)
 {
 	if (s->proc.pidfd >= 0) {
 		s->pid_ev = event_new(sbxd.base, s->proc.pidfd, EV_READ,
@@ -486,7 +507,7 @@ arm_events(struct session *s, const Sbx__RunRequest *req)
 	return 0;
 }
 
-static struct session *
+struct session *
 session_alloc(const Sbx__RunRequest *req)
 {
 	struct session *s = calloc(1, sizeof(*s));
@@ -495,7 +516,7 @@ session_alloc(const Sbx__RunRequest *req)
 	if (!s)
 		return NULL;
 	s->proc.pidfd = s->proc.status_fd = s->stdin_fd = -1;
-	s->proc.notify_fd = -1;
+	s->proc.notify_fd = s->proc.go_fd = -1;
 	s->deny_fd = -1;
 	s->out[0].fd = s->out[1].fd = -1;
 	s->id = session_id_next();
@@ -585,6 +606,26 @@ temp_dirs(struct session *s, const char *ws, char tmpdir[PATH_MAX],
 	return 0;
 }
 
+char **
+session_env(struct session *s, const Sbx__RunRequest *req,
+	    const struct policy *p, const char *tmp, const uint16_t ports[2],
+	    struct proxy_env *pe)
+{
+	enum sandbox_net net = sandbox_caps()->net;
+	char **env;
+
+	env = runenv_build(req, p, s->id, tmp,
+			   net == SANDBOX_NET_NONE ? NULL : ports,
+			   net == SANDBOX_NET_HOST_PORTS, pe);
+	if (env && !(s->env_withheld = runenv_withheld(req->env, req->n_env,
+							 p))) {
+		runenv_free(env);
+		proxy_env_free(pe);
+		env = NULL;
+	}
+	return env;
+}
+
 static int
 spawn(struct session *s, const Sbx__RunRequest *req,
       const struct policy *request, int child[3], char *err, size_t errlen)
@@ -625,16 +666,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 		return r;
 	}
 	/* /tmp is the sandbox's own, except where there are no mounts. */
-	env = runenv_build(req, s->policy, s->id,
-			   sandbox_caps()->landlock_only ? tmpdir : "/tmp",
-			   net == SANDBOX_NET_NONE ? NULL : ports,
-			   net == SANDBOX_NET_HOST_PORTS, &pe);
-	if (env && !(s->env_withheld = runenv_withheld(req->env, req->n_env,
-							 s->policy))) {
-		runenv_free(env);
-		proxy_env_free(&pe);
-		env = NULL;
-	}
+	env = session_env(s, req, s->policy, sandbox_caps()->landlock_only ?
+			  tmpdir : "/tmp", ports, &pe);
 	if (!env) {
 		close(tmp_fd);
 		if (vartmp_fd >= 0)
@@ -653,6 +686,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.home_layers = fsplan_home(fs) ? layers : NULL;
 	sr.tty = req->tty;
 	sr.umask = req->umask || req->umask_set ? req->umask : DEFAULT_UMASK;
+	sr.resident = s->sbox_holder;
 	sr.proxy = net == SANDBOX_NET_NAMESPACE;
 	session_limits_resolve(s->policy, &sr.limits);
 	if (sandbox_caps()->cgroups[0])
@@ -694,6 +728,18 @@ session_start(struct conn *c, const Sbx__RunRequest *req,
 	      const struct policy *request, int *fds, int nfds,
 	      Sbx__ErrorCode *code, char *err, size_t errlen)
 {
+	struct session *s;
+
+	return session_launch(c, req, request, NULL, false, fds, nfds, code,
+			      err, errlen, &s);
+}
+
+int
+session_launch(struct conn *c, const Sbx__RunRequest *req,
+	       const struct policy *request, struct session *holder,
+	       bool resident, int *fds, int nfds, Sbx__ErrorCode *code,
+	       char *err, size_t errlen, struct session **out)
+{
 	struct session *s = session_alloc(req);
 	int child[3], r, i;
 
@@ -715,12 +761,14 @@ session_start(struct conn *c, const Sbx__RunRequest *req,
 		snprintf(err, errlen, "stdio: %s", strerror(-r));
 		goto fail;
 	}
-	r = spawn(s, req, request, child, err, errlen);
+	s->sbox_holder = resident;
+	r = holder ? session_exec_spawn(s, req, holder, child, err, errlen) :
+	    spawn(s, req, request, child, err, errlen);
 	session_io_close_child(child);
 	if (r < 0)
 		goto fail;
 	session_list_add(s);
-	if ((r = arm_events(s, req)) < 0) {
+	if ((r = session_arm(s, req)) < 0) {
 		/* Cannot watch it: do not leave it running unobserved (the
 		 * release below kills a helper still starting it). */
 		sandbox_signal(&s->proc, SIGKILL);
@@ -738,6 +786,7 @@ session_start(struct conn *c, const Sbx__RunRequest *req,
 		session_send_started(s);
 	log_info("session %llu: %s (pid %d, uid %u)", (unsigned long long)s->id,
 		 s->argv[0], (int)s->proc.pid, (unsigned)c->uid);
+	*out = s;
 	return 0;
 fail:
 	s->exited = s->finished = true;

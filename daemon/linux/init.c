@@ -290,6 +290,8 @@ struct command {
 	void *job_map;
 	size_t job_len;
 	pid_t sup;       /* a supervisor that is not our ancestor, or 0 */
+	pid_t server;    /* set by the command: a long-lived sandbox's job
+			    server, which the init watches in its place */
 };
 
 /* What the daemon gets once the job is in: our pidfd (its audit records
@@ -406,13 +408,19 @@ static void COMMAND_STACK_EXIT
 run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd, int had,
 	struct denials *d)
 {
-	sigset_t none;
-	int e, step;
-
 	send_denials(d, sfd);
 	confine_tcp(p, j, sfd);
 	if (wait_template(j->sync_fd) < 0)
 		fail(sfd, STEP_TEMPLATE, EPIPE);
+	linux_job_exec(j, sfd, had);
+}
+
+void COMMAND_STACK_EXIT
+linux_job_exec(const struct linux_job *j, int sfd, int had)
+{
+	sigset_t none;
+	int e, step;
+
 	if ((e = take_stdio(j, &step)) < 0)
 		fail(sfd, step, -e);
 	if ((int)j->umask != had)
@@ -426,6 +434,32 @@ run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd, int had,
 	e = errno;
 	report(sfd, SANDBOX_STATUS_EXEC_FAILED, STEP_EXEC, e);
 	_exit(e == ENOENT || e == ENOTDIR ? 127 : 126);
+}
+
+/* A long-lived sandbox: the command process, confined as a run's command
+ * is, becomes its job server (linux/jobserver.c), which forks each
+ * further command, so every command has exactly this confinement (the
+ * same Landlock domain, seccomp filter and listener, no capabilities)
+ * and lives in the sandbox's namespaces. It forks a copy of itself with
+ * memory of its own (this process shares the init's until it exits) and
+ * leaves; the init watches the copy as its command (c->server). */
+static void COMMAND_STACK_EXIT
+serve(struct command *c, struct linux_job *j, int sfd, struct denials *d)
+{
+	pid_t pid;
+
+	send_denials(d, sfd);
+	confine_tcp(c->p, j, sfd);
+	if (wait_template(j->sync_fd) < 0)
+		fail(sfd, STEP_TEMPLATE, EPIPE);
+	/* The raw system call: no fork handlers run in the init's memory. */
+	pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+	if (pid < 0)
+		fail(sfd, STEP_FORK, errno);
+	if (pid == 0)
+		linux_jobserver_main(c->go, sfd, j);
+	c->server = pid;
+	_exit(0);
 }
 
 /* The command process. It confines itself before it knows what to run,
@@ -458,6 +492,8 @@ command_main(struct command *c)
 	 * the job waited (a template still building): nobody wants it. */
 	if (poll(&(struct pollfd){ .fd = sfd }, 1, 0) == 1)
 		_exit(125);
+	if (j.server)
+		serve(c, &j, sfd, &d);
 	close(c->go);
 	run_job(c->p, &j, sfd, INIT_UMASK, &d);
 }
@@ -710,13 +746,15 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	 * may be a used mount namespace's, of a gone pid namespace). */
 	if (p->proxy)
 		net_own = direct_net(&net_base) == 0;
-	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0, sup };
+	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0, sup, 0 };
 	cmd = clone(command_entry, stack + COMMAND_STACK,
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
 	if (cmd < 0)
 		fail(sfd, STEP_FORK, errno);
 	/* It has exec'd or exited: its stack and job mapping are ours. */
 	munmap(stack, COMMAND_STACK);
+	if (c.server > 0)
+		cmd = c.server;
 	if (c.job_map)
 		munmap(c.job_map, c.job_len);
 	/* Only the command waits for the job: a closed go is its EOF. */

@@ -23,10 +23,14 @@
 #define JOB_TTY 1u
 #define JOB_SYNC 2u
 #define JOB_MEMFD 4u /* the strings are in a memfd, the first fd */
+#define JOB_SERVER 8u /* a long-lived sandbox: its command process stays,
+			 taking further jobs (linux/jobserver.c) */
+#define JOB_STATUS 16u /* a further job: its own status channel, after
+			  the sync fd */
 /* Strings up to this size go in the record itself (a Unix socket takes a
  * record this big with the default buffer sizes). */
 #define JOB_INLINE_MAX (60u * 1024)
-#define JOB_MAX_FDS 5 /* memfd, sync, stdio */
+#define JOB_MAX_FDS 6 /* memfd, sync, status, stdio */
 
 struct job_rec {
 	uint32_t magic;
@@ -124,15 +128,17 @@ to_memfd(const uint8_t *buf, size_t n)
 /* The record in buf (its header first, then size bytes of strings): the
  * strings inline, or in a memfd sent along. */
 static int
-send_job(int go, const struct sandbox_plan *p, int sync_fd, uint8_t *buf,
-	 size_t size, bool inl)
+send_job(int go, const struct sandbox_plan *p, int sync_fd, int status_fd,
+	 uint8_t *buf, size_t size, bool inl)
 {
 	struct job_rec rec = { .magic = JOB_MAGIC, .size = size };
 	int fds[JOB_MAX_FDS], nfds = 0, memfd = -1, i;
 	size_t len = sizeof(rec) + (inl ? size : 0);
 	ssize_t n;
 
-	rec.flags = (p->tty ? JOB_TTY : 0) | (sync_fd >= 0 ? JOB_SYNC : 0);
+	rec.flags = (p->tty ? JOB_TTY : 0) | (sync_fd >= 0 ? JOB_SYNC : 0) |
+		    (p->resident ? JOB_SERVER : 0) |
+		    (status_fd >= 0 ? JOB_STATUS : 0);
 	if (!inl) {
 		if ((memfd = to_memfd(buf + sizeof(rec), size)) < 0)
 			return memfd;
@@ -141,6 +147,8 @@ send_job(int go, const struct sandbox_plan *p, int sync_fd, uint8_t *buf,
 	}
 	if (sync_fd >= 0)
 		fds[nfds++] = sync_fd;
+	if (status_fd >= 0)
+		fds[nfds++] = status_fd;
 	/* With a terminal all three are the slave: it goes once. */
 	for (i = 0; i < (p->tty ? 1 : 3); i++)
 		fds[nfds++] = p->stdio[i];
@@ -158,17 +166,25 @@ send_job(int go, const struct sandbox_plan *p, int sync_fd, uint8_t *buf,
 int
 linux_job_send(int go, const struct sandbox_plan *p, int sync_fd)
 {
+	return linux_job_send_exec(go, p, sync_fd, -1);
+}
+
+int
+linux_job_send_exec(int go, const struct sandbox_plan *p, int sync_fd,
+		    int status_fd)
+{
 	uint8_t *buf;
 	size_t size;
 	int r;
 
 	if ((r = build(p, &buf, &size)) < 0)
 		return r;
-	r = send_job(go, p, sync_fd, buf, size, size <= JOB_INLINE_MAX);
+	r = send_job(go, p, sync_fd, status_fd, buf, size,
+		     size <= JOB_INLINE_MAX);
 	/* A host whose socket buffers are smaller than the record takes the
 	 * strings in a memfd. */
 	if (r == -EMSGSIZE)
-		r = send_job(go, p, sync_fd, buf, size, false);
+		r = send_job(go, p, sync_fd, status_fd, buf, size, false);
 	free(buf);
 	return r;
 }
@@ -259,7 +275,9 @@ linux_job_recv(int go, struct linux_job *j)
 	}
 	memcpy(&rec, buf, sizeof(rec));
 	want = ((rec.flags & JOB_MEMFD) ? 1 : 0) +
-	       ((rec.flags & JOB_SYNC) ? 1 : 0) + ((rec.flags & JOB_TTY) ? 1 : 3);
+	       ((rec.flags & JOB_SYNC) ? 1 : 0) +
+	       ((rec.flags & JOB_STATUS) ? 1 : 0) +
+	       ((rec.flags & JOB_TTY) ? 1 : 3);
 	if ((size_t)n < sizeof(rec) || rec.magic != JOB_MAGIC ||
 	    nfds != want ||
 	    (!(rec.flags & JOB_MEMFD) && (rec.size > JOB_INLINE_MAX ||
@@ -279,6 +297,8 @@ linux_job_recv(int go, struct linux_job *j)
 		return r;
 	}
 	j->sync_fd = (rec.flags & JOB_SYNC) ? fds[k++] : -1;
+	j->status_fd = (rec.flags & JOB_STATUS) ? fds[k++] : -1;
+	j->server = rec.flags & JOB_SERVER;
 	j->tty = rec.flags & JOB_TTY;
 	j->umask = (mode_t)(rec.umask & 0777);
 	memcpy(j->tcp_ports, rec.tcp_ports, sizeof(j->tcp_ports));
@@ -298,6 +318,8 @@ linux_job_of_plan(const struct sandbox_plan *p, struct linux_job *j)
 	j->tty = p->tty;
 	memcpy(j->stdio, p->stdio, sizeof(j->stdio));
 	j->sync_fd = -1;
+	j->status_fd = -1;
+	j->server = false;
 	j->map = NULL;
 	j->maplen = 0;
 	memcpy(j->tcp_ports, p->proxy_ports, sizeof(j->tcp_ports));

@@ -74,6 +74,8 @@ struct sandbox_plan {
 	int stdio[3];              /* job; borrowed from the request */
 	mode_t umask;              /* job */
 	bool tty;                  /* job, and a direct sandbox */
+	bool resident;             /* job: a long-lived sandbox, whose
+				      command process serves further jobs */
 	char *workspace;
 	char *tmpdir;
 	int tmp_fd;                /* tmpdir, opened by the daemon: mounted
@@ -334,6 +336,10 @@ struct linux_job {
 	int stdio[3];              /* with tty, all the slave */
 	int sync_fd;               /* one byte once the template is synced;
 				      -1: no template */
+	int status_fd;             /* a further job of a long-lived sandbox:
+				      its own status channel; else -1 */
+	bool server;               /* the job of a long-lived sandbox's
+				      command process: serve further jobs */
 	uint16_t tcp_ports[2];     /* SANDBOX_NET_HOST_PORTS: the session's
 				      proxy ports, all the TCP it may reach */
 	void *map;                 /* the private mapping, NULL if none */
@@ -342,6 +348,10 @@ struct linux_job {
 
 /* Daemon side: sends plan's job, and sync_fd (or -1) to wait on. */
 int linux_job_send(int go_fd, const struct sandbox_plan *plan, int sync_fd);
+/* The same, with a status channel of its own (status_fd, or -1): a
+ * further job for a long-lived sandbox's job server. */
+int linux_job_send_exec(int go_fd, const struct sandbox_plan *plan,
+			int sync_fd, int status_fd);
 /* Command side, before exec: receives it without allocating. -ECONNRESET
  * when the daemon dropped the sandbox instead. */
 int linux_job_recv(int go_fd, struct linux_job *job);
@@ -356,6 +366,16 @@ void linux_exec_command(const struct sandbox_plan *p,
 			const struct linux_session_fds *f, int sfd)
 	__attribute__((noreturn));
 void linux_report_exited(int sfd, int status);
+/* The last steps of a job's command process (stdio, umask unless it is
+ * had already, cwd, environment, exec); an exec failure is reported on
+ * sfd. */
+void linux_job_exec(const struct linux_job *j, int sfd, int had)
+	__attribute__((noreturn));
+/* linux/jobserver.c: a long-lived sandbox's command process from its
+ * first job on: runs each further job from go in a process of its own,
+ * until the daemon closes go. */
+void linux_jobserver_main(int go, int sfd, struct linux_job *first)
+	__attribute__((noreturn));
 
 /* Closes every fd but keep[] (which it sorts). */
 /* Closes every fd but the n in keep (at most LINUX_KEEP_MAX) and

@@ -162,10 +162,15 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 		 char *err, size_t errlen)
 {
 	const struct linux_backend *lb = linux_backend();
-	struct sandbox_plan *p = calloc(1, sizeof(*p));
+	struct sandbox_plan *p;
 	int r;
 
-	if (!p)
+	if (req->resident && lb->caps.landlock_only) {
+		snprintf(err, errlen, "long-lived sandboxes need namespaces "
+			 "(this daemon runs in Landlock-only mode)");
+		return -ENOTSUP;
+	}
+	if (!(p = calloc(1, sizeof(*p))))
 		return -ENOMEM;
 	p->tmp_fd = p->vartmp_fd = p->home_from = -1;
 	p->argv = strv_dup(req->argv);
@@ -188,6 +193,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	}
 	memcpy(p->stdio, req->stdio, sizeof(p->stdio));
 	p->tty = req->tty;
+	p->resident = req->resident;
 	p->proxy = req->proxy && lb->caps.net == SANDBOX_NET_NAMESPACE;
 	memcpy(p->proxy_ports, req->proxy_ports, sizeof(p->proxy_ports));
 	p->fs = req->fs;
@@ -609,7 +615,11 @@ spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 			log_warn("sandbox cgroup: the run's limits could not "
 				 "be applied; the template's hold");
 		r = linux_job_send(go, p, sync[0]);
-		close(go);
+		/* A long-lived sandbox takes its further commands there. */
+		if (r == 0 && p->resident)
+			out->go_fd = go;
+		else
+			close(go);
 		if (r == 0)
 			break;
 		close(status);
@@ -633,6 +643,8 @@ spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 	out->pid = 0;
 	out->pidfd = -1;
 	out->status_fd = status;
+	if (!p->resident)
+		out->go_fd = -1;
 	out->template = t;
 	out->cgroup = cg;
 	return 0;
@@ -661,9 +673,12 @@ int
 sandbox_spawn(struct sandbox_plan *p, struct sandbox_proc *out)
 {
 	struct sandbox_proc proc = { .pidfd = -1, .status_fd = -1,
-				     .notify_fd = -1 };
+				     .notify_fd = -1, .go_fd = -1 };
 	int r;
 
+	/* Further commands go to a templated sandbox's command process. */
+	if (p->resident && (p->llonly || p->tty))
+		return -ENOTSUP;
 	r = p->llonly ? spawn_llonly(p, &proc) :
 	    p->tty ? spawn_direct(p, &proc) : spawn_templated(p, &proc);
 	if (r < 0)
@@ -740,7 +755,9 @@ sandbox_proc_release(struct sandbox_proc *p)
 	linux_connect_release(p);
 	if (p->notify_fd >= 0)
 		close(p->notify_fd);
-	p->pidfd = p->status_fd = p->notify_fd = -1;
+	if (p->go_fd >= 0)
+		close(p->go_fd);
+	p->pidfd = p->status_fd = p->notify_fd = p->go_fd = -1;
 	p->template = NULL;
 }
 

@@ -218,6 +218,11 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	struct sandbox_plan *p;
 	int r;
 
+	if (req->resident) {
+		snprintf(err, errlen, "long-lived sandboxes are not made on "
+			 "macOS yet");
+		return -ENOTSUP;
+	}
 	if ((r = profile(req, &prof, err, errlen)) < 0)
 		return r;
 	if ((p = calloc(1, sizeof(*p))) == NULL ||

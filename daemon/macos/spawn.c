@@ -286,6 +286,15 @@ sandbox_signal(const struct sandbox_proc *proc, int sig)
 	return kill(-proc->pid, sig) < 0 ? -errno : 0;
 }
 
+/* Long-lived sandboxes need a sandbox that runs further commands inside
+ * it: not made on macOS yet (CreateSandbox answers SANDBOX). */
+int
+sandbox_exec(const struct sandbox_proc *sb, const struct sandbox_exec *x,
+	     struct sandbox_proc *out)
+{
+	return -ENOTSUP;
+}
+
 /* The group is the whole sandbox here. */
 int
 sandbox_signal_all(const struct sandbox_proc *proc, int sig)

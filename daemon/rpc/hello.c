@@ -25,6 +25,8 @@ static const char *const features[] = {
 				 sandbox and always, errors for unknown ids */
 	"lifecycle-events",   /* Subscribe.kinds, Event */
 	"output-mirror",      /* Subscribe.mirror_output */
+	"sandboxes",          /* CreateSandbox, RunRequest.sandbox_id,
+				 DestroySandbox, ListSandboxes */
 };
 
 static void

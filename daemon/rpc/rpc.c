@@ -14,6 +14,8 @@ static const struct rpc_entry *const rpc_table[] = {
 	&rpc_policy_lint_entry, &rpc_policy_show_entry,
 	&rpc_describe_entry, &rpc_approval_entry, &rpc_subscribe_entry,
 	&rpc_reset_entry, &rpc_shutdown_entry, &rpc_attach_entry,
+	&rpc_sandbox_create_entry, &rpc_sandbox_destroy_entry,
+	&rpc_sandbox_list_entry,
 };
 
 static const struct rpc_entry *

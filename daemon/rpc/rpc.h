@@ -3,6 +3,8 @@
 #ifndef SBX_RPC_H
 #define SBX_RPC_H
 
+#include <stdbool.h>
+
 #include "proto/wire.h"
 
 struct conn;
@@ -23,6 +25,15 @@ struct rpc_entry {
 
 void rpc_dispatch(struct conn *c, const Sbx__Envelope *env);
 
+struct policy;
+/* rpc/run.c, for CreateSandbox too: req's run fields checked (argv only
+ * when argv), cwd and workspace resolved into cwd and ws (PATH_MAX each;
+ * req points at them), the request's policy layer into *pol. On failure
+ * the error is sent and fds closed: -1. */
+int rpc_run_prepare(struct conn *c, Sbx__RunRequest *req, bool argv,
+		    char *cwd, char *ws, struct policy **pol, int *fds,
+		    int nfds);
+
 extern const struct rpc_entry rpc_hello_entry;
 extern const struct rpc_entry rpc_run_entry;
 extern const struct rpc_entry rpc_stdin_entry;
@@ -42,5 +53,8 @@ extern const struct rpc_entry rpc_approval_entry;
 extern const struct rpc_entry rpc_subscribe_entry;
 extern const struct rpc_entry rpc_shutdown_entry;
 extern const struct rpc_entry rpc_attach_entry;
+extern const struct rpc_entry rpc_sandbox_create_entry;
+extern const struct rpc_entry rpc_sandbox_destroy_entry;
+extern const struct rpc_entry rpc_sandbox_list_entry;
 
 #endif

@@ -12,6 +12,7 @@
 #include "daemon/policy/store.h"
 #include "daemon/policy/policy.h"
 #include "daemon/rpc/rpc.h"
+#include "daemon/sbox.h"
 #include "daemon/session.h"
 #include "daemon/workspace.h"
 
@@ -19,11 +20,11 @@
 #define RUN_MAX_WINSIZE 10000
 
 static const char *
-check_request(const Sbx__RunRequest *r)
+check_request(const Sbx__RunRequest *r, bool argv)
 {
 	size_t i;
 
-	if (r->n_argv == 0 || !r->argv[0][0])
+	if (argv && (r->n_argv == 0 || !r->argv[0][0]))
 		return "empty command";
 	if (r->n_argv > RUN_MAX_ARGS || r->n_env > RUN_MAX_ARGS)
 		return "too many arguments or environment entries";
@@ -74,13 +75,110 @@ client_gone(const struct conn *c)
 }
 
 static void
+close_fds(int *fds, int nfds)
+{
+	while (nfds-- > 0)
+		close(fds[nfds]);
+}
+
+int
+rpc_run_prepare(struct conn *c, Sbx__RunRequest *req, bool argv, char *cwd,
+		char *ws, struct policy **pol, int *fds, int nfds)
+{
+	char err[512] = "";
+	const char *bad;
+	int r;
+
+	if ((bad = check_request(req, argv))) {
+		close_fds(fds, nfds);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", bad);
+		return -1;
+	}
+	r = workspace_resolve(req->cwd, cwd, PATH_MAX);
+	/* sbxctl names its cwd as the workspace unless told otherwise: the
+	 * same path, resolved once (the request's path is on every run's). */
+	if (r == 0 && (!req->workspace[0] || !strcmp(req->workspace, req->cwd)))
+		memcpy(ws, cwd, PATH_MAX);
+	else if (r == 0)
+		r = workspace_resolve(req->workspace, ws, PATH_MAX);
+	if (r == 0 && !strcmp(ws, "/"))
+		r = -EPERM;
+	if (r < 0) {
+		close_fds(fds, nfds);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			   "workspace or cwd: %s", r == -EPERM ?
+			   "/ cannot be the workspace" : strerror(-r));
+		return -1;
+	}
+	/* The request layer: refused when it does not parse, rather than run
+	 * with less policy than was asked for. */
+	r = policy_request_from_overrides(req->overrides, policy_store_home(),
+					  ws, pol, err, sizeof(err));
+	if (r < 0) {
+		close_fds(fds, nfds);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
+		return -1;
+	}
+	req->cwd = cwd;
+	req->workspace = ws;
+	if (client_gone(c)) {
+		policy_free(*pol);
+		*pol = NULL;
+		close_fds(fds, nfds);
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_ORDER,
+			  "the client left before its run started");
+		return -1;
+	}
+	return 0;
+}
+
+/* A command for a long-lived sandbox: its policy is the sandbox's, and
+ * its cwd is a path inside it (its own /tmp included), where the command
+ * changes to it; the workspace the client names must be the sandbox's. */
+static void
+rpc_exec(struct conn *c, Sbx__RunRequest *req, int *fds, int nfds)
+{
+	char ws[PATH_MAX], err[512] = "";
+	Sbx__ErrorCode code;
+	const char *bad;
+	int r;
+
+	bad = check_request(req, true);
+	if (!bad && req->overrides &&
+	    sbx__policy_overrides__get_packed_size(req->overrides) > 0)
+		bad = "a sandbox's policy is set when it is created: no "
+		      "overrides with sandbox_id";
+	if (bad) {
+		close_fds(fds, nfds);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", bad);
+		return;
+	}
+	if (req->workspace[0] &&
+	    (r = workspace_resolve(req->workspace, ws, sizeof(ws))) < 0) {
+		close_fds(fds, nfds);
+		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
+			   "workspace: %s", strerror(-r));
+		return;
+	}
+	if (req->workspace[0])
+		req->workspace = ws;
+	if (client_gone(c)) {
+		close_fds(fds, nfds);
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_ORDER,
+			  "the client left before its run started");
+		return;
+	}
+	if (sbox_exec(c, req, fds, nfds, &code, err, sizeof(err)) < 0)
+		conn_error(c, code, "%s", err);
+}
+
+static void
 rpc_run(struct conn *c, const Sbx__Envelope *env)
 {
 	Sbx__RunRequest req = *env->run;
 	char ws[PATH_MAX], cwd[PATH_MAX], err[512] = "";
 	struct policy *pol = NULL;
 	Sbx__ErrorCode code;
-	const char *bad;
 	int fds[FDPASS_MAX], r, nfds;
 
 	/* The fds come first: whatever else is wrong, the ones sent with
@@ -93,49 +191,12 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 			  nfds);
 		return;
 	}
-	if ((bad = check_request(&req))) {
-		for (nfds--; nfds >= 0; nfds--)
-			close(fds[nfds]);
-		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", bad);
+	if (req.sandbox_id) {
+		rpc_exec(c, &req, fds, nfds);
 		return;
 	}
-	r = workspace_resolve(req.cwd, cwd, sizeof(cwd));
-	/* sbxctl names its cwd as the workspace unless told otherwise: the
-	 * same path, resolved once (the request's path is on every run's). */
-	if (r == 0 && (!req.workspace[0] || !strcmp(req.workspace, req.cwd)))
-		memcpy(ws, cwd, sizeof(ws));
-	else if (r == 0)
-		r = workspace_resolve(req.workspace, ws, sizeof(ws));
-	if (r == 0 && !strcmp(ws, "/"))
-		r = -EPERM;
-	if (r < 0) {
-		for (nfds--; nfds >= 0; nfds--)
-			close(fds[nfds]);
-		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
-			   "workspace or cwd: %s", r == -EPERM ?
-			   "/ cannot be the workspace" : strerror(-r));
+	if (rpc_run_prepare(c, &req, true, cwd, ws, &pol, fds, nfds) < 0)
 		return;
-	}
-	/* The request layer: refused when it does not parse, rather than run
-	 * with less policy than was asked for. */
-	r = policy_request_from_overrides(req.overrides, policy_store_home(),
-					  ws, &pol, err, sizeof(err));
-	if (r < 0) {
-		for (nfds--; nfds >= 0; nfds--)
-			close(fds[nfds]);
-		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", err);
-		return;
-	}
-	req.cwd = cwd;
-	req.workspace = ws;
-	if (client_gone(c)) {
-		policy_free(pol);
-		for (nfds--; nfds >= 0; nfds--)
-			close(fds[nfds]);
-		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_BAD_ORDER,
-			  "the client left before its run started");
-		return;
-	}
 	r = session_start(c, &req, pol, fds, nfds, &code, err, sizeof(err));
 	policy_free(pol);
 	if (r < 0)

@@ -4,7 +4,7 @@
 # bash-completion package. Session IDs are not completed: asking the daemon
 # would start one when none is running.
 
-_sbxctl_commands='run attach ps kill status events describe policy doctor reset shutdown version help'
+_sbxctl_commands='run attach sandbox ps kill status events describe policy doctor reset shutdown version help'
 _sbxctl_policy_commands='push show explain check lint keygen sign'
 # Accepted before the command and among its arguments alike.
 _sbxctl_globals='--json --socket --no-autostart --connect-timeout --help'
@@ -40,7 +40,7 @@ _sbxctl_run()
 	for ((; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
 		--) break ;;
-		-e | -C | --workspace | --timeout | --kill-after | --keep | \
+		-e | -C | --workspace | --timeout | --kill-after | --keep | --sandbox | \
 			--allow-domain | --deny-read | --allow-write | --policy | \
 			--socket | --connect-timeout) ((i++)) ;;
 		-*) ;;
@@ -70,7 +70,7 @@ _sbxctl_run()
 	esac
 	COMPREPLY=($(compgen -W "-t --tty --stream --keep -e -C --workspace --timeout --kill-after
 		--allow-domain --deny-read --allow-write --policy --on-ask -q
-		--quiet $_sbxctl_globals --" -- "$cur"))
+		--quiet --sandbox $_sbxctl_globals --" -- "$cur"))
 }
 
 _sbxctl_policy()
@@ -141,6 +141,19 @@ _sbxctl()
 	local g=$_sbxctl_globals
 	case $cmd in
 	run) _sbxctl_run $((i + 1)) ;;
+	sandbox)
+		# sandbox create|exec ID [run's options]|ls|rm ID
+		if ((COMP_CWORD == i + 1)); then
+			COMPREPLY=($(compgen -W "create exec ls rm" -- "$cur"))
+		elif [[ ${COMP_WORDS[i + 1]} == exec ]] && ((COMP_CWORD > i + 2)); then
+			_sbxctl_run $((i + 3))
+		elif [[ ${COMP_WORDS[i + 1]} == create ]]; then
+			case $prev in
+			--workspace | -C) _sbxctl_dirs ;;
+			--idle | --lifetime) ;;
+			*) COMPREPLY=($(compgen -W "--workspace -C --idle --lifetime $g" -- "$cur")) ;;
+			esac
+		fi ;;
 	policy) _sbxctl_policy $((i + 1)) ;;
 	kill)
 		# kill ID [SIG]: only the signal can be completed.

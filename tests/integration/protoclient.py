@@ -94,7 +94,7 @@ def run_body(ws, argv, **kw):
         body += vi(6, 1)
     for name, num in (("timeout_ms", 8), ("umask", 11), ("keep", 40),
                       ("grace", 41), ("kill_grace", 42), ("umask_set", 43),
-                      ("stdin_credit", 44)):
+                      ("stdin_credit", 44), ("sandbox", 45)):
         if name in kw:
             body += vi(num, kw[name])
     return body
@@ -205,12 +205,15 @@ def same_id(sock, ws):
             print("error id=%d code=%d" % (rid, first(decode(body), 1)))
 
 
-def keep(sock, ws, marker, *argv, grace=None, hold=False):
-    """Starts a kept run, waits for marker in its output, prints the
-    session id and the init's host pid, and leaves without reading on
-    (hold: once a line comes on our stdin)."""
+def keep(sock, ws, marker, *argv, grace=None, hold=False, sandbox=None):
+    """Starts a kept run (in long-lived sandbox sandbox, if given),
+    waits for marker in its output, prints the session id and the init's
+    (or command's) host pid, and leaves without reading on (hold: once a
+    line comes on our stdin)."""
     c = Conn(sock)
     kw = {"keep": 1}
+    if sandbox is not None:
+        kw["sandbox"] = int(sandbox)
     if grace is not None:
         kw["grace"] = int(grace)
     c.send(RUN, run_body(ws, list(argv), **kw), 3)
@@ -238,6 +241,11 @@ def keep(sock, ws, marker, *argv, grace=None, hold=False):
 def keep_grace(sock, ws, grace, marker, *argv):
     """keep with detach_grace_ms grace, held until a line on stdin."""
     keep(sock, ws, marker, *argv, grace=grace, hold=True)
+
+
+def keep_sandbox(sock, ws, sandbox, marker, *argv):
+    """keep, as a command of long-lived sandbox sandbox."""
+    keep(sock, ws, marker, *argv, sandbox=sandbox)
 
 
 def attach(sock, ws, sid, stdin=None):
@@ -358,6 +366,7 @@ def signal_tty(sock, ws, marker, signo, target, *argv):
 SCENARIOS = {
     "hello": hello, "multiplex": multiplex, "same-id": same_id,
     "keep": keep, "keep-grace": keep_grace, "attach": attach,
+    "keep-sandbox": keep_sandbox,
     "busy": busy, "halfclose": halfclose, "run": runwith,
     "signal": signal_session, "signal-tty": signal_tty, "credit": credit,
 }

@@ -31,7 +31,10 @@ sbxctl kill 7 TE => TERM
 sbxctl policy ex => explain
 sbxctl policy push --s => --sig
 sbxctl doctor --j => --json
-sbxctl reset --w => --workspace'
+sbxctl reset --w => --workspace
+sbxctl sandbox e => exec
+sbxctl sandbox create --i => --idle
+sbxctl sandbox exec 7 --str => --stream'
 
 out=$(bash --norc --noprofile -c '
 	. "$1" || exit 1
