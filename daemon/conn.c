@@ -525,3 +525,11 @@ conn_write_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	session_conn_drained(c, evbuffer_get_length(c->out));
 }
+
+bool
+conn_hung_up(const struct conn *c)
+{
+	struct pollfd p = { .fd = c->fd };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
+}

@@ -62,6 +62,9 @@ int conn_send_id(struct conn *c, uint64_t id, const Sbx__Envelope *env);
  * goes before the session's teardown. What the socket does not take
  * stays queued. */
 void conn_flush(struct conn *c);
+/* Whether the peer has closed its end entirely (POLLHUP; a half-close,
+ * the end of stdin, is not), whether or not that was read yet. */
+bool conn_hung_up(const struct conn *c);
 /* Errors carry the id of the request being dispatched (c->req). What an
  * error ends is the code's to say (docs/protocol.md): conn_fail for the
  * codes that end the connection (BAD_FRAME, UNKNOWN_MESSAGE, BAD_ORDER,

@@ -444,7 +444,11 @@ session_maybe_finish(struct session *s)
 	for (i = 0; i < s->nout; i++)
 		if (s->out[i].fd >= 0)
 			return;
-	/* Detached and kept: the end waits for an Attach (or the grace). */
+	/* A kept session whose client hung up before its end (the hangup
+	 * not read here yet) ends detached, as if it had been read first:
+	 * its end waits for an Attach (or the grace). */
+	if (s->keep && s->conn && !sbxd.stopping && conn_hung_up(s->conn))
+		session_client_gone(s);
 	if (!s->conn && s->grace_ev && event_pending(s->grace_ev, EV_TIMEOUT,
 						     NULL))
 		return;
