@@ -24,7 +24,8 @@ static const char user_json[] =
 	" \"[::1]\"], \"deniedDomains\": [\"*:22\"], \"unknownHosts\": \"ask\","
 	" \"allowLocalBinding\": true, \"allowUnixSockets\": [\"/run\"]},"
 	" \"env\": {\"pass\": [\"*\"], \"deny\": [\"*TOKEN*\"]},"
-	" \"limits\": {\"tmp\": \"1G\", \"home\": \"2G\"}}";
+	" \"limits\": {\"tmp\": \"1G\", \"home\": \"2G\", \"pids\": 500,"
+	" \"memory\": \"1G\", \"cpu\": 40}}";
 
 static const char *const paths[] = {
 	"~/.ssh/id_rsa", "~/.ssh/known_hosts", "x.pem", ".git/hooks/a", ".",
