@@ -88,6 +88,15 @@ put(struct buf *b, char c)
 	return 0;
 }
 
+/* git's isspace (sane-ctype.h): not C's, which takes \v and \f too, that
+ * git keeps in a value (a hooksPath "\v/usr/hooks" is a directory in the
+ * work tree) and refuses elsewhere. */
+static bool
+gitspace(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static bool
 keychar(int c)
 {
@@ -111,7 +120,7 @@ value(struct src *s, struct buf *v)
 			return quote ? -EINVAL : 0;
 		if (comment)
 			continue;
-		if (isspace(c) && !quote) {
+		if (gitspace(c) && !quote) {
 			if (v->n)
 				space++;
 			continue;
@@ -164,7 +173,7 @@ header(struct src *s, struct buf *name)
 			return -EINVAL;
 		if (c == ']')
 			return name->n ? 0 : -EINVAL;
-		if (isspace(c))
+		if (gitspace(c))
 			break;
 		if (!keychar(c) && c != '.')
 			return -EINVAL;
@@ -175,7 +184,7 @@ header(struct src *s, struct buf *name)
 		if (c == '\n')
 			return -EINVAL;
 		c = next(s);
-	} while (isspace(c));
+	} while (gitspace(c));
 	if (c != '"' || put(name, '.') < 0)
 		return -EINVAL;
 	for (;;) {
@@ -275,7 +284,7 @@ parse(const char *buf, size_t len, struct entries *e, unsigned *bad_line)
 			comment = false;
 			continue;
 		}
-		if (comment || isspace(c))
+		if (comment || gitspace(c))
 			continue;
 		if (c == '#' || c == ';') {
 			comment = true;
