@@ -108,7 +108,7 @@ static int
 value(struct src *s, struct buf *v)
 {
 	bool quote = false, comment = false;
-	size_t space = 0;
+	size_t trim = 0; /* where trailing blanks start, 0: none */
 	int c;
 
 	if (put(v, '\0') < 0)
@@ -116,22 +116,28 @@ value(struct src *s, struct buf *v)
 	v->n = 0;
 	for (;;) {
 		c = next(s);
-		if (c == '\n')
+		if (c == '\n') {
+			if (trim)
+				v->p[v->n = trim] = '\0';
 			return quote ? -EINVAL : 0;
+		}
 		if (comment)
 			continue;
+		/* Kept as they are, a trailing run dropped: older git made
+		 * each a space, newer keeps them (a tab stays a tab), so a
+		 * change of one for another is a change. */
 		if (gitspace(c) && !quote) {
-			if (v->n)
-				space++;
+			if (v->n && !trim)
+				trim = v->n;
+			if (v->n && put(v, (char)c) < 0)
+				return -ENOMEM;
 			continue;
 		}
 		if (!quote && (c == ';' || c == '#')) {
 			comment = true;
 			continue;
 		}
-		for (; space; space--)
-			if (put(v, ' ') < 0)
-				return -ENOMEM;
+		trim = 0;
 		if (c == '\\') {
 			c = next(s);
 			switch (c) {

@@ -124,6 +124,10 @@ test_refuses(void)
 			 "[alias]\n\tst = status\f-s\n", &e), -EINVAL);
 	CHECK_INT(change("[core]\n\tbare = false\n",
 			 "[core]\n\tbare = false\n\v", &e), -EINVAL);
+	CHECK_INT(change("[alias]\n\tst = status -s\n",
+			 "[alias]\n\tst = status\t-s\n", &e), -EINVAL);
+	CHECK_INT(change("[alias]\n\tst = status -s\n",
+			 "[alias]\n\tst =  status -s \t# c\n", &e), 0);
 	CHECK_INT(change("[include]\n\tpath = a\n", "", &e), -EINVAL);
 	CHECK_STR(e.key, "include.path");
 	CHECK_INT(e.line, 0);
