@@ -88,6 +88,15 @@ put(struct buf *b, char c)
 	return 0;
 }
 
+/* git's isspace (sane-ctype.h): not C's, which takes \v and \f too, that
+ * git keeps in a value (a hooksPath "\v/usr/hooks" is a directory in the
+ * work tree) and refuses elsewhere. */
+static bool
+gitspace(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static bool
 keychar(int c)
 {
@@ -99,7 +108,7 @@ static int
 value(struct src *s, struct buf *v)
 {
 	bool quote = false, comment = false;
-	size_t space = 0;
+	size_t trim = 0; /* where trailing blanks start, 0: none */
 	int c;
 
 	if (put(v, '\0') < 0)
@@ -107,22 +116,28 @@ value(struct src *s, struct buf *v)
 	v->n = 0;
 	for (;;) {
 		c = next(s);
-		if (c == '\n')
+		if (c == '\n') {
+			if (trim)
+				v->p[v->n = trim] = '\0';
 			return quote ? -EINVAL : 0;
+		}
 		if (comment)
 			continue;
-		if (isspace(c) && !quote) {
-			if (v->n)
-				space++;
+		/* Kept as they are, a trailing run dropped: older git made
+		 * each a space, newer keeps them (a tab stays a tab), so a
+		 * change of one for another is a change. */
+		if (gitspace(c) && !quote) {
+			if (v->n && !trim)
+				trim = v->n;
+			if (v->n && put(v, (char)c) < 0)
+				return -ENOMEM;
 			continue;
 		}
 		if (!quote && (c == ';' || c == '#')) {
 			comment = true;
 			continue;
 		}
-		for (; space; space--)
-			if (put(v, ' ') < 0)
-				return -ENOMEM;
+		trim = 0;
 		if (c == '\\') {
 			c = next(s);
 			switch (c) {
@@ -164,7 +179,7 @@ header(struct src *s, struct buf *name)
 			return -EINVAL;
 		if (c == ']')
 			return name->n ? 0 : -EINVAL;
-		if (isspace(c))
+		if (gitspace(c))
 			break;
 		if (!keychar(c) && c != '.')
 			return -EINVAL;
@@ -175,7 +190,7 @@ header(struct src *s, struct buf *name)
 		if (c == '\n')
 			return -EINVAL;
 		c = next(s);
-	} while (isspace(c));
+	} while (gitspace(c));
 	if (c != '"' || put(name, '.') < 0)
 		return -EINVAL;
 	for (;;) {
@@ -275,7 +290,7 @@ parse(const char *buf, size_t len, struct entries *e, unsigned *bad_line)
 			comment = false;
 			continue;
 		}
-		if (comment || isspace(c))
+		if (comment || gitspace(c))
 			continue;
 		if (c == '#' || c == ';') {
 			comment = true;

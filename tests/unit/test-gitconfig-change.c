@@ -116,6 +116,18 @@ test_refuses(void)
 	CHECK_INT(change("[alias]\n\tst = status\n", "[alias]\n\tst = !sh\n",
 			 &e), -EINVAL);
 	CHECK_STR(e.key, "alias.st");
+	/* git's whitespace is not C's: \v and \f are part of the value. */
+	CHECK_INT(change("[core]\n\thooksPath = /h\n",
+			 "[core]\n\thooksPath = \v/h\n", &e), -EINVAL);
+	CHECK_STR(e.key, "core.hookspath");
+	CHECK_INT(change("[alias]\n\tst = status -s\n",
+			 "[alias]\n\tst = status\f-s\n", &e), -EINVAL);
+	CHECK_INT(change("[core]\n\tbare = false\n",
+			 "[core]\n\tbare = false\n\v", &e), -EINVAL);
+	CHECK_INT(change("[alias]\n\tst = status -s\n",
+			 "[alias]\n\tst = status\t-s\n", &e), -EINVAL);
+	CHECK_INT(change("[alias]\n\tst = status -s\n",
+			 "[alias]\n\tst =  status -s \t# c\n", &e), 0);
 	CHECK_INT(change("[include]\n\tpath = a\n", "", &e), -EINVAL);
 	CHECK_STR(e.key, "include.path");
 	CHECK_INT(e.line, 0);
@@ -153,14 +165,14 @@ static const char *const pieces[] = {
 	"\tpath = /tmp/x", "\tfetch = +refs/*:refs/*", "\tname = n", "# c",
 	"; c", "", "\tlogallrefupdates", "\tmerge = refs/heads/m",
 	"\tst = !sh", "\teditor = a \\", "\temail = \"a;b\"", "\tx = \\t",
-	"\tsshCommand = s",
+	"\tsshCommand = s", "\tfsmonitor = \vx", "\teditor = e\f",
 };
 static const char *const additions[] = {
 	"[user]", "\temail = e@x", "\tname = n", "[remote \"p\"]",
 	"\turl = /r", "\tfetch = +refs/heads/*:refs/remotes/p/*",
 	"[branch \"m\"]", "\tremote = p", "\tmerge = refs/heads/m",
 	"\teditor = z", "\tfsmonitor = z", "[alias]", "\tst = x", "\\",
-	"\"", "[core]",
+	"\"", "[core]", "\tfsmonitor =\vx", "\tfsmonitor = x\f",
 };
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
