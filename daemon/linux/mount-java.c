@@ -101,7 +101,16 @@ bind_one(struct jdks *j, const char *match)
 	size_t i;
 	int fd;
 
-	if (j->n >= JDKS_MAX || !realpath(match, real))
+	struct stat st;
+	const char *base;
+
+	/* Only a net.properties (a distribution's JDK links its own to
+	 * /etc): the home's patterns match in a tree earlier sandboxes
+	 * wrote, where a planted link would have any other file bound over
+	 * with the proxy lines. */
+	if (j->n >= JDKS_MAX || !realpath(match, real) ||
+	    stat(real, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !(base = strrchr(real, '/')) || strcmp(base, "/net.properties"))
 		return;
 	for (i = 0; i < j->n; i++)
 		if (!strcmp(j->done[i], real))

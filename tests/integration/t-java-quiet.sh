@@ -38,6 +38,17 @@ expect_eq "the sandbox cannot write it" \
 	"$(sbx run -- "$BIN/sbx-probe" write "$PROPS")" EROFS
 expect_eq "the host's file is unchanged" "$(sha256sum <"$PROPS")" "$before"
 expect_eq "nothing left in /dev/shm" "$(sbx run -- ls -A /dev/shm)" ""
+# A link planted where the home's JDKs are looked for (earlier runs write
+# the home's layer) names no JDK: the file it leads to is not rebound with
+# the proxy lines. A fresh workspace: a fresh template, which looks.
+mkdir -p "$T/ws2" "$HOME/.jdks/sbx-test-decoy/conf"
+echo decoy >"$T/ws2/decoy"
+ln -s "$T/ws2/decoy" "$HOME/.jdks/sbx-test-decoy/conf/net.properties"
+out=$(cd "$T/ws2" && sbx run -- cat decoy)
+rm -rf "$HOME/.jdks/sbx-test-decoy"
+rmdir "$HOME/.jdks" 2>/dev/null
+expect_eq "a planted link's file is not rebound" "$out" decoy
+cd "$WS"
 stop_daemon
 
 # Without a network namespace: JAVA_TOOL_OPTIONS (the ports are the
