@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -177,31 +176,61 @@ home_overlay_remove(const char *ws)
 	return r;
 }
 
-/* nftw's callback has no argument: the walk in progress. */
-static uint64_t usage_bytes;
-static unsigned long usage_entries;
-
-static int
-count(const char *path, const struct stat *st, int flag, struct FTW *f)
+/* The blocks below dfd (closed here), each directory opened from its
+ * parent's fd without following a link: a running sandbox renames in the
+ * layer, and in privileged mode this walk is root's. One file system, at
+ * most a million entries and 128 levels (deeper ones go uncounted). */
+static void
+usage_at(int dfd, dev_t dev, int depth, uint64_t *bytes, unsigned long *n)
 {
-	usage_bytes += (uint64_t)st->st_blocks * 512;
-	return ++usage_entries >= 1000000;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int fd;
+
+	if (depth > 128 || !(d = fdopendir(dfd))) {
+		close(dfd);
+		return;
+	}
+	while (*n < 1000000 && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		*bytes += (uint64_t)st.st_blocks * 512;
+		++*n;
+		if (!S_ISDIR(st.st_mode) || st.st_dev != dev)
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
+			    O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0)
+			usage_at(fd, dev, depth + 1, bytes, n);
+	}
+	closedir(d);
 }
 
 uint64_t
 home_overlay_usage(const char *ws)
 {
 	char hex[65], path[PATH_MAX];
+	unsigned long n = 0;
+	uint64_t bytes = 0;
+	struct stat st;
+	int fd;
 
 	if (hash_name(ws, hex) < 0)
 		return 0;
 	snprintf(path, sizeof(path), "%s/home/%u/%s", sbxd.statedir,
 		 (unsigned)sbxd.uid, hex);
-	usage_bytes = 0;
-	usage_entries = 0;
-	/* Physical, one file system: a link is counted, never followed. */
-	nftw(path, count, 16, FTW_PHYS | FTW_MOUNT);
-	return usage_bytes;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return 0;
+	}
+	usage_at(fd, st.st_dev, 0, &bytes, &n);
+	return bytes + (uint64_t)st.st_blocks * 512;
 }
 
 int
