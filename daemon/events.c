@@ -138,6 +138,12 @@ send_lifecycle(Sbx__EventKind want, uint64_t session_id,
 	case SBX__EVENT__KIND_APPROVAL_ANSWERED:
 		ev.approval_answered = (Sbx__ApprovalAnswered *)msg;
 		break;
+	case SBX__EVENT__KIND_SANDBOX_CREATED:
+		ev.sandbox_created = (Sbx__SandboxInfo *)msg;
+		break;
+	case SBX__EVENT__KIND_SANDBOX_ENDED:
+		ev.sandbox_ended = (Sbx__SandboxEnded *)msg;
+		break;
 	default:
 		ev.policy_changed = (Sbx__PolicyChanged *)msg;
 		break;
@@ -278,6 +284,20 @@ events_session_exited(const Sbx__ExitStatus *es)
 {
 	send_lifecycle(SBX__EVENT_KIND__EVENT_KIND_SESSIONS, es->session_id,
 		       SBX__EVENT__KIND_SESSION_EXITED, es);
+}
+
+void
+events_sandbox_created(const Sbx__SandboxInfo *info)
+{
+	send_lifecycle(SBX__EVENT_KIND__EVENT_KIND_SANDBOXES, 0,
+		       SBX__EVENT__KIND_SANDBOX_CREATED, info);
+}
+
+void
+events_sandbox_ended(const Sbx__SandboxEnded *e)
+{
+	send_lifecycle(SBX__EVENT_KIND__EVENT_KIND_SANDBOXES, 0,
+		       SBX__EVENT__KIND_SANDBOX_ENDED, e);
 }
 
 void

@@ -52,6 +52,10 @@ void events_approval_answered(Sbx__ApprovalAnswered *a,
 /* Lifecycle: a session started, a session's end (its exit status). */
 void events_session_started(const Sbx__SessionStarted *st);
 void events_session_exited(const Sbx__ExitStatus *es);
+/* A long-lived sandbox made, and ended (with why), to the subscribers of
+ * EVENT_KIND_SANDBOXES. */
+void events_sandbox_created(const Sbx__SandboxInfo *info);
+void events_sandbox_ended(const Sbx__SandboxEnded *e);
 /* A copy of session_id's output (env, OutputData) for its mirrors. */
 void events_output(uint64_t session_id, const Sbx__Envelope *env);
 /* c has a subscription (with request id req when req is not NULL). */

@@ -13,6 +13,7 @@
 
 #include "daemon/conn.h"
 #include "daemon/daemon.h"
+#include "daemon/events.h"
 #include "daemon/log.h"
 #include "daemon/sbox.h"
 #include "daemon/session.h"
@@ -31,6 +32,7 @@ struct sbox {
 	uint64_t execs;
 	uint64_t last_exec;        /* the latest command's session id */
 	bool dying;                /* killed: takes no more commands */
+	const char *why;           /* why it was killed (a literal) */
 	struct event *idle_ev, *life_ev;
 	struct sbox *next;
 };
@@ -51,7 +53,15 @@ find(uint64_t id)
 static void
 sbox_free(struct sbox *sb)
 {
+	Sbx__SandboxEnded end = SBX__SANDBOX_ENDED__INIT;
+	Sbx__SandboxInfo info;
 	struct sbox **pp;
+
+	if (sbox_info(sb->id, &info) == 0) {
+		end.sandbox = &info;
+		end.reason = (char *)(sb->why ? sb->why : "its init ended");
+		events_sandbox_ended(&end);
+	}
 
 	for (pp = &sboxes; *pp; pp = &(*pp)->next)
 		if (*pp == sb) {
@@ -73,8 +83,10 @@ kill_sbox(struct sbox *sb, const char *why)
 {
 	struct session *h = session_find(sb->holder);
 
-	if (!sb->dying)
+	if (!sb->dying) {
 		log_info("sandbox %llu: %s", (unsigned long long)sb->id, why);
+		sb->why = why;
+	}
 	sb->dying = true;
 	if (sb->idle_ev)
 		evtimer_del(sb->idle_ev);
@@ -139,6 +151,7 @@ sbox_create(struct conn *c, const Sbx__RunRequest *spec,
 	Sbx__RunRequest r = *spec;
 	struct session *h;
 	struct sbox *sb = calloc(1, sizeof(*sb));
+	Sbx__SandboxInfo info;
 	struct timespec now;
 	int fds[3], e;
 
@@ -181,6 +194,8 @@ sbox_create(struct conn *c, const Sbx__RunRequest *spec,
 			      (uint64_t)now.tv_nsec / 1000000u;
 	sb->next = sboxes;
 	sboxes = sb;
+	if (sbox_info(sb->id, &info) == 0)
+		events_sandbox_created(&info);
 	if (arm(sb->idle_ev, sb->idle_ms) < 0 ||
 	    (lifetime_ms && arm(sb->life_ev, lifetime_ms) < 0))
 		kill_sbox(sb, "cannot arm its timers");

@@ -23,7 +23,8 @@ static const char *const features[] = {
 	"summary-lines",      /* ExitStatus.summary_lines */
 	"approvals-broker",   /* Subscribe.approver, ApprovalAnswered, scopes
 				 sandbox and always, errors for unknown ids */
-	"lifecycle-events",   /* Subscribe.kinds, Event */
+	"lifecycle-events",   /* Subscribe.kinds, Event (sessions, approvals,
+				 policy, sandboxes) */
 	"output-mirror",      /* Subscribe.mirror_output */
 	"sandboxes",          /* CreateSandbox, RunRequest.sandbox_id,
 				 DestroySandbox, ListSandboxes */

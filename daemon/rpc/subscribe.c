@@ -21,7 +21,7 @@ rpc_subscribe(struct conn *c, const Sbx__Envelope *env)
 
 	for (i = 0; i < sub->n_kinds; i++) {
 		if (sub->kinds[i] <= 0 ||
-		    sub->kinds[i] > SBX__EVENT_KIND__EVENT_KIND_POLICY) {
+		    sub->kinds[i] > SBX__EVENT_KIND__EVENT_KIND_SANDBOXES) {
 			conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID,
 				   "unknown event kind %d", sub->kinds[i]);
 			return;

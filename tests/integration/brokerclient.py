@@ -117,8 +117,9 @@ def silent_run(sock, ws, name, *argv):
 
 
 def lifecycle(sock, ws, kinds):
-    """Follows every session's lifecycle until one exits: prints the
-    started and exited events (the exit's summary lines too)."""
+    """Follows every session's lifecycle until one exits (or a sandbox's
+    until one ends): prints the started and exited events (the exit's
+    summary lines too), and sandboxes created and ended."""
     c = Named(sock, "watcher")
     body = b"".join(vi(51, int(k)) for k in kinds.split(","))
     c.send(SUBSCRIBE, body, 3)
@@ -147,6 +148,16 @@ def lifecycle(sock, ws, kinds):
             say("approval asked id=%d", rid)
         elif 13 in ev:
             say("approval %s", answered(ev[13][0]))
+        elif 15 in ev:
+            sb = decode(ev[15][0])
+            say("sandbox created id=%d sandbox=%d workspace=%s", rid,
+                first(sb, 1), s(sb, 2))
+        elif 16 in ev:
+            end = decode(ev[16][0])
+            sb = decode(end[1][0])
+            say("sandbox ended id=%d sandbox=%d workspace=%s reason=%s",
+                rid, first(sb, 1), s(sb, 2), s(end, 2))
+            return
 
 
 def mirror(sock, ws):

@@ -40,5 +40,18 @@ grep '^sbx: ' "$T/err" | grep -v 'rule seccomp.unix-socket)' >"$T/sbxctl"
 bc summary bash -c "$CMD" | grep -v 'rule seccomp.unix-socket)' >"$T/daemon"
 check "summary lines: the daemon renders a blocked line" grep -q '^sbx: blocked syscall bpf' "$T/daemon"
 check "... the same lines sbxctl prints" cmp "$T/sbxctl" "$T/daemon"
+# Sandboxes: a subscriber of sandbox events sees one made, then ended with
+# the reason (DestroySandbox here).
+bc lifecycle 4 >"$T/sbev" 2>&1 &
+SBEV=$!
+wait_for "the sandbox subscription" grep -qs '^subscribed' "$T/sbev"
+sbid=$(sbx sandbox create --idle 600)
+sbx sandbox rm "$sbid"
+wait_for "the sandbox's end" grep -qs '^sandbox ended' "$T/sbev"
+wait "$SBEV"
+check "sandbox created: its id and workspace" grep -qx \
+	"sandbox created id=3 sandbox=$sbid workspace=$WS" "$T/sbev"
+check "sandbox ended: its id, workspace and why" grep -qx \
+	"sandbox ended id=3 sandbox=$sbid workspace=$WS reason=destroyed" "$T/sbev"
 stop_daemon
 done_test
