@@ -77,6 +77,17 @@ make_right(mode_t mode)
  * /proc/TID/status (slow: it formats the whole file), remembered per
  * thread while that thread lives (a pidfd tells) and until any umask()
  * call in the sandbox, which comes here too (sup_umask_changed). */
+/* Ours set to m: a syscall only when it changes, which in a session is
+ * seldom (every creation needs it). */
+static void
+set_umask(struct sup *s, mode_t m)
+{
+	if (!s->umask_known || s->umask_now != m)
+		umask(m);
+	s->umask_now = m;
+	s->umask_known = true;
+}
+
 static int
 use_umask(struct sup *s, struct sreq *r)
 {
@@ -91,7 +102,7 @@ use_umask(struct sup *s, struct sreq *r)
 			continue;
 		pfd.fd = s->umasks[i].pidfd;
 		if (poll(&pfd, 1, 0) == 0) {
-			umask(s->umasks[i].mask);
+			set_umask(s, s->umasks[i].mask);
 			return 0;
 		}
 		/* That thread is gone; TID names another now. */
@@ -101,7 +112,7 @@ use_umask(struct sup *s, struct sreq *r)
 	}
 	if ((e = res_status(r->tid, &m, NULL)) < 0)
 		return e;
-	umask(m);
+	set_umask(s, m);
 	if (s->numasks < cap)
 		i = s->numasks++;
 	else
@@ -376,7 +387,7 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 		if (!target[0])
 			return -ENOENT;
 	}
-	if ((e = res_path(s, r, dirfd, addr, false, &p)) < 0)
+	if ((e = res_path_new(s, r, dirfd, addr, &p)) < 0)
 		return e;
 	if (p.obj >= 0 || !p.name[0] || res_is_dot(p.name)) {
 		res_close(&p);

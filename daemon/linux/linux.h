@@ -245,9 +245,10 @@ void linux_watch_run(struct walk_state *st, int ctl_fd, int inotify_fd,
 int linux_spawner_start(const struct sandbox_plan *plan, int *fd);
 /* The template's and the spawner's loop: SIGCHLD blocked and read from
  * the returned signalfd; poll of pfd[0..n-1] (pfd[n-1] that signalfd,
- * drained) after reaping every exited child. poll's result. */
+ * drained) for up to timeout_ms (-1: no limit) after reaping every
+ * exited child. poll's result. */
 int linux_chld_fd(void);
-int linux_poll_reaping(struct pollfd *pfd, nfds_t n);
+int linux_poll_reaping(struct pollfd *pfd, nfds_t n, int timeout_ms);
 
 /* Body of the session init: (with sync_fd >= 0, a direct sandbox: waits
  * for the id maps, builds the mounts and starts the supervisor itself;

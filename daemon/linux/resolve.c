@@ -183,12 +183,21 @@ on_proc(int fd)
 	return fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
 }
 
+/* A walk's current directory: -1 before the first step of an absolute
+ * path, which starts at s->root without a copy of it. */
+static void
+drop(int cur)
+{
+	if (cur >= 0)
+		close(cur);
+}
+
 static int
 replace(int *cur, int fd)
 {
 	if (fd < 0)
 		return -errno;
-	close(*cur);
+	drop(*cur);
 	*cur = fd;
 	return 0;
 }
@@ -328,15 +337,17 @@ walk_prefix(struct sup *s, int *cur, const char **p)
 			  sizeof(how));
 	if (fd < 0)
 		return false;
-	close(*cur);
+	drop(*cur);
 	*cur = fd;
 	*p = last;
 	return true;
 }
 
-int
-res_walk(struct sup *s, struct sreq *r, int base, const char *path,
-	 bool follow, struct rpath *out)
+/* With absent_only, a last name that exists ends the walk with EEXIST
+ * and nothing open: no fstat, no path of the parent for the rules. */
+static int
+walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
+     bool absent_only, struct rpath *out)
 {
 	char buf[PATH_MAX * 2], link[PATH_MAX + 1], comp[NAME_MAX + 1];
 	const char *p = buf, *rest;
@@ -348,7 +359,7 @@ res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 	out->parent = out->obj = -1;
 	cur = base;
 	if (strlen(path) >= sizeof(buf)) {
-		close(cur);
+		drop(cur);
 		return -ENAMETOOLONG;
 	}
 	strcpy(buf, path);
@@ -380,6 +391,11 @@ res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 			fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 			if (fd < 0 && errno != ENOENT) {
 				e = -errno;
+				goto fail;
+			}
+			if (fd >= 0 && absent_only) {
+				close(fd);
+				e = -EEXIST;
 				goto fail;
 			}
 			return finish(cur, fd, comp, len, slash, out);
@@ -456,14 +472,21 @@ res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 		p = rest;
 	}
 fail:
-	close(cur);
+	drop(cur);
 	out->parent = -1;
 	return e;
 }
 
 int
-res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 	 bool follow, struct rpath *out)
+{
+	return walk(s, r, base, path, follow, false, out);
+}
+
+static int
+path_at(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, bool follow,
+	bool absent_only, struct rpath *out)
 {
 	char path[PATH_MAX];
 	int base, e;
@@ -473,11 +496,32 @@ res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 		return e;
 	if (!path[0])
 		return -ENOENT;
-	if ((base = res_base(s, r, dirfd, path)) < 0)
+	/* An absolute path starts at s->root itself (base -1): only what
+	 * was read from the command's memory needs the validity check. */
+	if (path[0] == '/' &&
+	    ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) < 0)
+		return -ESRCH;
+	if (path[0] == '/')
+		base = -1;
+	else if ((base = res_base(s, r, dirfd, path)) < 0)
 		return base;
-	if ((e = res_walk(s, r, base, path, follow, out)) < 0)
+	if ((e = walk(s, r, base, path, follow, absent_only, out)) < 0)
 		res_close(out);
 	return e;
+}
+
+int
+res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+	 bool follow, struct rpath *out)
+{
+	return path_at(s, r, dirfd, addr, follow, false, out);
+}
+
+int
+res_path_new(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+	     struct rpath *out)
+{
+	return path_at(s, r, dirfd, addr, false, true, out);
 }
 
 int

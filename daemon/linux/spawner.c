@@ -36,7 +36,7 @@ linux_chld_fd(void)
 }
 
 int
-linux_poll_reaping(struct pollfd *pfd, nfds_t n)
+linux_poll_reaping(struct pollfd *pfd, nfds_t n, int timeout_ms)
 {
 	struct signalfd_siginfo si;
 	pid_t pid;
@@ -44,7 +44,7 @@ linux_poll_reaping(struct pollfd *pfd, nfds_t n)
 
 	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
 		linux_mntns_reaped(pid);
-	if ((r = poll(pfd, n, -1)) > 0 && pfd[n - 1].revents) {
+	if ((r = poll(pfd, n, timeout_ms)) > 0 && pfd[n - 1].revents) {
 		ssize_t k = read(pfd[n - 1].fd, &si, sizeof(si));
 
 		(void)k; /* just a wake-up: the next call reaps */
@@ -75,7 +75,7 @@ spawner_main(const struct sandbox_plan *p, int fd)
 	pfd[1].fd = linux_chld_fd();
 	pfd[0].events = pfd[1].events = POLLIN;
 	for (;;) {
-		if (linux_poll_reaping(pfd, 2) <= 0 || !pfd[0].revents)
+		if (linux_poll_reaping(pfd, 2, -1) <= 0 || !pfd[0].revents)
 			continue;
 		nfds = 0;
 		n = fdpass_recv(fd, msg, sizeof(msg), fds, &nfds,

@@ -123,6 +123,8 @@ struct sup {
 	unsigned workers;            /* FIFO openers not reaped yet */
 	struct { pid_t tid; int pidfd; mode_t mask; } umasks[64];
 	unsigned numasks, next_umask;
+	mode_t umask_now;            /* ours, once umask_known */
+	bool umask_known;
 };
 
 /* linux/resolve.c */
@@ -136,6 +138,12 @@ int res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 /* Both steps, for a path argument at addr. */
 int res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	     bool follow, struct rpath *out);
+/* For a name to be made (mkdir, mknod, symlink): res_path without
+ * following the last component, and -EEXIST, cheaply, when it exists
+ * (the kernel's answer, before any permission or rule: the lookup was
+ * the command's own). */
+int res_path_new(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+		 struct rpath *out);
 /* The existing object a call acting on one names (linkat's source,
  * fchmodat): the path at addr from dirfd, or with empty_path
  * (AT_EMPTY_PATH) and an empty path dirfd itself; into out->obj and

@@ -29,6 +29,9 @@
 #include "daemon/sandbox.h"
 #include "proto/fdpass.h"
 
+/* How long events are left to queue after a drain (linux_watch_run). */
+#define WATCH_REST_MS 5
+
 #define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | \
 		    IN_MOVED_FROM | IN_ONLYDIR)
 /* On the roots (the workspace, the writable trees): gone from the host's
@@ -381,6 +384,8 @@ linux_watch_run(struct walk_state *st, int ctl, int inotify_fd,
 {
 	struct watch *w = &tw;
 	struct pollfd pfd[3];
+	bool rest = false;
+	int r;
 
 	w->fd = inotify_fd;
 	w->sh = sh;
@@ -395,15 +400,26 @@ linux_watch_run(struct walk_state *st, int ctl, int inotify_fd,
 	}
 	/* A failed build may have left watches (the walk adds them as it
 	 * goes): their events are only drained, at a sync. */
-	pfd[0].fd = st ? w->fd : -1;
 	pfd[1].fd = ctl;
 	pfd[2].fd = linux_chld_fd();
 	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
 	for (;;) {
-		if (linux_poll_reaping(pfd, 3) <= 0)
+		/* After a drain the queue is left to fill for WATCH_REST_MS:
+		 * a tree being made (an untar, npm ci) queues two events a
+		 * file, which handled as they come woke this process for
+		 * each. Nothing waits on it meanwhile: a spawn asks for a
+		 * sync whenever the queue is not empty (ltemplate_quiet),
+		 * and a sync drains it first (answer). */
+		pfd[0].fd = st && !rest ? w->fd : -1;
+		r = linux_poll_reaping(pfd, 3, rest ? WATCH_REST_MS : -1);
+		if (r == 0)
+			rest = false;
+		if (r <= 0)
 			continue;
-		if (pfd[0].revents)
+		if (pfd[0].fd >= 0 && pfd[0].revents) {
 			drain(w);
+			rest = true;
+		}
 		if (pfd[1].revents && !answer(w, ctl))
 			_exit(0);
 	}

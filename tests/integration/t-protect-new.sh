@@ -51,6 +51,23 @@ expect_eq "umask honoured" "$(cd "$WS" && stat -c %a m1 m2 m3 m4 | tr '\n' ' ')"
 expect_eq "sbxctl's umask goes with the job" "$(cd "$WS" && stat -c %a m5 m6 m7 | tr '\n' ' ')" "600 644 664 "
 rm -f "$WS"/m[1-7]
 
+# A name that exists: mkdir and symlink answer EEXIST as bare (the
+# supervisor says so from its lookup, without making anything), through
+# a symlink last, a trailing slash, ".", absolute or relative.
+mkdir -p "$WS/ex/d"
+: >"$WS/ex/f"
+ln -s nowhere "$WS/ex/dangling"
+ln -s d "$WS/ex/l"
+for p in ex/d ex/d/ ex/f ex/f/ ex/dangling ex/l ex/l/ ex/. ex/d/.. \
+	 "$WS/ex/d" "$WS/ex/dangling"; do
+	want=$(cd "$WS" && "$P" mkdir "$p" 2>/dev/null)
+	expect_eq "mkdir existing $p" "$(probe mkdir "$p")" "$want"
+	want=$(cd "$WS" && "$P" symlink x "$p" 2>/dev/null)
+	expect_eq "symlink at existing $p" "$(probe symlink x "$p")" "$want"
+done
+expect_eq "mkdir existing: EEXIST" "$(probe mkdir ex/l)" EEXIST
+rm -rf "$WS/ex"
+
 # Names protected at any depth: creating a file or directory, a symlink,
 # a hard link, a rename onto them.
 for p in .mcp.json .gitmodules .bashrc .zshrc .sbxignore .cursorignore \
