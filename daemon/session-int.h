@@ -120,6 +120,8 @@ int session_exec_spawn(struct session *s, const Sbx__RunRequest *req,
 void session_maybe_finish(struct session *s);
 /* The exit status (or the setup failure) for its client. */
 void session_send_end(struct session *s);
+/* Why its sandbox could not be set up (session-exit.c). */
+const char *session_setup_problem(struct session *s);
 void session_send_started(struct session *s);
 
 /* session-list.c: the list of sessions, which owns them. */
