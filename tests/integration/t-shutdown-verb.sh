@@ -10,10 +10,15 @@
 start_daemon
 cd "$WS"
 
-# A sandboxed command asking is refused and the daemon keeps serving.
+# A sandboxed command asking is refused and the daemon keeps serving. The
+# socket is masked in the sandbox: sbxctl finds no daemon there (where
+# Unix sockets are allowed, it says so and has nothing to stop) or may not
+# make a socket at all (an error).
+unreached() { [ "$1" -ne 0 ] || grep -q "no sbxd answers" <<<"$2"; }
 out=$(sbx run -q -- "$BIN/sbxctl" --no-autostart --socket "$SOCK" shutdown 2>&1)
 rc=$?
-check "shutdown from inside a sandbox fails (rc $rc: $out)" test "$rc" -ne 0
+check "shutdown from inside a sandbox reaches no daemon (rc $rc: $out)" \
+	unreached "$rc" "$out"
 check "daemon alive after a sandbox asked" kill -0 "$DPID"
 check "daemon still answers" sbx status >/dev/null
 
@@ -56,7 +61,9 @@ check "no daemon autostarted by shutdown" test ! -e "$SOCK"
 if [ "$(id -u)" -ne 0 ]; then
 	start_daemon --landlock-only
 	out=$(sbx run -q -- "$BIN/sbxctl" --no-autostart --socket "$SOCK" shutdown 2>&1)
-	check "landlock-only: shutdown from inside a sandbox fails ($out)" test $? -ne 0
+	rc=$?
+	check "landlock-only: shutdown from inside a sandbox reaches no daemon ($out)" \
+		unreached "$rc" "$out"
 	check "landlock-only: daemon alive after a sandbox asked" kill -0 "$DPID"
 	sbx shutdown >/dev/null
 	expect_eq "landlock-only: sbxctl shutdown exits 0" $? 0
@@ -79,7 +86,9 @@ if [ "$(id -u)" -eq 0 ] && id "${SBX_TEST_USER:-sbxtest}" >/dev/null 2>&1; then
 	out=$(cd "$WS" && setpriv --reuid="$user" --regid="$user" --init-groups \
 		"$BIN/sbxctl" --no-autostart --socket "$SOCK" run -q -- \
 		"$BIN/sbxctl" --no-autostart --socket "$SOCK" shutdown 2>&1)
-	check "privileged: shutdown from inside a sandbox fails ($out)" test $? -ne 0
+	rc=$?
+	check "privileged: shutdown from inside a sandbox reaches no daemon ($out)" \
+		unreached "$rc" "$out"
 	check "privileged: daemon alive after a sandbox asked" kill -0 "$DPID"
 	out=$(setpriv --reuid="$user" --regid="$user" --init-groups \
 		"$BIN/sbxctl" --no-autostart --socket "$SOCK" shutdown)
