@@ -22,7 +22,7 @@ sbx run -- sh -c 'exit 3'
 expect_eq "sbxctl's run exits 3" $? 3
 wait "$LIFE"
 life=$(cat "$T/life")
-check "started: argv, cwd, workspace and client name" grep -qx \
+check "started: argv, cwd, workspace and client name (got: $(grep '^started' <<<"$life"))" grep -qx \
 	"started id=3 pid>0=1 argv=sh -c exit 3 cwd=$WS workspace=$WS client=sbxctl" <<<"$life"
 check "exited: the status" grep -qx "exited id=3 code=3" <<<"$life"
 check "nothing else came (no violation events asked for)" \
