@@ -609,12 +609,13 @@ void
 lcg_join_unpack(const char *msg, size_t len, int *fds, int nfds,
 		struct lcg_join *j)
 {
-	int k = 0;
+	/* A count byte: unsigned whatever char is (aarch64's is). */
+	int k = 0, n = len >= LCG_JOIN_MSG ? (unsigned char)msg[1] : 0;
 
 	j->v2 = -1;
 	j->nv1 = 0;
-	if (len < LCG_JOIN_MSG || nfds != (msg[0] ? 1 : 0) + msg[1] ||
-	    msg[1] < 0 || msg[1] > LCG_JOIN_MAX) {
+	if (len < LCG_JOIN_MSG || n > LCG_JOIN_MAX ||
+	    nfds != (msg[0] ? 1 : 0) + n) {
 		while (nfds > 0)
 			close(fds[--nfds]);
 		return;
