@@ -152,8 +152,8 @@ ro_mount(int fd)
 
 /* A mount point is never renamed or removed (EBUSY): .git is one where
  * the template pinned it. */
-static bool
-mount_root(int fd)
+bool
+sup_mount_root(int fd)
 {
 	struct statx sx;
 
@@ -182,7 +182,7 @@ hard_linked(struct sup *s, struct sreq *r, const struct rpath *p)
 	const char *rule = NULL;
 
 	if (!S_ISREG(p->st.st_mode) || p->st.st_nlink < 2 ||
-	    (!ll && !(mount_root(p->obj) && ro_mount(p->obj))) ||
+	    (!ll && !(sup_mount_root(p->obj) && ro_mount(p->obj))) ||
 	    res_fd_path(p->obj, path, sizeof(path)) != 0 ||
 	    protect_decide(s->fs, PROTECT_WRITE, S_IFREG, path, &rule) !=
 		    PROTECT_ALLOW ||
@@ -578,7 +578,7 @@ rename_checked(struct sup *s, struct sreq *r, struct rpath *src,
 	 * before (linux/gitcfg.c; a bound config too). */
 	if (v == PROTECT_GIT_CONFIG && !(flags & RENAME_EXCHANGE) &&
 	    S_ISREG(src->st.st_mode) && !strchr(src->name, '/') &&
-	    !mount_root(src->obj) && !ro_mount(src->parent) &&
+	    !sup_mount_root(src->obj) && !ro_mount(src->parent) &&
 	    !ro_mount(dst->parent) && !protect_covered(s->fs, src->abs, NULL) &&
 	    (dst->obj < 0 || S_ISREG(dst->st.st_mode))) {
 		/* The repository's .git (a submodule's config: the
@@ -591,7 +591,7 @@ rename_checked(struct sup *s, struct sreq *r, struct rpath *src,
 		if (fresh || dst->obj >= 0)
 			return gitcfg_rename(s, r, src, dst, flags, fresh);
 	}
-	if (mount_root(src->obj) || mount_root(dst->obj) ||
+	if (sup_mount_root(src->obj) || sup_mount_root(dst->obj) ||
 	    ro_mount(src->parent) || ro_mount(dst->parent))
 		goto kernel; /* it refuses: EBUSY, EROFS, EXDEV */
 	/* Onto an existing file: a write of it, which leaves it as it was. */

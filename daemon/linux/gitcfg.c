@@ -150,15 +150,6 @@ write_renamed(struct rpath *src, const struct rpath *dst, const char *buf,
 	return e;
 }
 
-static bool
-mount_root(int fd)
-{
-	struct statx sx;
-
-	return fd >= 0 && statx(fd, "", AT_EMPTY_PATH, 0, &sx) == 0 &&
-	       (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-}
-
 /* A new repository's config as a whole; a submodule's (in the
  * superproject's .git/modules) with the core.worktree git submodule
  * sets. */
@@ -197,7 +188,7 @@ gitcfg_rename(struct sup *s, struct sreq *r, struct rpath *src,
 		return e;
 	else if (gitconfig_change_check(old, on, buf, n, &ge) < 0)
 		return refuse(s, r, dst, &ge);
-	if (!fresh && mount_root(dst->obj)) {
+	if (!fresh && sup_mount_root(dst->obj)) {
 		e = write_in_place(s, src, dst, buf, n);
 		if (e == -EPERM) {
 			ge.why = "the config is a read-only bind, and the "

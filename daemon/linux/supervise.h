@@ -223,6 +223,8 @@ void sup_answer_send(struct sup *s, uint64_t id, int res,
 		     const struct sup_answer *a);
 /* A umask() call: every remembered umask may be stale. */
 void sup_umask_changed(struct sup *s);
+/* Whether fd is the root of a mount (emulate.c): a pinned .git, a bind. */
+bool sup_mount_root(int fd);
 /* Records a refusal for the daemon (never blocks). */
 /* A creation at path Landlock refused (EACCES outside the trees the
  * command may create in): reported as the kernel's audit record would be,
