@@ -58,6 +58,8 @@ struct walk_state {
 	bool recurse_known;
 	bool building;             /* the template's first walk */
 	bool recounting;           /* counts being made again (lost events) */
+	bool deferring;            /* a drain of events is being handled:
+				      links are looked at once it is over */
 };
 
 static int
@@ -382,6 +384,8 @@ ro_links(struct walk_state *w)
 	const struct inode *l;
 	int r;
 
+	if (w->deferring)
+		return 0;
 	for (; w->checked < w->nlinks; w->checked++) {
 		l = &w->links[w->checked];
 		if (!linux_links_outside(&w->counts, l->dev, l->ino) ||
@@ -654,6 +658,21 @@ linux_walk_recounted(struct walk_state *w, struct walk_result *out)
 	memset(out, 0, sizeof(*out));
 	w->res = out;
 	w->recounting = false;
+	return ro_links(w);
+}
+
+void
+linux_walk_defer_links(struct walk_state *w)
+{
+	w->deferring = true;
+}
+
+int
+linux_walk_links_settle(struct walk_state *w, struct walk_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	w->res = out;
+	w->deferring = false;
 	return ro_links(w);
 }
 

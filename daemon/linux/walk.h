@@ -61,6 +61,12 @@ int linux_walk_gone(struct walk_state *st, const char *dir,
  * with links elsewhere (none is decided from half the counts). */
 void linux_walk_recount(struct walk_state *st);
 int linux_walk_recounted(struct walk_state *st, struct walk_result *out);
+/* While a drain of the watch's events is handled, files seen with other
+ * links are decided only once it is over (linux_walk_links_settle): a
+ * file seen with two links (git's link of a temporary object to its
+ * name) has its other link's event queued already, counted by then. */
+void linux_walk_defer_links(struct walk_state *st);
+int linux_walk_links_settle(struct walk_state *st, struct walk_result *out);
 bool linux_walk_is_ignore_file(const struct walk_state *st, const char *name);
 /* The last ignore file a walk of this process refused (not a regular
  * file, a link, too large), "path: reason", or NULL. */

@@ -284,6 +284,8 @@ drain(struct watch *w)
 	/* Started before the events leave the queue, done once handled:
 	 * what the daemon reads to skip a sync (ltemplate_quiet). */
 	__atomic_fetch_add(&w->sh->started, 1, __ATOMIC_SEQ_CST);
+	if (w->st)
+		linux_walk_defer_links(w->st);
 	while ((n = read(w->fd, buf, sizeof(buf))) > 0)
 		for (p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (void *)p;
@@ -291,6 +293,15 @@ drain(struct watch *w)
 			p += sizeof(*ev) + ev->len;
 			handle(w, ev, moved_within(ev, p, buf + n));
 		}
+	if (w->st) {
+		struct walk_result res;
+
+		usercred_enter();
+		if (linux_walk_links_settle(w->st, &res) == 0)
+			settle(w, &res);
+		usercred_leave();
+		linux_walk_result_free(&res);
+	}
 	__atomic_fetch_add(&w->sh->done, 1, __ATOMIC_SEQ_CST);
 }
 
