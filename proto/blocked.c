@@ -92,6 +92,18 @@ put(struct out *o, const char *fmt, ...)
 	o->n += w > 0 ? (size_t)w : 0;
 }
 
+/* The line put so far, cut to the buffer, ended and scrubbed; its
+ * length. */
+static size_t
+done(struct out *o)
+{
+	if (o->n >= o->size)
+		o->n = o->size - 1;
+	o->buf[o->n] = '\0';
+	blocked_scrub(o->buf);
+	return o->n;
+}
+
 /* "(WHY; LAYER policy FILE, rule ID)": what denied and where it is
  * written; sbx's own checks and builtin rules name themselves. */
 static void
@@ -133,11 +145,7 @@ blocked_text(const Sbx__ViolationEvent *ev, char *buf, size_t size)
 	 * out. */
 	if (ev->expected)
 		put(&o, " [expected: a probe the program goes on without]");
-	if (o.n >= size)
-		o.n = size - 1;
-	buf[o.n] = '\0';
-	blocked_scrub(buf);
-	return o.n;
+	return done(&o);
 }
 
 /* A write outside the writable paths was refused (and seen). */
@@ -174,11 +182,7 @@ blocked_note(const Sbx__ExitStatus *es, int code, char *buf, size_t size)
 	    "writable paths was refused; they are:", code);
 	for (i = 0; i < es->n_writable; i++)
 		put(&o, "%s %s", i ? "," : "", es->writable[i]);
-	if (o.n >= size)
-		o.n = size - 1;
-	buf[o.n] = '\0';
-	blocked_scrub(buf);
-	return o.n;
+	return done(&o);
 }
 
 size_t
@@ -216,11 +220,7 @@ blocked_withheld(const Sbx__ExitStatus *es, char *buf, size_t size)
 		put(&o, "%s %s", i ? "," : "", es->env_withheld[i]);
 	put(&o, " \u2014 `sbxctl policy explain env:NAME` says why; the user "
 	    "passes one with env.pass or `sbxctl run -e NAME=value`");
-	if (o.n >= size)
-		o.n = size - 1;
-	buf[o.n] = '\0';
-	blocked_scrub(buf);
-	return o.n;
+	return done(&o);
 }
 
 /* Where UDP is refused (no network namespace), getaddrinfo's UDP sockets:
