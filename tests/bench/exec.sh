@@ -18,26 +18,8 @@ command -v hyperfine >/dev/null || { echo "needs hyperfine"; exit 1; }
 root=$(mktemp -d /var/lib/sbx-bench.XXXXXX)
 dpid=
 trap 'kill $dpid 2>/dev/null; rm -rf "$root"' EXIT
-chmod 755 "$root"
-cp "$b/sbxd" "$b/sbxctl" "$root/"
-home=$root/home
-as=(env -i HOME="$home" PATH=/usr/local/bin:/usr/bin:/bin USER="$(id -un)"
-    LANG=C.UTF-8)
-if [ "$(id -u)" -eq 0 ]; then
-	id "$AS_USER" >/dev/null 2>&1 || useradd -m "$AS_USER"
-	as=(setpriv --reuid="$AS_USER" --regid="$AS_USER" --init-groups
-	    env -i HOME="$home" PATH=/usr/local/bin:/usr/bin:/bin
-	    USER="$AS_USER" LANG=C.UTF-8)
-fi
-mkdir -p "$root/run" "$root/ws" "$root/out" "$home"
-[ "$(id -u)" -eq 0 ] && chown -R "$AS_USER": "$root/run" "$root/ws" "$root/out" "$home"
-chmod 700 "$root/run"
-sock="$root/run/sbxd.sock"
-mkfifo "$root/ready"
-"${as[@]}" XDG_RUNTIME_DIR="$root/run" "$root/sbxd" --socket "$sock" \
-	--state-dir "$root/run/state" --ready-fd 3 3>"$root/ready" \
-	2>"$root/sbxd.log" &
-dpid=$!
+sbxd_args=(--state-dir "$root/run/state")
+. "$(dirname "$0")/bench-daemon.sh"
 read -r _ <"$root/ready"
 ctl="$root/sbxctl --no-autostart --socket $sock"
 ws=$root/ws

@@ -36,25 +36,8 @@ finish() {
 	rm -rf "$root"
 }
 trap finish EXIT
-chmod 755 "$root"
-cp "$b/sbxd" "$b/sbxctl" "$root/"
-home=$root/home
-as=(env -i HOME="$home" PATH=/usr/local/bin:/usr/bin:/bin USER="$(id -un)"
-    LANG=C.UTF-8)
-if [ "$(id -u)" -eq 0 ]; then
-	id "$AS_USER" >/dev/null 2>&1 || useradd -m "$AS_USER"
-	as=(setpriv --reuid="$AS_USER" --regid="$AS_USER" --init-groups
-	    env -i HOME="$home" PATH=/usr/local/bin:/usr/bin:/bin
-	    USER="$AS_USER" LANG=C.UTF-8)
-fi
-mkdir -p "$root/run" "$root/ws" "$root/out" "$home"
-[ "$(id -u)" -eq 0 ] && chown -R "${AS_USER}": "$root/run" "$root/ws" "$root/out" "$home"
-chmod 700 "$root/run"
-sock="$root/run/sbxd.sock"
-mkfifo "$root/ready"
-"${as[@]}" XDG_RUNTIME_DIR="$root/run" "$root/sbxd" --socket "$sock" \
-	--ready-fd 3 3>"$root/ready" 2>"$root/sbxd.log" &
-dpid=$!
+sbxd_args=()
+. "$(dirname "$0")/bench-daemon.sh"
 read -r _ <"$root/ready"
 SBX="$root/sbxctl --no-autostart --socket $sock run --"
 bw() { # bwrap with the policy sbx applies by default: ro root, rw ws
