@@ -7,7 +7,7 @@
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_run_entry,	     &cmd_attach_entry,	 &cmd_sandbox_entry,
-	&cmd_ps_entry,
+	&cmd_mcp_entry,	     &cmd_ps_entry,
 	&cmd_kill_entry,     &cmd_status_entry,	 &cmd_policy_entry,
 	&cmd_describe_entry, &cmd_events_entry,	 &cmd_doctor_entry,
 	&cmd_reset_entry,    &cmd_shutdown_entry, &cmd_version_entry,

@@ -28,6 +28,7 @@ extern const struct cmd_entry *const cmd_table[];
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_attach_entry;
 extern const struct cmd_entry cmd_sandbox_entry;
+extern const struct cmd_entry cmd_mcp_entry;
 extern const struct cmd_entry cmd_ps_entry;
 extern const struct cmd_entry cmd_kill_entry;
 extern const struct cmd_entry cmd_status_entry;

@@ -1,0 +1,257 @@
+/* Network approvals of an MCP session: the daemon's ApprovalRequest asked
+ * of the user through MCP elicitation (a form with one choice), or denied
+ * with the reason when the client cannot be asked or --on-ask=deny says
+ * not to. The reason also goes into the command's report, so the agent
+ * learns why its connection failed. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/mcp-rpc.h"
+#include "client/mcp.h"
+#include "proto/blocked.h"
+
+struct pending {
+	json_t *id;	  /* our elicitation/create request's */
+	uint64_t op;	  /* the command's operation */
+	uint64_t req;	  /* the ApprovalRequest's id */
+	char *what;	  /* "host:port (protocol)" */
+	struct pending *next;
+};
+
+struct mcp_ask {
+	struct mcp *m;
+	uint64_t next;
+	struct pending *head;
+};
+
+struct mcp_ask *
+mcp_ask_new(struct mcp *m)
+{
+	struct mcp_ask *a = calloc(1, sizeof(*a));
+
+	if (a)
+		a->m = m;
+	return a;
+}
+
+static void
+decide(struct mcp_ask *a, uint64_t op, uint64_t req, Sbx__ApprovalAnswer ans,
+       const char *reason)
+{
+	Sbx__Envelope env = SBX__ENVELOPE__INIT;
+	Sbx__ApprovalDecision d = SBX__APPROVAL_DECISION__INIT;
+
+	d.request_id = req;
+	d.answer = ans;
+	d.reason = (char *)reason;
+	env.msg_case = SBX__ENVELOPE__MSG_APPROVAL_DECISION;
+	env.approval_decision = &d;
+	mcp_daemon_send(a->m->d, &env, op);
+}
+
+static void
+note(struct mcp_ask *a, uint64_t op, const char *what, const char *how)
+{
+	char *s;
+
+	if (asprintf(&s, "sbx: a connection to %s, which the policy does not "
+		     "allow: %s", what, how) < 0)
+		return;
+	mcp_proc_note(a->m, op, s);
+	free(s);
+}
+
+static char *
+describe(const Sbx__ApprovalRequest *req)
+{
+	char *s;
+
+	if (asprintf(&s, strchr(req->host, ':') ? "[%s]:%u (%s)%s%s" :
+		     "%s:%u (%s)%s%s", req->host, req->port,
+		     req->protocol ? req->protocol : "?",
+		     req->refused && req->refused[0] ? "; note: " : "",
+		     req->refused ? req->refused : "") < 0)
+		return NULL;
+	blocked_scrub(s);
+	return s;
+}
+
+static json_t *
+elicitation(const char *what)
+{
+	char *msg;
+	json_t *p;
+
+	if (asprintf(&msg, "A command in the sbx sandbox wants to connect to "
+		     "%s, which the sandbox's policy does not allow. Allow "
+		     "it?", what) < 0)
+		return NULL;
+	p = json_pack("{s:s,s:{s:s,s:{s:{s:s,s:s,s:s,s:[sss],s:s}},s:[s]}}",
+		      "message", msg, "requestedSchema", "type", "object",
+		      "properties", "answer", "type", "string", "title",
+		      "Network access", "description", "allow-once: this "
+		      "connection; allow-session: this host and port until "
+		      "the MCP session ends; deny: refuse it", "enum",
+		      "allow-once", "allow-session", "deny", "default", "deny",
+		      "required", "answer");
+	free(msg);
+	return p;
+}
+
+void
+mcp_ask_request(struct mcp_ask *a, uint64_t op,
+		const Sbx__ApprovalRequest *req)
+{
+	struct pending *p;
+	char idbuf[48];
+	char *what = describe(req);
+	json_t *msg, *id;
+
+	if (!what) {
+		decide(a, op, req->request_id,
+		       SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_DENY,
+		       "out of memory");
+		return;
+	}
+	if (a->m->on_ask_deny || !a->m->srv.elicit) {
+		decide(a, op, req->request_id,
+		       SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_DENY,
+		       a->m->on_ask_deny ? "sbxctl mcp --on-ask=deny" :
+		       "the MCP client does not support elicitation");
+		note(a, op, what, a->m->on_ask_deny ? "denied (sbxctl mcp "
+		     "runs with --on-ask=deny); the user can add it to "
+		     "network.allowedDomains in the policy" : "denied, since "
+		     "this MCP client cannot ask the user (it declared no "
+		     "elicitation); the user can add it to "
+		     "network.allowedDomains in the policy");
+		free(what);
+		return;
+	}
+	p = calloc(1, sizeof(*p));
+	snprintf(idbuf, sizeof(idbuf), "sbx-approval-%llu",
+		 (unsigned long long)++a->next);
+	id = json_string(idbuf);
+	msg = p && id ? mcp_rpc_request(id, "elicitation/create",
+					elicitation(what)) : NULL;
+	if (!msg) {
+		json_decref(id);
+		free(p);
+		free(what);
+		decide(a, op, req->request_id,
+		       SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_DENY,
+		       "out of memory");
+		return;
+	}
+	p->id = id;
+	p->op = op;
+	p->req = req->request_id;
+	p->what = what;
+	p->next = a->head;
+	a->head = p;
+	a->m->srv.h.send(a->m->srv.h.arg, msg);
+	json_decref(msg);
+}
+
+static struct pending *
+take(struct mcp_ask *a, bool (*match)(const struct pending *, const void *),
+     const void *key)
+{
+	struct pending **pp, *p;
+
+	for (pp = &a->head; (p = *pp); pp = &p->next)
+		if (match(p, key)) {
+			*pp = p->next;
+			return p;
+		}
+	return NULL;
+}
+
+static bool
+by_id(const struct pending *p, const void *id)
+{
+	return json_equal(p->id, (json_t *)id);
+}
+
+static bool
+by_req(const struct pending *p, const void *aa)
+{
+	return p->req == ((const Sbx__ApprovalAnswered *)aa)->request_id;
+}
+
+static void
+pending_free(struct pending *p)
+{
+	json_decref(p->id);
+	free(p->what);
+	free(p);
+}
+
+bool
+mcp_ask_response(struct mcp_ask *a, const json_t *id, const json_t *result,
+		 const json_t *error)
+{
+	struct pending *p = take(a, by_id, id);
+	const char *action, *ans;
+	Sbx__ApprovalAnswer answer = SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_DENY;
+	const char *how = "denied by the user";
+
+	if (!p)
+		return false;
+	action = json_string_value(json_object_get(result, "action"));
+	ans = json_string_value(json_object_get(json_object_get(result,
+						"content"), "answer"));
+	if (error || !action) {
+		how = "denied (the MCP client could not ask the user)";
+	} else if (strcmp(action, "accept")) {
+		how = "denied (the user declined to answer)";
+	} else if (ans && !strcmp(ans, "allow-once")) {
+		answer = SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_ONCE;
+		how = "allowed once by the user";
+	} else if (ans && !strcmp(ans, "allow-session")) {
+		answer = SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_SANDBOX;
+		how = "allowed by the user for this session";
+	}
+	decide(a, p->op, p->req, answer, answer ==
+	       SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_DENY ? how : NULL);
+	note(a, p->op, p->what, how);
+	pending_free(p);
+	return true;
+}
+
+void
+mcp_ask_settled(struct mcp_ask *a, uint64_t op,
+		const Sbx__ApprovalAnswered *aa)
+{
+	struct pending *p;
+	json_t *n;
+
+	if (aa->mine || !(p = take(a, by_req, aa)))
+		return;
+	/* Settled without us (the daemon's timeout, another approver):
+	 * the question is withdrawn. */
+	n = mcp_rpc_notification("notifications/cancelled", json_pack(
+		"{s:O,s:s}", "requestId", p->id, "reason", "settled "
+		"elsewhere (or no answer in time)"));
+	if (n)
+		a->m->srv.h.send(a->m->srv.h.arg, n);
+	json_decref(n);
+	note(a, op, p->what, aa->answer == 0 ||
+	     aa->answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_DENY ?
+	     "denied (no answer in time, or by another client)" :
+	     "allowed by another client");
+	pending_free(p);
+}
+
+void
+mcp_ask_free(struct mcp_ask *a)
+{
+	struct pending *p;
+
+	while (a && (p = a->head)) {
+		a->head = p->next;
+		pending_free(p);
+	}
+	free(a);
+}
