@@ -109,7 +109,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/%,$(UNIT_SRCS))
 # Keep object files of tests between runs (make would delete them as
 # intermediates).
 .SECONDARY:
-all: $(O)/sbxd $(O)/sbxctl $(O)/sbx-probe
+all: $(O)/sbxd $(O)/sbxctl $(O)/sbx-probe $(O)/sbx-mcp-conform
 
 $(O)/gen/proto/sbx.pb-c.c $(O)/gen/proto/sbx.pb-c.h: proto/sbx.proto
 	@mkdir -p $(O)/gen/proto
@@ -168,6 +168,9 @@ $(O)/sbxctl: $(O)/obj/client/main.o $(O)/libsbxctl.a $(O)/libsbxd.a \
 # sanitized: LeakSanitizer cannot run under the sandbox's seccomp filter.
 $(O)/sbx-probe: tests/probe/sbx-probe.c
 	$(CC) -std=gnu11 -O2 $(WARN) -pthread -o $@ $<
+# The MCP client of the sbxctl mcp tests (t-mcp*.sh): a test program.
+$(O)/sbx-mcp-conform: tests/integration/mcp-conform.c
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --libs jansson)
 
 # Unit tests link the daemon and client libraries; the linker pulls only what
 # each test uses.

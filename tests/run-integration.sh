@@ -33,6 +33,7 @@ export SBX_TEST_TMP
 bin=$(mktemp -d "$SBX_TEST_TMP/sbx-bin.XXXXXX")
 trap 'rm -rf "$bin" ${made_scratch:+"$made_scratch"}' EXIT
 cp "$build/sbxd" "$build/sbxctl" "$build/sbx-probe" "$bin/"
+[ ! -e "$build/sbx-mcp-conform" ] || cp "$build/sbx-mcp-conform" "$bin/"
 chmod 755 "$bin" "$bin"/*
 cp -r "$top/tests/integration" "$bin/integration"
 [ "$suite" = integration ] || cp -r "$top/tests/$suite" "$bin/$suite"
