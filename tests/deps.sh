@@ -10,7 +10,16 @@ for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+# The MCP interoperability test's client (tests/mcp-interop): the official
+# TypeScript SDK at the version its committed lockfile names.
+mcp_interop() {
+	d=$(dirname "$0")/mcp-interop
+	command -v npm >/dev/null || return 0
+	[ -d "$d/node_modules/@modelcontextprotocol/sdk" ] && return 0
+	(cd "$d" && npm ci --no-audit --no-fund --silent) ||
+		echo "npm ci in $d failed: t-mcp-interop will be skipped" >&2
+}
+[ -z "$missing" ] && { mcp_interop; exit 0; }
 if [ "$(id -u)" -ne 0 ]; then
 	echo "missing packages:$missing" >&2
 	echo "install them with: sudo apt-get install$missing" >&2
@@ -21,3 +30,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null 2>&1 || true
 # shellcheck disable=SC2086
 apt-get install -y -qq $missing >/dev/null
+mcp_interop
