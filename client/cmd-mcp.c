@@ -62,9 +62,10 @@ send_hook(void *arg, const json_t *msg)
 }
 
 static void
-call_hook(void *arg, json_t *id, struct mcp_args *a)
+call_hook(void *arg, json_t *id, struct mcp_args *a,
+	  const struct mcp_call_ctx *ctx)
 {
-	mcp_proc_call(arg, id, a);
+	mcp_proc_call(arg, id, a, ctx);
 }
 
 static void

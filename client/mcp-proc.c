@@ -36,6 +36,10 @@ struct proc {
 	size_t nnotes;
 	json_t *call;		/* the tools/call waiting on it, or NULL */
 	enum mcp_tool call_tool;
+	bool call_modern;	/* that call's era and elicitation */
+	bool call_elicit;
+	bool awaiting_retry;	/* its call got input_required: kept for
+				 * the retry, even past its end */
 	struct event *timer;	/* read_output's wait, stop_command's grace */
 	struct proc *next;
 };
@@ -78,8 +82,21 @@ proc_free(struct mcp *m, struct proc *p)
 	free(p);
 }
 
+static void
+take_call(struct proc *p, json_t *call, enum mcp_tool tool,
+	  const struct mcp_call_ctx *ctx)
+{
+	json_decref(p->call);
+	p->call = json_incref(call);
+	p->call_tool = tool;
+	p->call_modern = ctx->modern;
+	p->call_elicit = ctx->elicit;
+	p->awaiting_retry = false;
+}
+
 static struct proc *
-proc_new(struct mcp *m, enum mcp_tool tool, json_t *call)
+proc_new(struct mcp *m, enum mcp_tool tool, json_t *call,
+	 const struct mcp_call_ctx *ctx)
 {
 	struct proc *p = calloc(1, sizeof(*p));
 
@@ -88,8 +105,7 @@ proc_new(struct mcp *m, enum mcp_tool tool, json_t *call)
 	p->m = m;
 	p->op = ++m->next_op;
 	p->tool = tool;
-	p->call = json_incref(call);
-	p->call_tool = tool;
+	take_call(p, call, tool, ctx);
 	mcp_capture_init(&p->out, HEAD_MAX, TAIL_MAX);
 	mcp_capture_init(&p->err, HEAD_MAX, TAIL_MAX);
 	p->next = m->procs;
@@ -104,9 +120,10 @@ ended(const struct proc *p)
 }
 
 static void
-tool_error(struct mcp *m, json_t *id, const char *msg)
+tool_error(struct mcp *m, json_t *id, const char *msg, bool modern)
 {
-	mcp_server_reply(&m->srv, id, mcp_server_tool_text(msg, true));
+	mcp_server_reply(&m->srv, id, mcp_server_complete(
+				 mcp_server_tool_text(msg, true), modern));
 }
 
 static void
@@ -162,7 +179,8 @@ report(struct mcp *m, struct proc *p)
 	p->call = NULL;
 	if (p->timer)
 		evtimer_del(p->timer);
-	mcp_server_reply(&m->srv, call, mcp_result_report(&r));
+	mcp_server_reply(&m->srv, call, mcp_server_complete(
+				 mcp_result_report(&r), p->call_modern));
 	json_decref(call);
 	mcp_capture_reset(&p->out);
 	mcp_capture_reset(&p->err);
@@ -193,12 +211,13 @@ printable(char **argv)
 
 /* run_command and start_command: one exec in the session's sandbox. */
 static void
-start(struct mcp *m, json_t *id, struct mcp_args *a)
+start(struct mcp *m, json_t *id, struct mcp_args *a,
+      const struct mcp_call_ctx *ctx)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__RunRequest req = SBX__RUN_REQUEST__INIT;
 	char cwd[PATH_MAX * 2];
-	struct proc *p = proc_new(m, a->tool, id);
+	struct proc *p = proc_new(m, a->tool, id, ctx);
 	mode_t um;
 
 	if (!p || !(p->what = printable(a->argv))) {
@@ -245,7 +264,7 @@ timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct proc *p = arg;
 
-	if (p->call && p->call_tool == MCP_TOOL_STOP)
+	if (p->call_tool == MCP_TOOL_STOP)
 		send_signal(p->m, p, SIGKILL);
 	else if (p->call)
 		report(p->m, p);
@@ -263,7 +282,7 @@ arm(struct proc *p, uint32_t ms)
 
 /* The started command a call names; answers the call when there is none. */
 static struct proc *
-started(struct mcp *m, json_t *id, uint64_t handle)
+started(struct mcp *m, json_t *id, uint64_t handle, bool modern)
 {
 	struct proc *p = find(m, handle);
 	char msg[160];
@@ -277,16 +296,16 @@ started(struct mcp *m, json_t *id, uint64_t handle)
 		snprintf(msg, sizeof(msg), "no started command has id %llu "
 			 "(describe_sandbox lists them; an ended one is gone "
 			 "once its end was read)", (unsigned long long)handle);
-	tool_error(m, id, msg);
+	tool_error(m, id, msg, modern);
 	return NULL;
 }
 
 static void
-describe(struct mcp *m, json_t *id)
+describe(struct mcp *m, json_t *id, const struct mcp_call_ctx *ctx)
 {
 	Sbx__Envelope env = SBX__ENVELOPE__INIT;
 	Sbx__DescribeRequest req = SBX__DESCRIBE_REQUEST__INIT;
-	struct proc *p = proc_new(m, MCP_TOOL_DESCRIBE, id);
+	struct proc *p = proc_new(m, MCP_TOOL_DESCRIBE, id, ctx);
 
 	if (!p) {
 		mcp_server_error(&m->srv, id, MCP_INTERNAL_ERROR,
@@ -302,33 +321,56 @@ describe(struct mcp *m, json_t *id)
 	mcp_daemon_send(m->d, &env, p->op);
 }
 
+/* A retry of a call that got input_required: its answers decide the
+ * approval, and the call takes up its command where the first left it. */
+static void
+retry(struct mcp *m, json_t *id, const struct mcp_call_ctx *ctx)
+{
+	uint64_t op = mcp_ask_retry(m->ask, ctx->request_state,
+				    ctx->input_responses);
+	struct proc *p = op ? find(m, op) : NULL;
+
+	if (!p || !p->awaiting_retry) {
+		tool_error(m, id, "the command this answer was for is gone "
+			   "(or the requestState is not this server's)", true);
+		return;
+	}
+	take_call(p, id, p->call_tool, ctx);
+	if (ended(p) || p->call_tool == MCP_TOOL_READ ||
+	    (p->call_tool == MCP_TOOL_START && p->pid))
+		report(m, p);
+}
+
 void
-mcp_proc_call(struct mcp *m, json_t *id, struct mcp_args *a)
+mcp_proc_call(struct mcp *m, json_t *id, struct mcp_args *a,
+	      const struct mcp_call_ctx *ctx)
 {
 	struct proc *p = NULL;
 
 	if (m->lost) {
-		tool_error(m, id, "lost the connection to sbxd");
+		tool_error(m, id, "lost the connection to sbxd", ctx->modern);
+	} else if (ctx->request_state) {
+		retry(m, id, ctx);
 	} else if (a->tool == MCP_TOOL_RUN || a->tool == MCP_TOOL_START) {
-		start(m, id, a);
+		start(m, id, a, ctx);
 	} else if (a->tool == MCP_TOOL_DESCRIBE) {
-		describe(m, id);
-	} else if ((p = started(m, id, a->id)) == NULL) {
+		describe(m, id, ctx);
+	} else if ((p = started(m, id, a->id, ctx->modern)) == NULL) {
 		/* answered */
 	} else if (a->tool == MCP_TOOL_WRITE) {
 		if (ended(p))
 			tool_error(m, id, "the command has ended: read_output "
-				   "gives its end");
+				   "gives its end", ctx->modern);
 		else {
 			send_input(m, p, a->input, a->input_len,
 				   a->close_input);
-			mcp_server_reply(&m->srv, id, mcp_server_tool_text(
-				a->close_input ? "written; its input is "
-				"closed" : "written", false));
+			mcp_server_reply(&m->srv, id, mcp_server_complete(
+				mcp_server_tool_text(a->close_input ?
+				"written; its input is closed" : "written",
+				false), ctx->modern));
 		}
 	} else {
-		p->call = json_incref(id);
-		p->call_tool = a->tool;
+		take_call(p, id, a->tool, ctx);
 		if (a->tool == MCP_TOOL_STOP && !ended(p))
 			send_signal(m, p, a->signo);
 		/* Answered now when there is something to say or no wait;
@@ -341,6 +383,40 @@ mcp_proc_call(struct mcp *m, json_t *id, struct mcp_args *a)
 			report(m, p);
 	}
 	mcp_args_free(a);
+}
+
+bool
+mcp_proc_call_modern(struct mcp *m, uint64_t op, bool *elicit)
+{
+	struct proc *p = find(m, op);
+
+	if (!p || !p->call || !p->call_modern)
+		return false;
+	*elicit = p->call_elicit;
+	return true;
+}
+
+bool
+mcp_proc_input_required(struct mcp *m, uint64_t op, json_t *requests,
+			const char *state)
+{
+	struct proc *p = find(m, op);
+	json_t *res, *call;
+
+	if (!p || !p->call || !p->call_modern) {
+		json_decref(requests);
+		return false;
+	}
+	res = json_pack("{s:s,s:o,s:s}", "resultType", "input_required",
+			"inputRequests", requests, "requestState", state);
+	call = p->call;
+	p->call = NULL;
+	p->awaiting_retry = true;
+	if (p->timer)
+		evtimer_del(p->timer);
+	mcp_server_reply(&m->srv, call, res);
+	json_decref(call);
+	return true;
 }
 
 /* describe_sandbox's answer: the daemon's words, then the session's. */
@@ -369,8 +445,8 @@ described(struct mcp *m, struct proc *q, const Sbx__DescribeReply *dr)
 				"running");
 	fclose(f);
 	q->call = NULL;
-	mcp_server_reply(&m->srv, call, text ? mcp_server_tool_text(
-				 text, false) : NULL);
+	mcp_server_reply(&m->srv, call, text ? mcp_server_complete(
+		mcp_server_tool_text(text, false), q->call_modern) : NULL);
 	json_decref(call);
 	free(text);
 	proc_free(m, q);
@@ -421,7 +497,7 @@ end(struct mcp *m, struct proc *p, const Sbx__Envelope *env)
 		p->error = strdup("out of memory");
 	if (p->call)
 		report(m, p);
-	else if (p->tool != MCP_TOOL_START)
+	else if (p->tool != MCP_TOOL_START && !p->awaiting_retry)
 		proc_free(m, p); /* its call was cancelled */
 }
 
@@ -481,7 +557,8 @@ mcp_proc_frame(struct mcp *m, const Sbx__Envelope *env)
 
 			p->call = NULL;
 			if (call)
-				tool_error(m, call, env->error->message);
+				tool_error(m, call, env->error->message,
+					   p->call_modern);
 			json_decref(call);
 			proc_free(m, p);
 			break;
@@ -529,7 +606,7 @@ mcp_proc_lost(struct mcp *m, const char *why)
 		next = p->next;
 		if (p->tool == MCP_TOOL_DESCRIBE) {
 			if (p->call)
-				tool_error(m, p->call, why);
+				tool_error(m, p->call, why, p->call_modern);
 			proc_free(m, p);
 			continue;
 		}

@@ -48,6 +48,25 @@ mcp_server_tool_text(const char *text, bool is_error)
 			 "text", text, "isError", is_error);
 }
 
+static json_t *
+server_info(void)
+{
+	return json_pack("{s:s,s:s,s:s}", "name", "sbx", "title",
+			 "sbx sandbox", "version", SBX_VERSION);
+}
+
+json_t *
+mcp_server_complete(json_t *result, bool modern)
+{
+	if (!result || !modern)
+		return result;
+	json_object_set_new(result, "resultType", json_string("complete"));
+	json_object_set_new(result, "_meta", json_pack("{s:o}",
+			    "io.modelcontextprotocol/serverInfo",
+			    server_info()));
+	return result;
+}
+
 /* Form elicitation: "elicitation": {} (the form mode, as revisions before
  * modes had it) or one naming "form". */
 static bool
@@ -86,10 +105,9 @@ initialize(struct mcp_server *s, const struct mcp_msg *m)
 		if ((unsigned char)s->client[i] < 0x20 ||
 		    s->client[i] == 0x7f)
 			s->client[i] = '?';
-	res = json_pack("{s:s,s:{s:{s:b}},s:{s:s,s:s,s:s}}",
-			"protocolVersion", s->version, "capabilities", "tools",
-			"listChanged", 0, "serverInfo", "name", "sbx",
-			"title", "sbx sandbox", "version", SBX_VERSION);
+	res = json_pack("{s:s,s:{s:{s:b}},s:o}", "protocolVersion", s->version,
+			"capabilities", "tools", "listChanged", 0,
+			"serverInfo", server_info());
 	if (res && s->instructions)
 		json_object_set_new(res, "instructions",
 				    json_string(s->instructions));
@@ -98,9 +116,11 @@ initialize(struct mcp_server *s, const struct mcp_msg *m)
 }
 
 static void
-tools_call(struct mcp_server *s, const struct mcp_msg *m)
+tools_call(struct mcp_server *s, const struct mcp_msg *m,
+	   struct mcp_call_ctx *ctx)
 {
 	const json_t *name = json_object_get(m->params, "name");
+	const json_t *state = json_object_get(m->params, "requestState");
 	struct mcp_args a;
 	char err[256], msg[320];
 	int r;
@@ -125,43 +145,133 @@ tools_call(struct mcp_server *s, const struct mcp_msg *m)
 	}
 	/* Bad arguments are the model's to fix: a tool error it reads. */
 	if (r < 0) {
-		mcp_server_reply(s, m->id, mcp_server_tool_text(err, true));
+		mcp_server_reply(s, m->id, mcp_server_complete(
+				 mcp_server_tool_text(err, true), ctx->modern));
 		return;
 	}
-	s->h.call(s->h.arg, m->id, &a);
+	if (!ctx->modern)
+		ctx->elicit = s->elicit;
+	ctx->request_state = json_string_value(state);
+	ctx->input_responses = json_object_get(m->params, "inputResponses");
+	s->h.call(s->h.arg, m->id, &a, ctx);
+}
+
+static json_t *
+versions(void)
+{
+	return json_pack("[sss]", MCP_MODERN, "2025-11-25", "2025-06-18");
+}
+
+/* server/discover, which every client may call, of either era. */
+static void
+discover(struct mcp_server *s, const struct mcp_msg *m, bool modern)
+{
+	json_t *res = json_pack("{s:o,s:{s:{s:b}},s:o,s:i,s:s}",
+				"supportedVersions", versions(),
+				"capabilities", "tools", "listChanged", 0,
+				"serverInfo", server_info(), "ttlMs", 60000,
+				"cacheScope", "private");
+
+	if (res && s->instructions)
+		json_object_set_new(res, "instructions",
+				    json_string(s->instructions));
+	/* Its result carries resultType whoever asks: a client that
+	 * probes with it reads the answer as a modern server's. */
+	if (res && !modern)
+		json_object_set_new(res, "resultType", json_string("complete"));
+	mcp_server_reply(s, m->id, mcp_server_complete(res, modern));
+}
+
+/* A request that says its revision in _meta is served by itself
+ * (stateless); false when it has answered (an error). */
+static bool
+modern_request(struct mcp_server *s, const struct mcp_msg *m,
+	       struct mcp_call_ctx *ctx)
+{
+	const json_t *meta = json_object_get(m->params, "_meta");
+	const json_t *v = json_object_get(meta,
+					  "io.modelcontextprotocol/protocolVersion");
+	const json_t *caps = json_object_get(meta,
+		"io.modelcontextprotocol/clientCapabilities");
+	json_t *e;
+
+	if (!v)
+		return true;
+	ctx->modern = true;
+	if (!json_is_string(v) || strcmp(json_string_value(v), MCP_MODERN)) {
+		e = mcp_rpc_error(m->id, MCP_UNSUPPORTED_VERSION,
+				  "Unsupported protocol version");
+		json_object_set_new(json_object_get(e, "error"), "data",
+				    json_pack("{s:o,s:s}", "supported",
+					      versions(), "requested",
+					      json_is_string(v) ?
+					      json_string_value(v) : ""));
+		if (e)
+			s->h.send(s->h.arg, e);
+		json_decref(e);
+		return false;
+	}
+	if (!json_is_object(caps)) {
+		mcp_server_error(s, m->id, MCP_INVALID_PARAMS, "_meta needs "
+				 "io.modelcontextprotocol/clientCapabilities");
+		return false;
+	}
+	ctx->elicit = takes_form(caps);
+	return true;
+}
+
+static void
+tools_list(struct mcp_server *s, const struct mcp_msg *m, bool modern)
+{
+	json_t *res;
+
+	if (json_object_get(m->params, "cursor")) {
+		mcp_server_error(s, m->id, MCP_INVALID_PARAMS,
+				 "no such cursor: the list has one page");
+		return;
+	}
+	res = s->h.tools(s->h.arg);
+	/* Cache hints: the list changes only with the policy; it names
+	 * the user's workspace, so no shared cache keeps it. */
+	if (res && modern) {
+		json_object_set_new(res, "ttlMs", json_integer(60000));
+		json_object_set_new(res, "cacheScope", json_string("private"));
+	}
+	mcp_server_reply(s, m->id, mcp_server_complete(res, modern));
 }
 
 static void
 request(struct mcp_server *s, const struct mcp_msg *m)
 {
-	const json_t *cursor;
+	struct mcp_call_ctx ctx = { 0 };
 	char msg[160];
 
-	if (!strcmp(m->method, "ping")) {
-		mcp_server_reply(s, m->id, json_object());
-		return;
-	}
 	if (!strcmp(m->method, "initialize")) {
 		initialize(s, m);
 		return;
 	}
-	if (s->state == MCP_STATE_NEW) {
+	if (!modern_request(s, m, &ctx))
+		return;
+	if (!strcmp(m->method, "ping")) {
+		mcp_server_reply(s, m->id, json_object());
+		return;
+	}
+	if (!strcmp(m->method, "server/discover")) {
+		discover(s, m, ctx.modern);
+		return;
+	}
+	if (s->state == MCP_STATE_NEW && !ctx.modern) {
 		mcp_server_error(s, m->id, MCP_INVALID_REQUEST, "not "
-				 "initialized: initialize comes first");
+				 "initialized: initialize comes first (or "
+				 "name the revision in _meta)");
 		return;
 	}
 	if (!strcmp(m->method, "tools/list")) {
-		cursor = json_object_get(m->params, "cursor");
-		if (cursor)
-			mcp_server_error(s, m->id, MCP_INVALID_PARAMS,
-					 "no such cursor: the list has one "
-					 "page");
-		else
-			mcp_server_reply(s, m->id, s->h.tools(s->h.arg));
+		tools_list(s, m, ctx.modern);
 		return;
 	}
 	if (!strcmp(m->method, "tools/call")) {
-		tools_call(s, m);
+		tools_call(s, m, &ctx);
 		return;
 	}
 	snprintf(msg, sizeof(msg), "method not found: %.100s", m->method);

@@ -11,6 +11,15 @@
 
 #include "client/mcp-tools.h"
 
+/* What a tools/call says about itself beyond its tool's arguments. */
+struct mcp_call_ctx {
+	bool modern;	/* stateless 2026-07-28: results carry resultType,
+			 * questions go in an input_required result */
+	bool elicit;	/* its client takes form elicitation */
+	const char *request_state;	  /* a retry's, or NULL */
+	const json_t *input_responses;	  /* a retry's answers, or NULL */
+};
+
 struct mcp_server_hooks {
 	void *arg;
 	/* Writes one message (borrowed). */
@@ -18,7 +27,8 @@ struct mcp_server_hooks {
 	/* A checked tools/call: answer it with mcp_server_reply (now or
 	 * later) unless it is cancelled. id is borrowed (json_incref to
 	 * keep it); args is the hook's to free (mcp_args_free). */
-	void (*call)(void *arg, json_t *id, struct mcp_args *args);
+	void (*call)(void *arg, json_t *id, struct mcp_args *args,
+		     const struct mcp_call_ctx *ctx);
 	/* notifications/cancelled for request id (borrowed): it is not to
 	 * be answered. */
 	void (*cancelled)(void *arg, const json_t *id);
@@ -53,5 +63,14 @@ void mcp_server_error(struct mcp_server *s, const json_t *id, int code,
 		      const char *msg);
 /* A tool's result: text as its content; is_error marks a failed call. */
 json_t *mcp_server_tool_text(const char *text, bool is_error);
+/* result (taken and returned) as a final result of a request of the era:
+ * a modern one's carries resultType "complete" and the server's identity. */
+json_t *mcp_server_complete(json_t *result, bool modern);
+
+/* The stateless revision, served per request to a client that sends its
+ * version in _meta; the others are negotiated by initialize. */
+#define MCP_MODERN "2026-07-28"
+/* The JSON-RPC error for a request of a revision not served. */
+#define MCP_UNSUPPORTED_VERSION -32022
 
 #endif

@@ -47,7 +47,15 @@ void mcp_daemon_free(struct mcp_daemon *d);
 
 /* --- commands and queries (mcp-proc.c) --- */
 /* A checked tools/call (id borrowed, args taken). */
-void mcp_proc_call(struct mcp *m, json_t *id, struct mcp_args *a);
+void mcp_proc_call(struct mcp *m, json_t *id, struct mcp_args *a,
+		   const struct mcp_call_ctx *ctx);
+/* Whether a call of the stateless revision waits on op's command (and
+ * whether its client takes elicitation). */
+bool mcp_proc_call_modern(struct mcp *m, uint64_t op, bool *elicit);
+/* Answers that call with an input_required result (requests taken): its
+ * retry with state comes back through mcp_ask_retry. false: none waits. */
+bool mcp_proc_input_required(struct mcp *m, uint64_t op, json_t *requests,
+			     const char *state);
 /* A frame from the daemon (env borrowed). */
 void mcp_proc_frame(struct mcp *m, const Sbx__Envelope *env);
 void mcp_proc_cancelled(struct mcp *m, const json_t *id);
@@ -65,6 +73,10 @@ void mcp_ask_request(struct mcp_ask *a, uint64_t op,
 /* It was settled (by us, another approver, or the daemon's timeout). */
 void mcp_ask_settled(struct mcp_ask *a, uint64_t op,
 		     const Sbx__ApprovalAnswered *aa);
+/* A retried tools/call's requestState and inputResponses: decides what
+ * it answers; returns the command's op (0: the state is not ours). */
+uint64_t mcp_ask_retry(struct mcp_ask *a, const char *state,
+		       const json_t *responses);
 /* The client answered one of our requests; false: not one of ours. */
 bool mcp_ask_response(struct mcp_ask *a, const json_t *id,
 		      const json_t *result, const json_t *error);

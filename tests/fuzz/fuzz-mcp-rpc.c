@@ -25,7 +25,8 @@ check_send(void *arg, const json_t *msg)
 }
 
 static void
-check_call(void *arg, json_t *id, struct mcp_args *a)
+check_call(void *arg, json_t *id, struct mcp_args *a,
+	   const struct mcp_call_ctx *ctx)
 {
 	if (!json_is_string(id) && !json_is_integer(id))
 		abort();

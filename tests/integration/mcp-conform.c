@@ -5,7 +5,10 @@
  * to check. Exit 0 when nothing failed.
  *
  *   sbx-mcp-conform [--scenario core|net] [--elicit ANSWER|none]
- *                   [--url URL] -- CMD...
+ *                   [--modern] [--url URL] -- CMD...
+ *
+ * --modern speaks the stateless revision (2026-07-28): no initialize,
+ * _meta on every request, questions in input_required results.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,7 +26,7 @@
 static int to_srv = -1, from_srv = -1, fails;
 static pid_t srv;
 static const char *elicit_answer; /* NULL: declare no elicitation */
-static int next_id = 1, elicited;
+static int next_id = 1, elicited, modern;
 static char buf[1 << 22];
 static size_t have;
 
@@ -101,6 +104,23 @@ answer_elicitation(json_t *req)
 			    elicit_answer));
 }
 
+/* params with the stateless revision's _meta when speaking it. */
+static json_t *
+with_meta(json_t *params)
+{
+	if (!modern)
+		return params;
+	if (!params)
+		params = json_object();
+	json_object_set_new(params, "_meta", json_pack("{s:s,s:o,s:{s:s,s:s}}",
+		"io.modelcontextprotocol/protocolVersion", "2026-07-28",
+		"io.modelcontextprotocol/clientCapabilities",
+		elicit_answer ? json_pack("{s:{s:{}}}", "elicitation", "form") :
+		json_object(), "io.modelcontextprotocol/clientInfo", "name",
+		"conform", "version", "1"));
+	return params;
+}
+
 /* Sends a request and returns its response (handling what the server asks
  * meanwhile). */
 static json_t *
@@ -111,6 +131,7 @@ rpc(const char *method, json_t *params)
 
 	m = json_pack("{s:s,s:i,s:s}", "jsonrpc", "2.0", "id", id, "method",
 		      method);
+	params = with_meta(params);
 	if (params)
 		json_object_set_new(m, "params", params);
 	send_json(m);
@@ -132,11 +153,54 @@ rpc(const char *method, json_t *params)
 	return json_object();
 }
 
+/* The answers to an input_required result's requests. */
+static json_t *
+input_responses(const json_t *requests)
+{
+	json_t *out = json_object(), *q;
+	const char *key;
+
+	json_object_foreach((json_t *)requests, key, q) {
+		const char *msg = json_string_value(json_object_get(
+			json_object_get(q, "params"), "message"));
+
+		check(!strcmp(json_string_value(json_object_get(q, "method")) ?:
+			      "", "elicitation/create") && elicit_answer,
+		      "an input request is an elicitation the client declared");
+		elicited++;
+		printf("elicited: %s\n", msg ? msg : "?");
+		json_object_set_new(out, key, json_pack("{s:s,s:{s:s}}",
+				    "action", "accept", "content", "answer",
+				    elicit_answer ? elicit_answer : "deny"));
+	}
+	return out;
+}
+
 static json_t *
 call(const char *tool, json_t *args)
 {
-	return rpc("tools/call", json_pack("{s:s,s:o}", "name", tool,
-					   "arguments", args));
+	json_t *r = rpc("tools/call", json_pack("{s:s,s:O}", "name", tool,
+						"arguments", args)), *res;
+
+	/* The stateless revision asks in a result: answer, then retry. */
+	while ((res = json_object_get(r, "result")) &&
+	       !strcmp(json_string_value(json_object_get(res, "resultType")) ?:
+		       "", "input_required")) {
+		json_t *p = json_pack("{s:s,s:O,s:o,s:O}", "name", tool,
+				      "arguments", args, "inputResponses",
+				      input_responses(json_object_get(res,
+					      "inputRequests")),
+				      "requestState", json_object_get(res,
+					      "requestState"));
+		json_decref(r);
+		r = rpc("tools/call", p);
+	}
+	if (modern && res)
+		check(!strcmp(json_string_value(json_object_get(res,
+			"resultType")) ?: "", "complete"),
+		      "%s: a final result says resultType complete", tool);
+	json_decref(args);
+	return r;
 }
 
 static int
@@ -215,6 +279,31 @@ initialize(void)
 	      "the server declares tools");
 	json_decref(r);
 	send_raw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+}
+
+/* The stdio probe of a client of both eras, and a version refused. */
+static void
+discover(void)
+{
+	json_t *r = rpc("server/discover", NULL), *e;
+	const json_t *res = json_object_get(r, "result");
+
+	check(!strcmp(json_string_value(json_array_get(json_object_get(res,
+		"supportedVersions"), 0)) ?: "", "2026-07-28") &&
+	      json_is_object(json_object_get(json_object_get(res,
+		"capabilities"), "tools")), "server/discover: 2026-07-28 first, "
+	      "tools");
+	json_decref(r);
+	send_raw("{\"jsonrpc\":\"2.0\",\"id\":950,\"method\":\"tools/list\","
+		 "\"params\":{\"_meta\":{\"io.modelcontextprotocol/"
+		 "protocolVersion\":\"1900-01-01\",\"io.modelcontextprotocol/"
+		 "clientCapabilities\":{}}}}");
+	e = recv_msg();
+	check(err_code(e) == -32022 && json_is_array(json_object_get(
+		json_object_get(json_object_get(e, "error"), "data"),
+		"supported")), "a revision not served: -32022 with the "
+	      "supported list");
+	json_decref(e);
 }
 
 /* Bad input: an error reply each, and the server goes on. */
@@ -382,9 +471,10 @@ cancelled(void)
 	json_t *r;
 	int id = next_id;
 
-	send_json(json_pack("{s:s,s:i,s:s,s:{s:s,s:{s:s}}}", "jsonrpc", "2.0",
-		  "id", next_id++, "method", "tools/call", "params", "name",
-		  "run_command", "arguments", "command", "sleep 1000"));
+	send_json(json_pack("{s:s,s:i,s:s,s:o}", "jsonrpc", "2.0", "id",
+		  next_id++, "method", "tools/call", "params", with_meta(
+		  json_pack("{s:s,s:{s:s}}", "name", "run_command",
+			    "arguments", "command", "sleep 1000"))));
 	send_json(json_pack("{s:s,s:s,s:{s:i,s:s}}", "jsonrpc", "2.0",
 		  "method", "notifications/cancelled", "params", "requestId",
 		  id, "reason", "test"));
@@ -421,6 +511,8 @@ main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--elicit") && i + 1 < argc)
 			elicit_answer = strcmp(argv[++i], "none") ? argv[i] :
 					NULL;
+		else if (!strcmp(argv[i], "--modern"))
+			modern = 1;
 		else if (!strcmp(argv[i], "--url") && i + 1 < argc)
 			url = argv[++i];
 	}
@@ -430,20 +522,26 @@ main(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	start_server(argv + i + 1);
-	if (!strcmp(scenario, "core")) {
+	if (modern) {
+		discover();
+	} else if (!strcmp(scenario, "core")) {
 		json_t *r = rpc("tools/list", NULL);
 
 		check(err_code(r) == -32600, "a request before initialize: "
 		      "refused");
 		json_decref(r);
-		initialize();
+	}
+	if (!strcmp(scenario, "core")) {
+		if (!modern)
+			initialize();
 		bad_input();
 		tools_list();
 		run_commands();
 		started();
 		cancelled();
 	} else {
-		initialize();
+		if (!modern)
+			initialize();
 		net(url ? url : "http://127.0.0.1:1/");
 	}
 	/* The end of stdin is the end of the session. */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # A network approval in sbxctl mcp: asked through MCP elicitation when the
 # client declared it (its answer decides), else denied with the reason in
-# the command's report; --on-ask=deny never asks. What reached the host's
+# the command's report; --on-ask=deny never asks. The same with the
+# stateless revision, whose question goes in the tools/call's result. What reached the host's
 # server is counted on the server.
 . "$(dirname "$0")/lib.sh"
 . "$HERE/proxy-lib.sh"
@@ -13,10 +14,12 @@ start_proxy_daemon '{"network": {"allowedDomains": ["registry.test"],
   "unknownHosts": "ask"}}' "" --ask-timeout 20
 cd "$WS"
 URL="http://127.0.0.1:$WEB/hello.txt"
-mcp() { # mcp ELICIT [sbxctl mcp's options]
-	local e=$1; shift
-	"$BIN/sbx-mcp-conform" --scenario net --elicit "$e" --url "$URL" -- \
-		"$BIN/sbxctl" --no-autostart --socket "$SOCK" mcp "$@" 2>>"$T/err"
+mcp() { # mcp ELICIT [--modern] [sbxctl mcp's options]
+	local e=$1 m=; shift
+	[ "${1:-}" = --modern ] && { m=--modern; shift; }
+	"$BIN/sbx-mcp-conform" --scenario net --elicit "$e" $m --url "$URL" \
+		-- "$BIN/sbxctl" --no-autostart --socket "$SOCK" mcp "$@" \
+		2>>"$T/err"
 }
 
 out=$(mcp allow-once)
@@ -48,6 +51,24 @@ expect_eq "--on-ask=deny: never asked" "$(grep '^elicited ' <<<"$out")" \
 expect_eq "... denied" "$(grep '^code ' <<<"$out")" "code 403"
 check "... saying so" grep -q -- "--on-ask=deny" <<<"$out"
 expect_eq "only the allowed connection reached the server" "$(conns web)" 1
+
+# The stateless revision: the question comes in the tools/call's result
+# (input_required), the retry brings the answer and the command's report.
+out=$(mcp allow-once --modern)
+echo "$out" >&2
+expect_eq "2026-07-28: asked once, in the call's result" \
+	"$(grep '^elicited ' <<<"$out")" "elicited 1"
+expect_eq "... its allow lets the connection through" \
+	"$(grep '^code ' <<<"$out")" "code 200"
+check "... and the retry's report says so" \
+	grep -q "allowed once by the user" <<<"$out"
+expect_eq "the server got it" "$(conns web)" 2
+out=$(mcp none --modern)
+expect_eq "2026-07-28 without elicitation: not asked" \
+	"$(grep '^elicited ' <<<"$out")" "elicited 0"
+expect_eq "... denied" "$(grep '^code ' <<<"$out")" "code 403"
+check "... saying why" grep -q "declared no elicitation" <<<"$out"
+expect_eq "nothing more reached the server" "$(conns web)" 2
 check "sbxctl mcp said nothing on stderr" test ! -s "$T/err"
 stop_daemon
 done_test

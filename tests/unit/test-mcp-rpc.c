@@ -9,6 +9,7 @@
 
 static json_t *sent;	/* every message the server sent */
 static int calls, cancels, responses;
+static struct mcp_call_ctx last_ctx;
 
 static void
 rec_send(void *arg, const json_t *msg)
@@ -17,9 +18,12 @@ rec_send(void *arg, const json_t *msg)
 }
 
 static void
-rec_call(void *arg, json_t *id, struct mcp_args *a)
+rec_call(void *arg, json_t *id, struct mcp_args *a,
+	 const struct mcp_call_ctx *ctx)
 {
 	calls++;
+	last_ctx = *ctx;
+	last_ctx.request_state = NULL; /* borrowed from the line */
 	mcp_args_free(a);
 }
 
@@ -222,6 +226,72 @@ test_elicit_caps(void)
 	CHECK(!s.elicit);
 }
 
+#define META "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":"
+
+/* The stateless revision, per request, with no initialize. */
+static void
+test_modern(void)
+{
+	struct mcp_server s;
+	json_t *r, *res;
+
+	mcp_server_init(&s, &hooks);
+	r = feed(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+		 "\"server/discover\",\"params\":{" META "\"2026-07-28\","
+		 "\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
+	res = json_object_get(r, "result");
+	CHECK_STR(json_string_value(json_object_get(res, "resultType")),
+		  "complete");
+	CHECK_STR(json_string_value(json_array_get(json_object_get(res,
+		  "supportedVersions"), 0)), "2026-07-28");
+	CHECK(json_is_object(json_object_get(json_object_get(res,
+		"capabilities"), "tools")));
+	CHECK(json_is_integer(json_object_get(res, "ttlMs")));
+	CHECK_INT(s.state, MCP_STATE_NEW); /* no session made */
+	r = feed(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":"
+		 "\"tools/list\",\"params\":{" META "\"1900-01-01\","
+		 "\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
+	CHECK_INT(err_code(r), MCP_UNSUPPORTED_VERSION);
+	CHECK_STR(json_string_value(json_object_get(json_object_get(
+		  json_object_get(r, "error"), "data"), "requested")),
+		  "1900-01-01");
+	CHECK_STR(json_string_value(json_array_get(json_object_get(
+		  json_object_get(json_object_get(r, "error"), "data"),
+		  "supported"), 1)), "2025-11-25");
+	r = feed(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":"
+		 "\"tools/list\",\"params\":{" META "\"2026-07-28\"}}}");
+	CHECK_INT(err_code(r), MCP_INVALID_PARAMS); /* no capabilities */
+	r = feed(&s, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":"
+		 "\"tools/list\",\"params\":{" META "\"2026-07-28\","
+		 "\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
+	res = json_object_get(r, "result");
+	CHECK_INT(json_array_size(json_object_get(res, "tools")), 6);
+	CHECK_STR(json_string_value(json_object_get(res, "cacheScope")),
+		  "private");
+	CHECK_STR(json_string_value(json_object_get(res, "resultType")),
+		  "complete");
+	CHECK(json_is_object(json_object_get(json_object_get(res, "_meta"),
+		"io.modelcontextprotocol/serverInfo")));
+	r = feed(&s, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":"
+		 "\"tools/call\",\"params\":{" META "\"2026-07-28\","
+		 "\"io.modelcontextprotocol/clientCapabilities\":{}},"
+		 "\"name\":\"run_command\",\"arguments\":{}}}");
+	CHECK_STR(json_string_value(json_object_get(json_object_get(r,
+		  "result"), "resultType")), "complete");
+	calls = 0;
+	feed(&s, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":"
+	     "\"tools/call\",\"params\":{" META "\"2026-07-28\","
+	     "\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":"
+	     "{\"form\":{}}}},\"name\":\"run_command\",\"arguments\":"
+	     "{\"command\":\"true\"},\"requestState\":\"x\"}}");
+	CHECK_INT(calls, 1);
+	CHECK(last_ctx.modern && last_ctx.elicit);
+	/* Legacy calls take the session's elicitation. */
+	r = feed(&s, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":"
+		 "\"tools/list\"}");
+	CHECK_INT(err_code(r), MCP_INVALID_REQUEST);
+}
+
 int
 main(void)
 {
@@ -231,6 +301,7 @@ main(void)
 	test_line();
 	test_lifecycle();
 	test_elicit_caps();
+	test_modern();
 	json_decref(sent);
 	UNIT_DONE();
 }
