@@ -101,21 +101,23 @@ mcp_daemon_new(struct mcp *m, struct client *c)
 	return d;
 }
 
-void
+int
 mcp_daemon_send(struct mcp_daemon *d, const Sbx__Envelope *env, uint64_t op)
 {
 	Sbx__Envelope e = *env;
 	uint8_t *buf;
 	size_t len;
+	int r;
 
 	if (d->m->lost)
-		return;
+		return -EPIPE;
 	e.request_id = op;
-	if (wire_encode(&e, &buf, &len) < 0)
-		return;
-	evbuffer_add(d->out, buf, len);
+	if ((r = wire_encode(&e, &buf, &len)) < 0)
+		return r;
+	r = evbuffer_add(d->out, buf, len) < 0 ? -ENOMEM : 0;
 	free(buf);
 	event_add(d->wev, NULL);
+	return r;
 }
 
 void

@@ -250,7 +250,13 @@ start(struct mcp *m, json_t *id, struct mcp_args *a,
 	req.sandbox_id = m->sandbox;
 	env.msg_case = SBX__ENVELOPE__MSG_RUN;
 	env.run = &req;
-	mcp_daemon_send(m->d, &env, p->op);
+	if (mcp_daemon_send(m->d, &env, p->op) < 0) {
+		tool_error(m, id, "the command and its environment are more "
+			   "than one request to sbxd may carry (1 MiB)",
+			   ctx->modern);
+		proc_free(m, p);
+		return;
+	}
 	/* run_command's stdin is what it was given, then end-of-file;
 	 * start_command's stays open for write_input. */
 	if (a->tool == MCP_TOOL_RUN)

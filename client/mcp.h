@@ -38,9 +38,10 @@ struct mcp {
 /* Takes over c's socket (non-blocking from here on); frames come to
  * mcp_proc_frame, a lost connection to mcp_proc_lost. */
 struct mcp_daemon *mcp_daemon_new(struct mcp *m, struct client *c);
-/* Queues env under request id op. */
-void mcp_daemon_send(struct mcp_daemon *d, const Sbx__Envelope *env,
-		     uint64_t op);
+/* Queues env under request id op. -EMSGSIZE: larger than a frame may be
+ * (nothing queued); -EPIPE: the connection is gone. */
+int mcp_daemon_send(struct mcp_daemon *d, const Sbx__Envelope *env,
+		    uint64_t op);
 /* Writes what is queued, blocking (before exit). */
 void mcp_daemon_flush(struct mcp_daemon *d);
 void mcp_daemon_free(struct mcp_daemon *d);

@@ -343,6 +343,19 @@ bad_input(void)
 		"isError")), "bad arguments: a tool error the model reads "
 	      "(%s)", text(m));
 	json_decref(m);
+	{
+		size_t n = 2u << 20;
+		char *big = malloc(n + 1);
+
+		memset(big, 'a', n);
+		big[n] = '\0';
+		m = call("run_command", json_pack("{s:s}", "command", big));
+		free(big);
+		check(json_is_true(json_object_get(json_object_get(m,
+			"result"), "isError")), "a command larger than a "
+		      "frame to sbxd: a tool error (%s)", text(m));
+		json_decref(m);
+	}
 	m = rpc("ping", NULL);
 	check(json_is_object(json_object_get(m, "result")),
 	      "ping answers after all that");
