@@ -69,6 +69,9 @@ struct policy_origin {
 #define POLICY_RULE_NAMED	0x2u	/* env.pass, effective policy: an org
 					   or user rule names this variable
 					   exactly (policy_explain_env) */
+#define POLICY_RULE_PRIVATE	0x4u	/* allowedDomains "allowPrivate": the
+					   name may resolve to a private or
+					   reserved address (proxy/rules.h) */
 
 struct policy_domain;
 

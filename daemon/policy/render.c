@@ -44,6 +44,8 @@ render_rule(const struct policy_rule *r, const struct policy_list_info *info)
 	    (r->origin.id && set_new(o, "id", json_string(r->origin.id)) < 0) ||
 	    (r->origin.reason &&
 	    set_new(o, "reason", json_string(r->origin.reason)) < 0) ||
+	    ((r->flags & POLICY_RULE_PRIVATE) &&
+	    set_new(o, "allowPrivate", json_true()) < 0) ||
 	    (r->within && render_origin(o, "within", r->within) < 0)) {
 		json_decref(o);
 		return NULL;

@@ -168,6 +168,24 @@ static const char loopback_remedy[] = "loopback through the proxy is the "
     "lists localhost, 127.0.0.1 and ::1); a service on the host needs its "
     "own explicit rule from the user";
 
+/* A name some allowedDomains rule allowed, at an address allowPrivate
+ * would open: the denial names that rule and the key. */
+static void
+private_fix(const struct pconn *pc, enum addr_class cls,
+    struct proxy_denial *d)
+{
+	const struct proxy_rule *r;
+	char rule[320];
+
+	if (!proxy_rules_private_ok(cls) || (r = proxy_rules_private_fix(
+	    pc->px->rules, &pc->host, pc->port)) == NULL)
+		return;
+	proxy_rules_describe(&r->o, rule, sizeof(rule));
+	snprintf(d->fix, sizeof(d->fix), "if this name is meant to be %s, "
+	    "the user can add \"allowPrivate\": true to the rule %s (in a "
+	    "user or org policy)", addr_class_name(cls), rule);
+}
+
 /* Address check of ai; fills d on a denial. */
 static bool
 address_allowed(struct pconn *pc, const struct evutil_addrinfo *ai,
@@ -206,6 +224,7 @@ address_allowed(struct pconn *pc, const struct evutil_addrinfo *ai,
 		d->remedy = cls == ADDR_LOOPBACK ? loopback_remedy :
 		    "only a rule naming the address itself allows a private "
 		    "or metadata address";
+		private_fix(pc, cls, d);
 	}
 	return false;
 }
@@ -333,8 +352,10 @@ dial_refused(struct pconn *pc, char *buf, size_t len)
 		    addr[n - 1].text);
 	else if (pc->host.kind == HOST_NAME)
 		snprintf(buf, len, "%s resolves to %s (%s): refused even if "
-		    "allowed; only a rule naming the address allows it",
-		    pc->host.text, addr[n - 1].text, addr_class_name(cls));
+		    "allowed; only a rule naming the address%s allows it",
+		    pc->host.text, addr[n - 1].text, addr_class_name(cls),
+		    proxy_rules_private_ok(cls) ? ", or an allowedDomains "
+		    "rule for the name with \"allowPrivate\": true," : "");
 	else
 		snprintf(buf, len, "%s:%u is an sbx proxy listener of another "
 		    "session: refused even if allowed", pc->host.text, pc->port);

@@ -57,6 +57,7 @@ struct proxy_denial {
 	const char *why;	/* static phrase */
 	char detail[320];
 	const char *remedy;	/* when the rule gives no reason */
+	char fix[512];		/* a remedy made for this denial: first */
 };
 
 struct pconn;

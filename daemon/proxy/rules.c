@@ -78,6 +78,7 @@ compile_list(const struct policy_rules *l, const char *name,
 			    why);
 			return -EINVAL;
 		}
+		v[i].allow_private = pr->flags & POLICY_RULE_PRIVATE;
 		if (origin_set(&v[i].o, name, pr->value, &pr->origin) < 0)
 			return -ENOMEM;
 		*n = i + 1;
@@ -200,6 +201,21 @@ allowing(const struct proxy_rules *r, const struct host *h, uint16_t port,
 	return NULL;
 }
 
+/* The first allowedDomains rule matching h:port whose allowPrivate is
+ * want. Grants and approvals never carry it. */
+static const struct proxy_rule *
+private_rule(const struct proxy_rules *r, const struct host *h,
+    uint16_t port, bool want)
+{
+	size_t i;
+
+	for (i = 0; i < r->nallow; i++)
+		if (r->allow[i].allow_private == want &&
+		    rule_match(&r->allow[i], h, port))
+			return &r->allow[i];
+	return NULL;
+}
+
 enum netrule_verdict
 proxy_rules_decide(const struct proxy_rules *r, const struct host *h,
     uint16_t port, const struct proxy_rule *extra,
@@ -251,7 +267,24 @@ proxy_rules_address(const struct proxy_rules *r, const struct host *h,
 		return NETRULE_ALLOW;
 	if (c == ADDR_LOOPBACK && by_exact && proxy_rules_localhost(h))
 		return NETRULE_ALLOW;
+	if (proxy_rules_private_ok(c) && h->kind == HOST_NAME &&
+	    private_rule(r, h, port, true) != NULL)
+		return NETRULE_ALLOW;
 	return NETRULE_DENY;
+}
+
+bool
+proxy_rules_private_ok(enum addr_class cls)
+{
+	return cls == ADDR_PRIVATE || cls == ADDR_CGNAT ||
+	    cls == ADDR_RESERVED;
+}
+
+const struct proxy_rule *
+proxy_rules_private_fix(const struct proxy_rules *r, const struct host *h,
+    uint16_t port)
+{
+	return h->kind == HOST_NAME ? private_rule(r, h, port, false) : NULL;
 }
 
 bool

@@ -119,6 +119,14 @@ test_value_errors(void)
 	    "  {\"path\": \"/y\", \"id\": \"a\"}]}", POLICY_LAYER_USER,
 	    "t.json:2:24: error: protect[1].id: duplicate rule id \"a\" "
 	    "(first used at line 1)");
+	bad("{\"network\": {\"deniedDomains\": [{\"domain\": \"a.com\", "
+	    "\"allowPrivate\": true}]}}", POLICY_LAYER_USER, "t.json:1:52: "
+	    "error: network.deniedDomains[0].allowPrivate: allowPrivate is "
+	    "only for network.allowedDomains rules");
+	bad("{\"network\": {\"allowedDomains\": [{\"domain\": \"a.com\", "
+	    "\"allowPrivate\": 1}]}}", POLICY_LAYER_USER, "t.json:1:69: "
+	    "error: network.allowedDomains[0].allowPrivate: expected true or "
+	    "false, got a number");
 	bad("{\"protect\": [{\"path\": \"/x\", \"id\": \"a b\"}]}",
 	    POLICY_LAYER_USER, "t.json:1:35: error: protect[0].id: rule id "
 	    "\"a b\" may only have letters, digits, '.', '_' and '-'");

@@ -203,9 +203,63 @@ test_refused(void)
 	proxy_rules_free(r);
 }
 
+/* allowPrivate opens private and reserved addresses to that name only. */
+static void
+test_private(void)
+{
+	static const char json[] = "{\"network\": {\"allowedDomains\": [\n"
+	    "  {\"domain\": \"mirror.corp\", \"allowPrivate\": true},\n"
+	    "  {\"domain\": \"*.lan.corp\", \"allowPrivate\": true},\n"
+	    "  {\"domain\": \"registry.test\", \"id\": \"reg\"},\n"
+	    "  \"other.corp\"],\n"
+	    "  \"deniedDomains\": [\"10.0.0.66\"]}}";
+	struct proxy_rules *r = compile(json);
+	const struct proxy_rule *fix;
+	struct host h = H("registry.test"), ip = H("10.1.1.1");
+	enum addr_class c;
+
+	CHECK_INT(addr(r, "mirror.corp", "10.1.2.3", 443, &c), NETRULE_ALLOW);
+	CHECK_INT(addr(r, "mirror.corp", "203.0.113.80", 443, &c),
+	    NETRULE_ALLOW);
+	CHECK_INT(addr(r, "mirror.corp", "100.64.0.1", 443, &c),
+	    NETRULE_ALLOW);
+	CHECK_INT(addr(r, "mirror.corp", "fd00::1", 443, &c), NETRULE_ALLOW);
+	CHECK_INT(addr(r, "a.lan.corp", "192.168.1.1", 80, &c),
+	    NETRULE_ALLOW);
+	/* Never the host itself, link-local or metadata. */
+	CHECK_INT(addr(r, "mirror.corp", "127.0.0.1", 443, &c), NETRULE_DENY);
+	CHECK_INT(addr(r, "mirror.corp", "0.0.0.0", 443, &c), NETRULE_DENY);
+	CHECK_INT(addr(r, "mirror.corp", "::1", 443, &c), NETRULE_DENY);
+	CHECK_INT(addr(r, "mirror.corp", "169.254.1.1", 443, &c),
+	    NETRULE_DENY);
+	CHECK_INT(addr(r, "mirror.corp", "169.254.169.254", 80, &c),
+	    NETRULE_DENY);
+	CHECK_INT(c, ADDR_METADATA);
+	/* A deny rule on the address still wins. */
+	CHECK_INT(addr(r, "mirror.corp", "10.0.0.66", 443, &c), NETRULE_DENY);
+	/* Other names keep the rebinding guard. */
+	CHECK_INT(addr(r, "other.corp", "10.1.2.3", 443, &c), NETRULE_DENY);
+	CHECK_INT(addr(r, "registry.test", "203.0.113.80", 443, &c),
+	    NETRULE_DENY);
+	CHECK_INT(c, ADDR_RESERVED);
+	/* An address literal is not a name: allowPrivate does not apply. */
+	CHECK_INT(proxy_rules_address(r, &ip, true, &ip, 443, NULL, &fix,
+	    &c), NETRULE_DENY);
+	/* What a denial names as the fix. */
+	CHECK((fix = proxy_rules_private_fix(r, &h, 443)) != NULL);
+	CHECK_STR(fix->o.value, "registry.test");
+	CHECK_STR(fix->o.id, "reg");
+	CHECK(proxy_rules_private_fix(r, &ip, 443) == NULL);
+	CHECK(proxy_rules_private_ok(ADDR_RESERVED));
+	CHECK(!proxy_rules_private_ok(ADDR_LINK_LOCAL));
+	CHECK(!proxy_rules_private_ok(ADDR_LOOPBACK));
+	proxy_rules_free(r);
+}
+
 int
 main(void)
 {
+	test_private();
 	test_decide();
 	test_origin();
 	test_address();
