@@ -12,6 +12,7 @@
 #include "daemon/policy/glob.h"
 #include "daemon/policy/limits.h"
 #include "daemon/policy/merge.h"
+#include "daemon/policy/parent.h"
 #include "daemon/policy/path.h"
 #include "daemon/policy/rule.h"
 
@@ -369,6 +370,8 @@ merge_run(struct merge *m)
 		r = merge_setting(m, i);
 	if (r >= 0)
 		r = policy_limits_merge(m->docs, m->n, m->eff, m->diags);
+	if (r >= 0)
+		r = policy_parent_merge(m->docs, m->n, m->eff, m->diags);
 	if (r >= 0)
 		r = merge_protect_ignores(m);
 	for (k = 0; k < m->n; k++)

@@ -154,6 +154,18 @@ struct policy_limit {
 };
 
 /*
+ * network.parentProxy (policy/parent.h). The URLs may hold credentials:
+ * never print them but through policy_parent_redact().
+ */
+struct policy_parent_proxy {
+	bool set;
+	bool from_env;		/* "env": the daemon's HTTP(S)_PROXY, NO_PROXY */
+	char *http, *https;	/* URLs, or NULL */
+	char *no_proxy;		/* entries separated by commas, or NULL */
+	struct policy_origin origin;
+};
+
+/*
  * A parsed document, or the effective policy that policy_merge() makes from
  * documents; the same type so one renderer and one explainer serve both.
  */
@@ -163,6 +175,7 @@ struct policy {
 	struct policy_rules lists[POLICY_NLISTS];
 	struct policy_setting settings[POLICY_NSETTINGS];
 	struct policy_limit limits[POLICY_NLIMITS];
+	struct policy_parent_proxy parent;
 	long long serial;	/* org "serial"; 0 when absent */
 	unsigned extra_refs;	/* policy_ref()s not dropped yet */
 };

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "daemon/policy/limits.h"
+#include "daemon/policy/parent.h"
 #include "daemon/policy/render.h"
 
 void
@@ -135,7 +136,8 @@ render_all(const struct policy *p, json_t *root)
 		    i)) < 0)
 			return -ENOMEM;
 	}
-	if (policy_limits_render(p, root) < 0)
+	if (policy_limits_render(p, root) < 0 ||
+	    policy_parent_render(p, root) < 0)
 		return -ENOMEM;
 	if (p->serial > 0 && set_new(root, "serial",
 	    json_integer(p->serial)) < 0)

@@ -22,6 +22,7 @@
 #include "daemon/proxy/hosts.h"
 #include "daemon/proxy/int.h"
 #include "daemon/proxy/io.h"
+#include "daemon/proxy/upstream.h"
 
 static void connect_next(struct pconn *pc);
 
@@ -61,8 +62,10 @@ dns_cb(int result, struct evutil_addrinfo *ai, void *arg)
 	if (result == EVUTIL_EAI_CANCEL)
 		return;
 	if (result != 0) {
-		snprintf(pc->errmsg, sizeof(pc->errmsg), "cannot resolve %s: %s",
-		    pc->host.text, evutil_gai_strerror(result));
+		snprintf(pc->errmsg, sizeof(pc->errmsg), "cannot resolve %s%s: "
+		    "%s", pc->via ? "the upstream proxy " : "", pc->via ?
+		    pc->via->host.text : pc->host.text,
+		    evutil_gai_strerror(result));
 		failed(pc, -EHOSTUNREACH);
 		return;
 	}
@@ -72,7 +75,7 @@ dns_cb(int result, struct evutil_addrinfo *ai, void *arg)
 }
 
 static int
-literal_addr(struct pconn *pc)
+literal_addr(struct pconn *pc, const struct host *h, uint16_t hport)
 {
 	struct evutil_addrinfo hints;
 	char port[8];
@@ -82,23 +85,27 @@ literal_addr(struct pconn *pc)
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = EVUTIL_AI_NUMERICHOST | EVUTIL_AI_NUMERICSERV;
-	snprintf(port, sizeof(port), "%u", pc->port);
-	r = evutil_getaddrinfo(pc->host.text, port, &hints, &pc->ai);
+	snprintf(port, sizeof(port), "%u", hport);
+	r = evutil_getaddrinfo(h->text, port, &hints, &pc->ai);
 	pc->ai_next = pc->ai;
 	return r == 0 ? 0 : -EINVAL;
 }
 
+/* The destination's addresses, or the upstream proxy's when there is
+ * one: the policy has decided by name already. */
 static void
 resolve(struct pconn *pc)
 {
+	const struct host *h = pc->via ? &pc->via->host : &pc->host;
+	uint16_t hport = pc->via ? pc->via->port : pc->port;
 	struct evutil_addrinfo hints;
 	char port[8];
 
 	pc->dial_err = 0;
-	if (pc->host.kind != HOST_NAME) {
-		if (literal_addr(pc) < 0) {
+	if (h->kind != HOST_NAME) {
+		if (literal_addr(pc, h, hport) < 0) {
 			snprintf(pc->errmsg, sizeof(pc->errmsg),
-			    "bad address %s", pc->host.text);
+			    "bad address %s", h->text);
 			failed(pc, -EINVAL);
 			return;
 		}
@@ -109,10 +116,34 @@ resolve(struct pconn *pc)
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_protocol = IPPROTO_TCP;
-	snprintf(port, sizeof(port), "%u", pc->port);
+	snprintf(port, sizeof(port), "%u", hport);
 	/* The callback may run before this returns (hosts file). */
-	pc->dns = evdns_getaddrinfo(proxy_dns(), pc->host.text, port, &hints,
+	pc->dns = evdns_getaddrinfo(proxy_dns(), h->text, port, &hints,
 	    dns_cb, pc);
+}
+
+/* Allowed: straight to the destination, or to the upstream proxy. */
+static void
+go(struct pconn *pc)
+{
+	bool plain = strcmp(pc->proto, "http") == 0;
+
+	pc->via = upstream_for(pc->px->rules->up, &pc->host, pc->port, plain);
+	pc->via_forward = pc->via != NULL && plain;
+	resolve(pc);
+}
+
+void
+dial_finish(struct pconn *pc, int err)
+{
+	if (err < 0)
+		failed(pc, err);
+	else {
+		dial_fn done = pc->dial_done;
+
+		pc->dial_done = NULL;
+		done(pc, 0, NULL);
+	}
 }
 
 static void
@@ -122,6 +153,10 @@ dial_event(struct pconn *pc, struct pio *p, int what)
 
 	if (what & PIO_CONNECTED) {
 		free_addrs(pc);
+		if (pc->via != NULL && !pc->via_forward) {
+			upstream_handshake(pc);
+			return;
+		}
 		pc->dial_done = NULL;
 		done(pc, 0, NULL);
 		return;
@@ -240,7 +275,9 @@ connect_next(struct pconn *pc)
 		const struct evutil_addrinfo *ai = pc->ai_next;
 
 		pc->ai_next = ai->ai_next;
-		if (!address_allowed(pc, ai, &addr, &d))
+		/* The upstream proxy's own address is the policy's choice:
+		 * corporate proxies live on private addresses. */
+		if (pc->via == NULL && !address_allowed(pc, ai, &addr, &d))
 			continue;
 		if ((pc->u = pio_new(-1, pc)) == NULL) {
 			pc->dial_err = ENOMEM;
@@ -256,7 +293,14 @@ connect_next(struct pconn *pc)
 		pc->u = NULL;
 	}
 	free_addrs(pc);
-	if (pc->dial_err != 0) {
+	if (pc->dial_err != 0 && pc->via != NULL) {
+		char u[HOST_TEXT_MAX + 32];
+
+		upstream_url_format(pc->via, u, sizeof(u));
+		snprintf(pc->errmsg, sizeof(pc->errmsg), "the upstream proxy "
+		    "%s: %s", u, strerror(pc->dial_err));
+		failed(pc, -pc->dial_err);
+	} else if (pc->dial_err != 0) {
 		snprintf(pc->errmsg, sizeof(pc->errmsg), "%s:%u: %s",
 		    pc->host.text, pc->port, strerror(pc->dial_err));
 		failed(pc, -pc->dial_err);
@@ -379,7 +423,7 @@ dial_start(struct pconn *pc, dial_fn done)
 		return;
 	case NETRULE_ALLOW:
 		pc->by_exact = proxy_rule_exact(m);
-		resolve(pc);
+		go(pc);
 		return;
 	case NETRULE_UNKNOWN:
 		break;
@@ -406,7 +450,7 @@ dial_asked(struct pconn *pc, int answer, const char *reason)
 	if (answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_ONCE ||
 	    answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_SESSION) {
 		pc->by_exact = true;
-		resolve(pc);
+		go(pc);
 		return;
 	}
 	if (answer == -1)

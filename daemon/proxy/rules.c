@@ -14,6 +14,7 @@
 
 #include "daemon/policy/domain.h"
 #include "daemon/proxy/rules.h"
+#include "daemon/proxy/upstream.h"
 
 static void
 origin_clear(struct proxy_origin *o)
@@ -106,6 +107,8 @@ proxy_rules_compile(const struct policy *p, struct proxy_rules **out,
 		    "network.allowedDomains", &r->allow, &r->nallow, err,
 		    errlen);
 	if (ret == 0)
+		ret = upstream_compile(p, &r->up, err, errlen);
+	if (ret == 0)
 		ret = origin_set(&r->unknown, "network.unknownHosts",
 		    r->ask ? "ask" : "deny",
 		    s != NULL && s->value != POLICY_UNSET ? &s->origin : NULL);
@@ -136,6 +139,7 @@ proxy_rules_free(struct proxy_rules *r)
 	free_list(r->allow, r->nallow);
 	free_list(r->grant, r->ngrant);
 	origin_clear(&r->unknown);
+	upstream_free(r->up);
 	free(r);
 }
 

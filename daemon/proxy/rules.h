@@ -36,11 +36,15 @@ struct proxy_rules {
 	size_t ndeny, nallow, ngrant, grant_cap;
 	bool ask;			/* unknownHosts "ask" */
 	struct proxy_origin unknown;	/* the unknownHosts setting */
+	struct upstream *up;		/* network.parentProxy, or NULL */
 };
 
+struct upstream;
+
 /*
- * Compiles p's deniedDomains, allowedDomains and unknownHosts. NULL p
- * gives no rules and unknownHosts "deny". A rule netrule refuses is an
+ * Compiles p's deniedDomains, allowedDomains, unknownHosts and
+ * parentProxy (proxy/upstream.h). NULL p gives no rules, unknownHosts
+ * "deny" and no upstream. A rule netrule refuses is an
  * error (err says which): the caller then denies everything rather than
  * run with a rule missing. 0, -EINVAL, -ENOMEM.
  */

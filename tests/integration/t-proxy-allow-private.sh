@@ -8,17 +8,7 @@
 . "$HERE/proxy-lib.sh"
 command -v curl >/dev/null || skip "curl not installed"
 # An address of this host that is not public and not loopback.
-ADDR=$("$PY" - <<'PY'
-import ipaddress, subprocess
-out = subprocess.run(["ip", "-4", "-o", "addr", "show"], capture_output=True,
-                     text=True).stdout
-for line in out.splitlines():
-    a = ipaddress.ip_interface(line.split()[3]).ip
-    if not a.is_loopback and not a.is_link_local and not a.is_global:
-        print(a)
-        break
-PY
-)
+ADDR=$(private_addr)
 [ -n "$ADDR" ] || skip "this host has no private or reserved IPv4 address"
 start_server web http --bind "$ADDR" "$T/www"
 WEB=$SRV_PORT
