@@ -126,7 +126,7 @@ resolve(struct pconn *pc)
 static void
 go(struct pconn *pc)
 {
-	bool plain = strcmp(pc->proto, "http") == 0;
+	bool plain = pc->proto != NULL && strcmp(pc->proto, "http") == 0;
 
 	pc->via = upstream_for(pc->px->rules->up, &pc->host, pc->port, plain);
 	pc->via_forward = pc->via != NULL && plain;
