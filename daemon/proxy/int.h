@@ -152,6 +152,8 @@ void dial_start(struct pconn *pc, dial_fn done);
 void dial_finish(struct pconn *pc, int err);
 /* proxy/upstream.c: pc->u connected to pc->via: CONNECT host:port. */
 void upstream_handshake(struct pconn *pc);
+/* Its deadline passed without an answer: the dial fails (-ETIMEDOUT). */
+void upstream_timeout(struct pconn *pc);
 void dial_stop(struct pconn *pc);
 /* An approval answered (SBX__APPROVAL_ANSWER__*, or -1: timed out). */
 void dial_asked(struct pconn *pc, int answer, const char *reason);

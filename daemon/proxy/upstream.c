@@ -194,6 +194,17 @@ hs_event(struct pconn *pc, struct pio *p, int what)
 static const struct pio_ops hs_ops = { hs_read, NULL, hs_event };
 
 void
+upstream_timeout(struct pconn *pc)
+{
+	char who[HOST_TEXT_MAX + 64];
+
+	name(pc, who, sizeof(who));
+	snprintf(pc->errmsg, sizeof(pc->errmsg), "%.100s did not answer "
+	    "CONNECT within %u s", who, PROXY_CONNECT_TIMEOUT_MS / 1000);
+	hs_fail(pc, -ETIMEDOUT);
+}
+
+void
 upstream_handshake(struct pconn *pc)
 {
 	char req[UPSTREAM_AUTH_MAX + 2 * HOST_TEXT_MAX + 128];

@@ -105,6 +105,19 @@ sbx run -- "$PY" "$HERE/proxyprobe.py" http \
 check "... saying so" grep -q "refused CONNECT a.test:$WEB: status 407" "$T/err"
 check "... not quoting them" eval '! grep -q Wr0ngPw "$T/err"'
 
+stop_daemon
+
+# An upstream that never answers CONNECT: the client gets a 504 saying so
+# (after the connect timeout, 10 s).
+start_script mute upstreamproxy.py "$T/mute.log" --mute 1
+start_proxy_daemon '{"network": {"allowedDomains": ["a.test"],
+  "parentProxy": {"https": "http://127.0.0.1:'"$SRV_PORT"'"}}}'
+sbx run -- "$PY" "$HERE/proxyprobe.py" http \
+	"CONNECT a.test:$WEB HTTP/1.1\\r\\nHost: a.test:$WEB\\r\\n\\r\\n" >"$T/err" 2>&1
+check "a mute upstream: 504" grep -q "^HTTP/1.1 504" "$T/err"
+check "... saying why" grep -q "did not answer CONNECT within 10 s" "$T/err"
+check "... after it was asked" grep -qx "CONNECT a.test:$WEB auth=none" "$T/mute.log"
+
 # A workspace layer cannot redirect traffic.
 mkdir -p "$WS/.sbx"
 printf '%s\n' '{"network": {"parentProxy": {"http": "http://127.0.0.1:9"}}}' \

@@ -6,7 +6,9 @@ one line per request to LOG: "CONNECT host:port auth=ok|none|bad" or
 never did.
 
 usage: upstreamproxy.py LOG [--auth USER:PASSWORD] [--map NAME=ADDR]...
+                         [--mute 1]
   --auth   requests without these Basic credentials get 407
+  --mute   read each request head, log it, and never answer
   --map    resolve NAME to ADDR (the upstream resolves the names it is
            asked for, as a real one would; others through the system)
 CONNECT relays bytes both ways; an absolute-URI request is sent to the
@@ -76,6 +78,9 @@ def serve(c, cfg):
         auth = "none" if got is None else (
             "ok" if got == cfg["auth"] else "bad")
         log(cfg["log"], f"{method} {target} auth={auth}")
+        if cfg["mute"]:
+            c.recv(1)   # until the client gives up
+            return
         if cfg["auth"] is not None and auth != "ok":
             c.sendall(b"HTTP/1.1 407 Proxy Authentication Required\r\n"
                       b"Proxy-Authenticate: Basic realm=\"t\"\r\n"
@@ -118,11 +123,13 @@ def serve(c, cfg):
 
 def main():
     args = sys.argv[1:]
-    cfg = {"log": args.pop(0), "auth": None, "map": {}}
+    cfg = {"log": args.pop(0), "auth": None, "map": {}, "mute": False}
     while args:
         opt, val = args.pop(0), args.pop(0)
         if opt == "--auth":
             cfg["auth"] = "Basic " + base64.b64encode(val.encode()).decode()
+        elif opt == "--mute":
+            cfg["mute"] = True
         elif opt == "--map":
             name, addr = val.split("=", 1)
             cfg["map"][name] = addr
