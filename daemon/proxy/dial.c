@@ -364,6 +364,10 @@ dial_refused(struct pconn *pc, char *buf, size_t len)
 	size_t n = 0, i;
 
 	buf[0] = '\0';
+	/* Through an upstream proxy no address is checked here. */
+	if (upstream_for(pc->px->rules->up, &pc->host, pc->port,
+	    pc->proto != NULL && strcmp(pc->proto, "http") == 0) != NULL)
+		return;
 	/* Only what is known without asking the network: a DNS lookup of a
 	 * name nobody allowed would leak it. evdns answers from these
 	 * files first, so what they say is what the dial would get. */
