@@ -171,16 +171,18 @@ static const struct pio_ops dial_ops = { NULL, NULL, dial_event };
 
 /*
  * A session's proxy listener on the host's loopback (no network namespace)
- * is never an upstream, whatever the rules say: through it one session
- * would reach another's policy. Fills d when it is one.
+ * is never an upstream, whatever the rules say (network.parentProxy
+ * included): through it one session would reach another's policy. Fills
+ * d when it is one.
  */
 static bool
 own_listener(struct pconn *pc, const struct host *addr,
     struct proxy_denial *d)
 {
+	uint16_t port = pc->via ? pc->via->port : pc->port;
 	enum addr_class cls;
 
-	if (!proxy_loopback_port(pc->port) ||
+	if (!proxy_loopback_port(port) ||
 	    addr_class_host(addr, &cls) < 0 ||
 	    (cls != ADDR_LOOPBACK && cls != ADDR_UNSPECIFIED))
 		return false;
@@ -188,7 +190,7 @@ own_listener(struct pconn *pc, const struct host *addr,
 		d->check = "proxy check";
 		d->why = "is an sbx proxy listener";
 		snprintf(d->detail, sizeof(d->detail), "%s:%u serves another "
-		    "session", addr->text, pc->port);
+		    "session", addr->text, port);
 		d->remedy = "each session reaches the network through its own "
 		    "proxy only";
 	}
@@ -239,6 +241,10 @@ address_allowed(struct pconn *pc, const struct evutil_addrinfo *ai,
 		return false;
 	if (own_listener(pc, addr, d))
 		return false;
+	/* The upstream proxy's own address is the policy's choice: corporate
+	 * proxies live on private addresses. */
+	if (pc->via != NULL)
+		return true;
 	if (proxy_rules_address(pc->px->rules, &pc->host, pc->by_exact, addr,
 	    pc->port, pc->has_once ? &pc->once : NULL, &rule, &cls) ==
 	    NETRULE_ALLOW)
@@ -275,9 +281,7 @@ connect_next(struct pconn *pc)
 		const struct evutil_addrinfo *ai = pc->ai_next;
 
 		pc->ai_next = ai->ai_next;
-		/* The upstream proxy's own address is the policy's choice:
-		 * corporate proxies live on private addresses. */
-		if (pc->via == NULL && !address_allowed(pc, ai, &addr, &d))
+		if (!address_allowed(pc, ai, &addr, &d))
 			continue;
 		if ((pc->u = pio_new(-1, pc)) == NULL) {
 			pc->dial_err = ENOMEM;

@@ -128,6 +128,26 @@ check "... saying why" grep -q "a workspace policy cannot redirect traffic" "$T/
 rm -r "$WS/.sbx"
 stop_daemon
 
+# Without a network namespace another session's proxy port is on the
+# host's loopback: never an upstream either.
+start_proxy_daemon '{"network": {"allowedDomains": ["a.test"]}}' "" --no-netns
+mkfifo "$WS/hold"
+sbx run -- sh -c 'echo "$HTTP_PROXY" >b-proxy.new && mv b-proxy.new b-proxy &&
+	read x <hold' &
+held=$!
+wait_for "the other session's proxy port" test -s "$WS/b-proxy"
+bport=$(sed 's|.*:||' "$WS/b-proxy")
+printf '%s\n' '{"network": {"allowedDomains": ["a.test"],
+  "parentProxy": {"https": "http://127.0.0.1:'"$bport"'"}}}' >"$T/policy.json"
+expect_eq "another session's proxy port as the upstream: refused" \
+	"$(sbx run -- sh -c 'exec curl -sS -o /dev/null -w "%{http_connect}" --noproxy "" -p "$0"' \
+	"http://a.test:$WEB/" 2>"$T/err")" 403
+check "... as an sbx proxy listener" grep -q "is an sbx proxy listener" "$T/err"
+echo >"$WS/hold"
+wait "$held"
+rm -f "$WS/hold" "$WS/b-proxy"
+stop_daemon
+
 # "env": the daemon's own https_proxy and no_proxy.
 printf '%s\n' '{"network": {"allowedDomains": ["a.test"], "parentProxy": "env"}}' \
 	>"$T/policy.json"
