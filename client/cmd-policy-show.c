@@ -19,7 +19,9 @@ print_rule(json_t *r)
 	json_object_foreach(r, key, v)
 		if (!strcmp(key, "path") || !strcmp(key, "domain") ||
 		    !strcmp(key, "name"))
-			printf("  %s\n", json_string_value(v));
+			printf("  %s%s\n", json_string_value(v),
+			    json_is_true(json_object_get(r, "allowPrivate")) ?
+			    " (allowPrivate)" : "");
 	printf("      from %s%s%s%s%s\n", from ? from : "?", id ? ", id " : "",
 	       id ? id : "", within ? ", within " : "", within ? within : "");
 }

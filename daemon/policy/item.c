@@ -9,6 +9,7 @@ struct item {
 	const char *text;
 	const char *id;
 	const char *reason;
+	bool allow_private;	/* "allowPrivate": true */
 	bool text_in_object;	/* report value errors at the member */
 };
 
@@ -50,6 +51,26 @@ item_id(struct policy_json *pj, const char *id)
 	return true;
 }
 
+/* Only an allow rule for names can mean it: what a deny rule or a path
+ * resolves to is not judged by address. */
+static bool
+item_private(struct policy_json *pj, const struct policy_list_info *info,
+    json_t *v, struct item *it)
+{
+	if (info->kind != POLICY_VALUE_DOMAIN || !info->grant) {
+		policy_json_report(pj, POLICY_ERROR, true, "allowPrivate is "
+		    "only for network.allowedDomains rules");
+		return false;
+	}
+	if (!json_is_boolean(v)) {
+		policy_json_report(pj, POLICY_ERROR, false, "expected true or "
+		    "false, got %s", policy_json_type(v));
+		return false;
+	}
+	it->allow_private = json_is_true(v);
+	return true;
+}
+
 static bool
 item_member(struct policy_json *pj, const struct policy_list_info *info,
     const char *name, json_t *v, struct item *it)
@@ -67,6 +88,8 @@ item_member(struct policy_json *pj, const struct policy_list_info *info,
 		return item_string(pj, v, POLICY_ITEM_REASON_MAX, &it->reason);
 	if (strcmp(name, "_comment") == 0)
 		return item_string(pj, v, POLICY_ITEM_REASON_MAX, &comment);
+	if (strcmp(name, "allowPrivate") == 0)
+		return item_private(pj, info, v, it);
 	policy_json_report(pj, POLICY_ERROR, true, "unknown key in a rule "
 	    "(expected \"%s\", \"id\", \"reason\" or \"_comment\")",
 	    info->item_key);
@@ -144,6 +167,8 @@ item_parse(struct policy_json *pj, json_t *v, enum policy_list list,
 		if (it.text_in_object)
 			policy_json_pop(pj);
 	} else if (ret == 0) {
+		if (it.allow_private)
+			r.flags |= POLICY_RULE_PRIVATE;
 		ret = item_keep(pj, &it, &r, &p->lists[list]);
 	}
 	if (ret == -ENOMEM && pj->err == 0)

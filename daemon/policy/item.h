@@ -11,7 +11,8 @@
  * A rule in a document is a string, or an object naming the value with the
  * list's item key ("path", "domain" or "name") plus an optional "id"
  * ([A-Za-z0-9._-], at most 64, unique in the document), "reason" (one line
- * shown to people and agents on denial) and "_comment" (ignored):
+ * shown to people and agents on denial), "_comment" (ignored) and, in
+ * allowedDomains only, "allowPrivate" (a boolean: POLICY_RULE_PRIVATE):
  *   "~/.ssh"
  *   {"path": "~/.ssh", "id": "ssh-keys", "reason": "private keys"}
  */

@@ -59,11 +59,11 @@ static const struct policy_key net_keys[] = {
 	{ "unknownHosts", POLICY_KEY_HOSTS, 0, NULL },
 	{ "strictAllowlist", POLICY_KEY_STRICT, 0, NULL },
 	{ "deniedDomainReasons", POLICY_KEY_REASONS, 0, NULL },
+	{ "parentProxy", POLICY_KEY_PARENT, 0, NULL },
 	{ "_comment", POLICY_KEY_COMMENT, 0, NULL },
 	SRT("httpProxyPort", "sbx runs its own proxy"),
 	SRT("socksProxyPort", "sbx runs its own proxy"),
-	SRT("mitmProxy", "sbx does not forward to other proxies"),
-	SRT("parentProxy", "sbx does not forward to other proxies"),
+	SRT("mitmProxy", "sbx sends no traffic through an inspecting proxy"),
 	SRT("tlsTerminate", "sbx does not terminate TLS"),
 	SRT("allowMachLookup", NOTE_MACOS),
 	{ NULL, 0, 0, NULL }

@@ -16,6 +16,7 @@ enum policy_key_kind {
 	POLICY_KEY_REASONS,	/* srt deniedDomainReasons: reasons by entry */
 	POLICY_KEY_SERIAL,
 	POLICY_KEY_LIMITS,
+	POLICY_KEY_PARENT,	/* network.parentProxy (policy/parent.h) */
 	POLICY_KEY_COMMENT,	/* "_comment", "$schema": people, tools */
 	POLICY_KEY_SRT		/* an srt setting sbx does not implement */
 };

@@ -12,6 +12,7 @@
 #include "daemon/policy/glob.h"
 #include "daemon/policy/limits.h"
 #include "daemon/policy/merge.h"
+#include "daemon/policy/parent.h"
 #include "daemon/policy/path.h"
 #include "daemon/policy/rule.h"
 
@@ -57,11 +58,14 @@ merge_warn(struct merge *m, const struct policy_origin *o, const char *fmt,
  * else remembers it (0). A hash, because lists come from hostile files.
  */
 static int
-merge_seen(struct merge *m, enum policy_layer layer, const char *value)
+merge_seen(struct merge *m, enum policy_layer layer, const char *value,
+    unsigned flags)
 {
 	char key[POLICY_PATH_MAX + 16];
 
-	snprintf(key, sizeof(key), "%d %s", (int)layer, value);
+	/* The same domain with and without allowPrivate are two rules. */
+	snprintf(key, sizeof(key), "%d%s %s", (int)layer,
+	    flags & POLICY_RULE_PRIVATE ? "p" : "", value);
 	if (json_object_get(m->seen, key) != NULL)
 		return 1;
 	return json_object_set_new_nocheck(m->seen, key, json_true()) == 0 ?
@@ -79,7 +83,7 @@ merge_start(struct merge *m, const struct policy_rules *l, bool cut)
 	json_object_clear(m->seen);
 	for (i = 0; l != NULL && i < l->n; i++)
 		if ((r = merge_seen(m, l->v[i].origin.layer,
-		    l->v[i].value)) < 0)
+		    l->v[i].value, l->v[i].flags)) < 0)
 			return r;
 	return 0;
 }
@@ -97,7 +101,7 @@ merge_push(struct merge *m, struct policy_rules *l, const struct policy_rule *r,
 	struct policy_rule c;
 	int ret;
 
-	if ((ret = merge_seen(m, r->origin.layer, value)) != 0)
+	if ((ret = merge_seen(m, r->origin.layer, value, r->flags)) != 0)
 		return ret < 0 ? ret : 0;
 	if (m->cut && l->n >= POLICY_MAX_RULES)
 		return merge_warn(m, &r->origin, "rule \"%.200s\" dropped: "
@@ -206,8 +210,8 @@ merge_clip(struct merge *m, enum policy_list list,
 	struct policy_domain dom;
 	char buf[POLICY_HOST_MAX + 16];
 	const char *value;
-	bool some = false, whole = false;
-	size_t i;
+	bool some = false, whole = false, lost_private = false;
+	size_t i, n;
 	int ret;
 
 	for (i = 0; i < above->n && !whole; i++) {
@@ -216,16 +220,28 @@ merge_clip(struct merge *m, enum policy_list list,
 			continue;
 		some = true;
 		whole = value == r->value;
+		n = next->n;
 		if ((ret = merge_push(m, next, r, value, r->dom ? &dom : NULL,
 		    &above->v[i].origin, named(list, value, above->v[i].flags |
 		    (layer_grants(r->origin.layer) && value == r->value ?
 		    POLICY_RULE_NAMED : 0)))) < 0)
 			return ret;
+		/* allowPrivate widens: it stays only where the rule above
+		 * has it too. */
+		if (next->n > n && (r->flags & POLICY_RULE_PRIVATE) &&
+		    !(above->v[i].flags & POLICY_RULE_PRIVATE)) {
+			next->v[n].flags &= ~POLICY_RULE_PRIVATE;
+			lost_private = true;
+		}
 	}
 	if (!some)
 		return merge_warn(m, &r->origin, "%s \"%.200s\" dropped: no "
 		    "higher layer allows it", policy_list_info(list)->name,
 		    r->value);
+	if (lost_private)
+		return merge_warn(m, &r->origin, "%s \"%.200s\": allowPrivate "
+		    "ignored where no higher layer's rule has it",
+		    policy_list_info(list)->name, r->value);
 	if (!whole)
 		return merge_warn(m, &r->origin, "%s \"%.200s\" narrowed to "
 		    "what a higher layer allows", policy_list_info(list)->name,
@@ -354,6 +370,8 @@ merge_run(struct merge *m)
 		r = merge_setting(m, i);
 	if (r >= 0)
 		r = policy_limits_merge(m->docs, m->n, m->eff, m->diags);
+	if (r >= 0)
+		r = policy_parent_merge(m->docs, m->n, m->eff, m->diags);
 	if (r >= 0)
 		r = merge_protect_ignores(m);
 	for (k = 0; k < m->n; k++)

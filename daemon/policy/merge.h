@@ -26,7 +26,9 @@
  *   under *.example.com stays, *.example.com under api.example.com becomes
  *   api.example.com, and ports must agree; an env glob stays only if a
  *   glob above covers it. A result keeps the lower rule's origin and, in
- *   within, the origin of the rule above it. A layer that is silent changes
+ *   within, the origin of the rule above it. An allowedDomains rule's
+ *   allowPrivate widens: a result keeps it only if the rule above has it
+ *   too (a warning says where it was dropped). A layer that is silent changes
  *   nothing. A workspace or request layer setting a list no org or user
  *   layer set gets nothing: those layers only narrow. A list nobody sets
  *   is empty (nothing granted).

@@ -11,6 +11,7 @@
 #include "daemon/policy/json.h"
 #include "daemon/policy/keys.h"
 #include "daemon/policy/limits.h"
+#include "daemon/policy/parent.h"
 #include "daemon/policy/rule.h"
 
 static const struct policy_list_info list_info[POLICY_NLISTS] = {
@@ -158,6 +159,9 @@ doc_key(struct doc *d, const struct policy_key *k, json_t *v)
 	case POLICY_KEY_LIMITS:
 		if (doc_expect(d, v, json_is_object(v), "an object"))
 			policy_limits_parse(&d->pj, v, d->p);
+		break;
+	case POLICY_KEY_PARENT:
+		policy_parent_parse(&d->pj, v, d->p);
 		break;
 	case POLICY_KEY_COMMENT:
 		doc_comment(d, v);
@@ -335,6 +339,7 @@ policy_free(struct policy *p)
 		policy_rule_origin_clear(&p->settings[i].origin);
 	for (i = 0; i < POLICY_NLIMITS; i++)
 		policy_rule_origin_clear(&p->limits[i].origin);
+	policy_parent_clear(&p->parent);
 	free(p);
 }
 

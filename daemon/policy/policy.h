@@ -69,6 +69,9 @@ struct policy_origin {
 #define POLICY_RULE_NAMED	0x2u	/* env.pass, effective policy: an org
 					   or user rule names this variable
 					   exactly (policy_explain_env) */
+#define POLICY_RULE_PRIVATE	0x4u	/* allowedDomains "allowPrivate": the
+					   name may resolve to a private or
+					   reserved address (proxy/rules.h) */
 
 struct policy_domain;
 
@@ -151,6 +154,18 @@ struct policy_limit {
 };
 
 /*
+ * network.parentProxy (policy/parent.h). The URLs may hold credentials:
+ * never print them but through policy_parent_redact().
+ */
+struct policy_parent_proxy {
+	bool set;
+	bool from_env;		/* "env": the daemon's HTTP(S)_PROXY, NO_PROXY */
+	char *http, *https;	/* URLs, or NULL */
+	char *no_proxy;		/* entries separated by commas, or NULL */
+	struct policy_origin origin;
+};
+
+/*
  * A parsed document, or the effective policy that policy_merge() makes from
  * documents; the same type so one renderer and one explainer serve both.
  */
@@ -160,6 +175,7 @@ struct policy {
 	struct policy_rules lists[POLICY_NLISTS];
 	struct policy_setting settings[POLICY_NSETTINGS];
 	struct policy_limit limits[POLICY_NLIMITS];
+	struct policy_parent_proxy parent;
 	long long serial;	/* org "serial"; 0 when absent */
 	unsigned extra_refs;	/* policy_ref()s not dropped yet */
 };

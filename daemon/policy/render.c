@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "daemon/policy/limits.h"
+#include "daemon/policy/parent.h"
 #include "daemon/policy/render.h"
 
 void
@@ -44,6 +45,8 @@ render_rule(const struct policy_rule *r, const struct policy_list_info *info)
 	    (r->origin.id && set_new(o, "id", json_string(r->origin.id)) < 0) ||
 	    (r->origin.reason &&
 	    set_new(o, "reason", json_string(r->origin.reason)) < 0) ||
+	    ((r->flags & POLICY_RULE_PRIVATE) &&
+	    set_new(o, "allowPrivate", json_true()) < 0) ||
 	    (r->within && render_origin(o, "within", r->within) < 0)) {
 		json_decref(o);
 		return NULL;
@@ -133,7 +136,8 @@ render_all(const struct policy *p, json_t *root)
 		    i)) < 0)
 			return -ENOMEM;
 	}
-	if (policy_limits_render(p, root) < 0)
+	if (policy_limits_render(p, root) < 0 ||
+	    policy_parent_render(p, root) < 0)
 		return -ENOMEM;
 	if (p->serial > 0 && set_new(root, "serial",
 	    json_integer(p->serial)) < 0)

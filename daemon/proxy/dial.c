@@ -22,6 +22,7 @@
 #include "daemon/proxy/hosts.h"
 #include "daemon/proxy/int.h"
 #include "daemon/proxy/io.h"
+#include "daemon/proxy/upstream.h"
 
 static void connect_next(struct pconn *pc);
 
@@ -61,8 +62,10 @@ dns_cb(int result, struct evutil_addrinfo *ai, void *arg)
 	if (result == EVUTIL_EAI_CANCEL)
 		return;
 	if (result != 0) {
-		snprintf(pc->errmsg, sizeof(pc->errmsg), "cannot resolve %s: %s",
-		    pc->host.text, evutil_gai_strerror(result));
+		snprintf(pc->errmsg, sizeof(pc->errmsg), "cannot resolve %s%s: "
+		    "%s", pc->via ? "the upstream proxy " : "", pc->via ?
+		    pc->via->host.text : pc->host.text,
+		    evutil_gai_strerror(result));
 		failed(pc, -EHOSTUNREACH);
 		return;
 	}
@@ -72,7 +75,7 @@ dns_cb(int result, struct evutil_addrinfo *ai, void *arg)
 }
 
 static int
-literal_addr(struct pconn *pc)
+literal_addr(struct pconn *pc, const struct host *h, uint16_t hport)
 {
 	struct evutil_addrinfo hints;
 	char port[8];
@@ -82,23 +85,27 @@ literal_addr(struct pconn *pc)
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = EVUTIL_AI_NUMERICHOST | EVUTIL_AI_NUMERICSERV;
-	snprintf(port, sizeof(port), "%u", pc->port);
-	r = evutil_getaddrinfo(pc->host.text, port, &hints, &pc->ai);
+	snprintf(port, sizeof(port), "%u", hport);
+	r = evutil_getaddrinfo(h->text, port, &hints, &pc->ai);
 	pc->ai_next = pc->ai;
 	return r == 0 ? 0 : -EINVAL;
 }
 
+/* The destination's addresses, or the upstream proxy's when there is
+ * one: the policy has decided by name already. */
 static void
 resolve(struct pconn *pc)
 {
+	const struct host *h = pc->via ? &pc->via->host : &pc->host;
+	uint16_t hport = pc->via ? pc->via->port : pc->port;
 	struct evutil_addrinfo hints;
 	char port[8];
 
 	pc->dial_err = 0;
-	if (pc->host.kind != HOST_NAME) {
-		if (literal_addr(pc) < 0) {
+	if (h->kind != HOST_NAME) {
+		if (literal_addr(pc, h, hport) < 0) {
 			snprintf(pc->errmsg, sizeof(pc->errmsg),
-			    "bad address %s", pc->host.text);
+			    "bad address %s", h->text);
 			failed(pc, -EINVAL);
 			return;
 		}
@@ -109,10 +116,34 @@ resolve(struct pconn *pc)
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_protocol = IPPROTO_TCP;
-	snprintf(port, sizeof(port), "%u", pc->port);
+	snprintf(port, sizeof(port), "%u", hport);
 	/* The callback may run before this returns (hosts file). */
-	pc->dns = evdns_getaddrinfo(proxy_dns(), pc->host.text, port, &hints,
+	pc->dns = evdns_getaddrinfo(proxy_dns(), h->text, port, &hints,
 	    dns_cb, pc);
+}
+
+/* Allowed: straight to the destination, or to the upstream proxy. */
+static void
+go(struct pconn *pc)
+{
+	bool plain = pc->proto != NULL && strcmp(pc->proto, "http") == 0;
+
+	pc->via = upstream_for(pc->px->rules->up, &pc->host, pc->port, plain);
+	pc->via_forward = pc->via != NULL && plain;
+	resolve(pc);
+}
+
+void
+dial_finish(struct pconn *pc, int err)
+{
+	if (err < 0)
+		failed(pc, err);
+	else {
+		dial_fn done = pc->dial_done;
+
+		pc->dial_done = NULL;
+		done(pc, 0, NULL);
+	}
 }
 
 static void
@@ -122,6 +153,10 @@ dial_event(struct pconn *pc, struct pio *p, int what)
 
 	if (what & PIO_CONNECTED) {
 		free_addrs(pc);
+		if (pc->via != NULL && !pc->via_forward) {
+			upstream_handshake(pc);
+			return;
+		}
 		pc->dial_done = NULL;
 		done(pc, 0, NULL);
 		return;
@@ -136,16 +171,18 @@ static const struct pio_ops dial_ops = { NULL, NULL, dial_event };
 
 /*
  * A session's proxy listener on the host's loopback (no network namespace)
- * is never an upstream, whatever the rules say: through it one session
- * would reach another's policy. Fills d when it is one.
+ * is never an upstream, whatever the rules say (network.parentProxy
+ * included): through it one session would reach another's policy. Fills
+ * d when it is one.
  */
 static bool
 own_listener(struct pconn *pc, const struct host *addr,
     struct proxy_denial *d)
 {
+	uint16_t port = pc->via ? pc->via->port : pc->port;
 	enum addr_class cls;
 
-	if (!proxy_loopback_port(pc->port) ||
+	if (!proxy_loopback_port(port) ||
 	    addr_class_host(addr, &cls) < 0 ||
 	    (cls != ADDR_LOOPBACK && cls != ADDR_UNSPECIFIED))
 		return false;
@@ -153,7 +190,7 @@ own_listener(struct pconn *pc, const struct host *addr,
 		d->check = "proxy check";
 		d->why = "is an sbx proxy listener";
 		snprintf(d->detail, sizeof(d->detail), "%s:%u serves another "
-		    "session", addr->text, pc->port);
+		    "session", addr->text, port);
 		d->remedy = "each session reaches the network through its own "
 		    "proxy only";
 	}
@@ -167,6 +204,24 @@ static const char loopback_remedy[] = "loopback through the proxy is the "
     "host's: a server started in the sandbox is called directly (NO_PROXY "
     "lists localhost, 127.0.0.1 and ::1); a service on the host needs its "
     "own explicit rule from the user";
+
+/* A name some allowedDomains rule allowed, at an address allowPrivate
+ * would open: the denial names that rule and the key. */
+static void
+private_fix(const struct pconn *pc, enum addr_class cls,
+    struct proxy_denial *d)
+{
+	const struct proxy_rule *r;
+	char rule[320];
+
+	if (!proxy_rules_private_ok(cls) || (r = proxy_rules_private_fix(
+	    pc->px->rules, &pc->host, pc->port)) == NULL)
+		return;
+	proxy_rules_describe(&r->o, rule, sizeof(rule));
+	snprintf(d->fix, sizeof(d->fix), "if this name is meant to be %s, "
+	    "the user can add \"allowPrivate\": true to the rule %s (in a "
+	    "user or org policy)", addr_class_name(cls), rule);
+}
 
 /* Address check of ai; fills d on a denial. */
 static bool
@@ -186,6 +241,10 @@ address_allowed(struct pconn *pc, const struct evutil_addrinfo *ai,
 		return false;
 	if (own_listener(pc, addr, d))
 		return false;
+	/* The upstream proxy's own address is the policy's choice: corporate
+	 * proxies live on private addresses. */
+	if (pc->via != NULL)
+		return true;
 	if (proxy_rules_address(pc->px->rules, &pc->host, pc->by_exact, addr,
 	    pc->port, pc->has_once ? &pc->once : NULL, &rule, &cls) ==
 	    NETRULE_ALLOW)
@@ -206,6 +265,7 @@ address_allowed(struct pconn *pc, const struct evutil_addrinfo *ai,
 		d->remedy = cls == ADDR_LOOPBACK ? loopback_remedy :
 		    "only a rule naming the address itself allows a private "
 		    "or metadata address";
+		private_fix(pc, cls, d);
 	}
 	return false;
 }
@@ -237,7 +297,14 @@ connect_next(struct pconn *pc)
 		pc->u = NULL;
 	}
 	free_addrs(pc);
-	if (pc->dial_err != 0) {
+	if (pc->dial_err != 0 && pc->via != NULL) {
+		char u[HOST_TEXT_MAX + 32];
+
+		upstream_url_format(pc->via, u, sizeof(u));
+		snprintf(pc->errmsg, sizeof(pc->errmsg), "the upstream proxy "
+		    "%s: %s", u, strerror(pc->dial_err));
+		failed(pc, -pc->dial_err);
+	} else if (pc->dial_err != 0) {
 		snprintf(pc->errmsg, sizeof(pc->errmsg), "%s:%u: %s",
 		    pc->host.text, pc->port, strerror(pc->dial_err));
 		failed(pc, -pc->dial_err);
@@ -301,6 +368,10 @@ dial_refused(struct pconn *pc, char *buf, size_t len)
 	size_t n = 0, i;
 
 	buf[0] = '\0';
+	/* Through an upstream proxy no address is checked here. */
+	if (upstream_for(pc->px->rules->up, &pc->host, pc->port,
+	    pc->proto != NULL && strcmp(pc->proto, "http") == 0) != NULL)
+		return;
 	/* Only what is known without asking the network: a DNS lookup of a
 	 * name nobody allowed would leak it. evdns answers from these
 	 * files first, so what they say is what the dial would get. */
@@ -333,8 +404,10 @@ dial_refused(struct pconn *pc, char *buf, size_t len)
 		    addr[n - 1].text);
 	else if (pc->host.kind == HOST_NAME)
 		snprintf(buf, len, "%s resolves to %s (%s): refused even if "
-		    "allowed; only a rule naming the address allows it",
-		    pc->host.text, addr[n - 1].text, addr_class_name(cls));
+		    "allowed; only a rule naming the address%s allows it",
+		    pc->host.text, addr[n - 1].text, addr_class_name(cls),
+		    proxy_rules_private_ok(cls) ? ", or an allowedDomains "
+		    "rule for the name with \"allowPrivate\": true," : "");
 	else
 		snprintf(buf, len, "%s:%u is an sbx proxy listener of another "
 		    "session: refused even if allowed", pc->host.text, pc->port);
@@ -358,7 +431,7 @@ dial_start(struct pconn *pc, dial_fn done)
 		return;
 	case NETRULE_ALLOW:
 		pc->by_exact = proxy_rule_exact(m);
-		resolve(pc);
+		go(pc);
 		return;
 	case NETRULE_UNKNOWN:
 		break;
@@ -385,7 +458,7 @@ dial_asked(struct pconn *pc, int answer, const char *reason)
 	if (answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_ONCE ||
 	    answer == SBX__APPROVAL_ANSWER__APPROVAL_ANSWER_ALLOW_SESSION) {
 		pc->by_exact = true;
-		resolve(pc);
+		go(pc);
 		return;
 	}
 	if (answer == -1)

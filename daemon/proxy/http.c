@@ -21,6 +21,7 @@
 #include "daemon/proxy/http-parse.h"
 #include "daemon/proxy/http-response.h"
 #include "daemon/proxy/int.h"
+#include "daemon/proxy/upstream.h"
 #include "daemon/proxy/io.h"
 
 enum { H_HEAD, H_DIAL, H_FORWARD };
@@ -110,13 +111,21 @@ reply_denied(struct pconn *pc, const struct proxy_denial *d)
 	reply(pc, 403, "Forbidden", text);
 }
 
-/* Origin-form request line and the end-to-end fields, for upstream. */
+/*
+ * Origin-form request line and the end-to-end fields, for upstream; for
+ * the upstream proxy the dial will go through (the same upstream_for()
+ * as dial.c's, made while the head is still in the client's buffer) the
+ * absolute form, from the canonical host, with its Proxy-Authorization.
+ */
 static int
 rewrite_head(struct pconn *pc)
 {
 	struct http_state *h = pc->http;
 	const struct http_req *r = &h->req;
+	const struct upstream_url *via = upstream_for(pc->px->rules->up,
+	    &pc->host, pc->port, true);
 	char line[HTTP_HEAD_MAX], host[HOST_TEXT_MAX + 16];
+	const char *sp;
 	size_t i;
 	int n;
 
@@ -125,7 +134,19 @@ rewrite_head(struct pconn *pc)
 	if (h->head == NULL && (h->head = evbuffer_new()) == NULL)
 		return -ENOMEM;
 	evbuffer_drain(h->head, evbuffer_get_length(h->head));
-	evbuffer_add(h->head, line, (size_t)n);
+	if (via != NULL && (sp = memchr(line, ' ', (size_t)n)) != NULL) {
+		host_format(&pc->host, pc->port == 80 ? 0 : pc->port, host,
+		    sizeof(host));
+		evbuffer_add(h->head, line, (size_t)(sp - line));
+		evbuffer_add_printf(h->head, " http://%s", host);
+		evbuffer_add(h->head, sp + 1, (size_t)n - (size_t)(sp - line) -
+		    1);
+		if (via->auth[0] != '\0')
+			evbuffer_add_printf(h->head, "Proxy-Authorization: "
+			    "%s\r\n", via->auth);
+	} else {
+		evbuffer_add(h->head, line, (size_t)n);
+	}
 	for (i = 0; i < r->nfields; i++) {
 		const struct http_field *f = &r->field[i];
 

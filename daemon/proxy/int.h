@@ -17,6 +17,7 @@ struct evdns_getaddrinfo_request;
 struct ask;
 struct http_state;
 struct tunnel_check;
+struct upstream_url;
 
 /* Stop reading one side while this much waits to be written to the other. */
 #define PROXY_HIGH (1u << 20)
@@ -57,6 +58,7 @@ struct proxy_denial {
 	const char *why;	/* static phrase */
 	char detail[320];
 	const char *remedy;	/* when the rule gives no reason */
+	char fix[512];		/* a remedy made for this denial: first */
 };
 
 struct pconn;
@@ -92,6 +94,11 @@ struct pconn {
 	struct ask *ask;
 	struct pconn *ask_next;
 	char errmsg[320];
+	/* Through network.parentProxy (rules->up owns it), or NULL: direct.
+	 * via_forward: a plain HTTP request sent to it in absolute form;
+	 * else u is a CONNECT tunnel through it. */
+	const struct upstream_url *via;
+	bool via_forward;
 
 	/* Tunnels: first bytes checked; each side's end seen. Splice pipes
 	 * per direction (0: client to upstream; 1 also carries HTTP
@@ -129,9 +136,24 @@ int proxy_fds_pipe(struct pconn *pc, int d);
 /* Closes an accepted fd past the share; an HTTP client is told why. */
 void proxy_fds_refuse(struct proxy *px, int fd, bool http);
 
-/* proxy/dial.c: decide, maybe ask, resolve, connect; done is called once
- * unless the connection closes first. */
+/*
+ * proxy/dial.c: decide, maybe ask, resolve, connect; done is called once
+ * unless the connection closes first. This is the one way to an upstream
+ * for every protocol, captured connections included: pc->host, port and
+ * proto set, pc->c the client. An allowed destination goes through the
+ * session's network.parentProxy unless noProxy names it (upstream.h):
+ * pc->u is then a CONNECT tunnel through it to host:port, except for
+ * proto "http", whose requests the upstream gets in absolute form
+ * (pc->via_forward).
+ */
 void dial_start(struct pconn *pc, dial_fn done);
+/* The dial's end from upstream.c: 0 (pc->u connected) or -errno with
+ * pc->errmsg. */
+void dial_finish(struct pconn *pc, int err);
+/* proxy/upstream.c: pc->u connected to pc->via: CONNECT host:port. */
+void upstream_handshake(struct pconn *pc);
+/* Its deadline passed without an answer: the dial fails (-ETIMEDOUT). */
+void upstream_timeout(struct pconn *pc);
 void dial_stop(struct pconn *pc);
 /* An approval answered (SBX__APPROVAL_ANSWER__*, or -1: timed out). */
 void dial_asked(struct pconn *pc, int answer, const char *reason);

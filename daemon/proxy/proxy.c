@@ -140,7 +140,15 @@ pconn_close(struct pconn *pc)
 static void
 timer_cb(evutil_socket_t fd, short what, void *arg)
 {
-	pconn_close(arg);
+	struct pconn *pc = arg;
+
+	/* An upstream proxy that does not answer CONNECT: the client is
+	 * told so (504), not just cut off. */
+	if (pc->dial_done != NULL && pc->via != NULL && pc->u != NULL) {
+		upstream_timeout(pc);
+		return;
+	}
+	pconn_close(pc);
 }
 
 void

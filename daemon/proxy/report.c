@@ -8,6 +8,8 @@
 static const char *
 remedy(const struct proxy_denial *d)
 {
+	if (d->fix[0] != '\0')
+		return d->fix;
 	if (d->o != NULL && d->o->reason != NULL)
 		return d->o->reason;
 	return d->remedy ? d->remedy : "";

@@ -14,6 +14,7 @@
 
 #include "daemon/policy/domain.h"
 #include "daemon/proxy/rules.h"
+#include "daemon/proxy/upstream.h"
 
 static void
 origin_clear(struct proxy_origin *o)
@@ -78,6 +79,7 @@ compile_list(const struct policy_rules *l, const char *name,
 			    why);
 			return -EINVAL;
 		}
+		v[i].allow_private = pr->flags & POLICY_RULE_PRIVATE;
 		if (origin_set(&v[i].o, name, pr->value, &pr->origin) < 0)
 			return -ENOMEM;
 		*n = i + 1;
@@ -104,6 +106,8 @@ proxy_rules_compile(const struct policy *p, struct proxy_rules **out,
 		ret = compile_list(&p->lists[POLICY_ALLOWED_DOMAINS],
 		    "network.allowedDomains", &r->allow, &r->nallow, err,
 		    errlen);
+	if (ret == 0)
+		ret = upstream_compile(p, &r->up, err, errlen);
 	if (ret == 0)
 		ret = origin_set(&r->unknown, "network.unknownHosts",
 		    r->ask ? "ask" : "deny",
@@ -135,6 +139,7 @@ proxy_rules_free(struct proxy_rules *r)
 	free_list(r->allow, r->nallow);
 	free_list(r->grant, r->ngrant);
 	origin_clear(&r->unknown);
+	upstream_free(r->up);
 	free(r);
 }
 
@@ -200,6 +205,21 @@ allowing(const struct proxy_rules *r, const struct host *h, uint16_t port,
 	return NULL;
 }
 
+/* The first allowedDomains rule matching h:port whose allowPrivate is
+ * want. Grants and approvals never carry it. */
+static const struct proxy_rule *
+private_rule(const struct proxy_rules *r, const struct host *h,
+    uint16_t port, bool want)
+{
+	size_t i;
+
+	for (i = 0; i < r->nallow; i++)
+		if (r->allow[i].allow_private == want &&
+		    rule_match(&r->allow[i], h, port))
+			return &r->allow[i];
+	return NULL;
+}
+
 enum netrule_verdict
 proxy_rules_decide(const struct proxy_rules *r, const struct host *h,
     uint16_t port, const struct proxy_rule *extra,
@@ -251,7 +271,24 @@ proxy_rules_address(const struct proxy_rules *r, const struct host *h,
 		return NETRULE_ALLOW;
 	if (c == ADDR_LOOPBACK && by_exact && proxy_rules_localhost(h))
 		return NETRULE_ALLOW;
+	if (proxy_rules_private_ok(c) && h->kind == HOST_NAME &&
+	    private_rule(r, h, port, true) != NULL)
+		return NETRULE_ALLOW;
 	return NETRULE_DENY;
+}
+
+bool
+proxy_rules_private_ok(enum addr_class cls)
+{
+	return cls == ADDR_PRIVATE || cls == ADDR_CGNAT ||
+	    cls == ADDR_RESERVED;
+}
+
+const struct proxy_rule *
+proxy_rules_private_fix(const struct proxy_rules *r, const struct host *h,
+    uint16_t port)
+{
+	return h->kind == HOST_NAME ? private_rule(r, h, port, false) : NULL;
 }
 
 bool

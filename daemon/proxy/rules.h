@@ -27,6 +27,7 @@ struct proxy_origin {
 struct proxy_rule {
 	struct netrule nr;
 	bool any;		/* deniedDomains "*" or "*:port" */
+	bool allow_private;	/* allowedDomains "allowPrivate": true */
 	struct proxy_origin o;
 };
 
@@ -35,11 +36,15 @@ struct proxy_rules {
 	size_t ndeny, nallow, ngrant, grant_cap;
 	bool ask;			/* unknownHosts "ask" */
 	struct proxy_origin unknown;	/* the unknownHosts setting */
+	struct upstream *up;		/* network.parentProxy, or NULL */
 };
 
+struct upstream;
+
 /*
- * Compiles p's deniedDomains, allowedDomains and unknownHosts. NULL p
- * gives no rules and unknownHosts "deny". A rule netrule refuses is an
+ * Compiles p's deniedDomains, allowedDomains, unknownHosts and
+ * parentProxy (proxy/upstream.h). NULL p gives no rules, unknownHosts
+ * "deny" and no upstream. A rule netrule refuses is an
  * error (err says which): the caller then denies everything rather than
  * run with a rule missing. 0, -EINVAL, -ENOMEM.
  */
@@ -66,14 +71,32 @@ enum netrule_verdict proxy_rules_decide(const struct proxy_rules *r,
  * DENY if a deny rule names the address (*rule set), or if it is not
  * public (*cls set, *rule NULL) unless an allow rule, a grant or extra
  * names that address exactly, or h is a localhost name that an exact rule
- * (by_exact: not a wildcard) allowed and the address is loopback. A rule
- * for a name never opens a private address: that is DNS rebinding.
+ * (by_exact: not a wildcard) allowed and the address is loopback, or an
+ * allowedDomains rule with allowPrivate matches the name h and the
+ * address is one proxy_rules_private_ok() admits. Any other rule for a
+ * name never opens a non-public address: that is DNS rebinding.
  */
 enum netrule_verdict proxy_rules_address(const struct proxy_rules *r,
 	    const struct host *h, bool by_exact,
 	    const struct host *addr, uint16_t port,
 	    const struct proxy_rule *extra, const struct proxy_rule **rule,
 	    enum addr_class *cls);
+
+/*
+ * The classes allowPrivate opens: private, carrier-grade NAT and reserved
+ * (documentation, benchmarking) ranges. Never loopback or unspecified
+ * (the host itself: network.hostServices or a rule naming the address),
+ * link-local or cloud metadata (machine credentials), multicast.
+ */
+bool	proxy_rules_private_ok(enum addr_class cls);
+
+/*
+ * The allowedDomains rule that would let name h:port reach a private
+ * address if it said allowPrivate (the first allowing rule without it),
+ * or NULL: what a denial names as the fix.
+ */
+const struct proxy_rule *proxy_rules_private_fix(const struct proxy_rules *r,
+	    const struct host *h, uint16_t port);
 
 /* A rule that allowed: exact (not a wildcard), so it may open localhost. */
 bool	proxy_rule_exact(const struct proxy_rule *r);

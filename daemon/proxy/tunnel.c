@@ -303,4 +303,9 @@ tunnel_start(struct pconn *pc)
 	 */
 	if (evbuffer_get_length(pio_in(pc->c)) > 0)
 		on_read(pc, 0);
+	/* And the far end's first bytes that came with an upstream proxy's
+	 * answer to CONNECT (upstream.c). */
+	if (!pc->dead && pc->u != NULL &&
+	    evbuffer_get_length(pio_in(pc->u)) > 0)
+		on_read(pc, 1);
 }

@@ -18,13 +18,12 @@ proxy_cleanup() {
 }
 trap proxy_cleanup EXIT
 
-# start_server NAME MODE [--bind ADDR] [ARGS...]: sets SRV_PORT; the
-# server logs to $T/NAME.log.
-start_server() {
-	local name=$1 line; shift
+# start_script NAME SCRIPT [ARGS...]: runs $HERE/SCRIPT, which prints
+# "listening PORT" once it accepts; sets SRV_PORT.
+start_script() {
+	local name=$1 script=$2 line; shift 2
 	mkfifo "$T/$name.ready"
-	"$PY" "$HERE/netserver.py" "$1" "$T/$name.log" "${@:2}" \
-		>"$T/$name.ready" 2>>"$T/$name.err" &
+	"$PY" "$HERE/$script" "$@" >"$T/$name.ready" 2>>"$T/$name.err" &
 	SRV_PIDS+=($!)
 	read -r line <"$T/$name.ready" || true
 	rm -f "$T/$name.ready"
@@ -33,6 +32,28 @@ start_server() {
 	*) cat "$T/$name.err" >&2; echo "FAIL: server $name did not start" >&2
 	   exit 1 ;;
 	esac
+}
+
+# start_server NAME MODE [--bind ADDR] [ARGS...]: sets SRV_PORT; the
+# server logs to $T/NAME.log.
+start_server() {
+	local name=$1; shift
+	start_script "$name" netserver.py "$1" "$T/$name.log" "${@:2}"
+}
+
+# An IPv4 address of this host that is neither public nor loopback (the
+# name of a --hosts-file entry that only allowPrivate opens), or "".
+private_addr() {
+	"$PY" - <<'PY'
+import ipaddress, subprocess
+out = subprocess.run(["ip", "-4", "-o", "addr", "show"], capture_output=True,
+                     text=True).stdout
+for line in out.splitlines():
+    a = ipaddress.ip_interface(line.split()[3]).ip
+    if not a.is_loopback and not a.is_link_local and not a.is_global:
+        print(a)
+        break
+PY
 }
 
 # Connections server NAME has accepted so far.

@@ -68,7 +68,7 @@ approver ide once
 out=$(bc silent-run harness curl -sS --noproxy "" -o /dev/null -w '%{http_code}\n' "http://intra.test:$WEB/")
 wait "$APPR"
 check "the request says it will be refused anyway" grep -qx \
-	"asked intra.test:$WEB refused=intra.test resolves to 10.1.2.3 (private): refused even if allowed; only a rule naming the address allows it" "$T/appr"
+	"asked intra.test:$WEB refused=intra.test resolves to 10.1.2.3 (private): refused even if allowed; only a rule naming the address, or an allowedDomains rule for the name with \"allowPrivate\": true, allows it" "$T/appr"
 check "... and it is, once allowed" grep -qx "run output=403" <<<"$out"
 
 # Always: the rule goes into the user's policy file.

@@ -119,6 +119,36 @@ test_value_errors(void)
 	    "  {\"path\": \"/y\", \"id\": \"a\"}]}", POLICY_LAYER_USER,
 	    "t.json:2:24: error: protect[1].id: duplicate rule id \"a\" "
 	    "(first used at line 1)");
+	bad("{\"network\": {\"deniedDomains\": [{\"domain\": \"a.com\", "
+	    "\"allowPrivate\": true}]}}", POLICY_LAYER_USER, "t.json:1:52: "
+	    "error: network.deniedDomains[0].allowPrivate: allowPrivate is "
+	    "only for network.allowedDomains rules");
+	bad("{\"network\": {\"allowedDomains\": [{\"domain\": \"a.com\", "
+	    "\"allowPrivate\": 1}]}}", POLICY_LAYER_USER, "t.json:1:69: "
+	    "error: network.allowedDomains[0].allowPrivate: expected true or "
+	    "false, got a number");
+	bad("{\"network\": {\"parentProxy\": {\"http\": \"http://p:1\"}}}",
+	    POLICY_LAYER_WORKSPACE, "t.json:1:14: error: network.parentProxy: "
+	    "only an org or user policy may set the upstream proxy: a "
+	    "workspace policy cannot redirect traffic");
+	bad("{\"network\": {\"parentProxy\": \"env\"}}", POLICY_LAYER_REQUEST,
+	    "t.json:1:14: error: network.parentProxy: only an org or user "
+	    "policy may set the upstream proxy: a request policy cannot "
+	    "redirect traffic");
+	bad("{\"network\": {\"parentProxy\": {\"https\": \"https://u:pw@p:1\"}}}",
+	    POLICY_LAYER_USER, "t.json:1:39: error: network.parentProxy.https: "
+	    "TLS to the upstream proxy is not supported: write "
+	    "http://HOST:PORT");
+	bad("{\"network\": {\"parentProxy\": {\"noProxy\": \"a.test\"}}}",
+	    POLICY_LAYER_USER, "t.json:1:29: error: network.parentProxy: "
+	    "needs \"http\" or \"https\" (or say \"env\")");
+	bad("{\"network\": {\"parentProxy\": {\"http\": \"http://p:1\", "
+	    "\"noProxy\": \"10.0.0.0/40\"}}}", POLICY_LAYER_USER, "t.json:1:"
+	    "63: error: network.parentProxy.noProxy: noProxy: a CIDR prefix "
+	    "length is 0-32 (IPv4) or 0-128 (IPv6)");
+	bad("{\"network\": {\"parentProxy\": true}}", POLICY_LAYER_USER,
+	    "t.json:1:29: error: network.parentProxy: expected {\"http\", "
+	    "\"https\", \"noProxy\"} or \"env\"");
 	bad("{\"protect\": [{\"path\": \"/x\", \"id\": \"a b\"}]}",
 	    POLICY_LAYER_USER, "t.json:1:35: error: protect[0].id: rule id "
 	    "\"a b\" may only have letters, digits, '.', '_' and '-'");

@@ -1,11 +1,14 @@
 /* Unit tests for proxy/rules.c: decisions by name, then by resolved address. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemon/policy/merge.h"
 #include "policy-unit.h"
 #include "daemon/proxy/rules.h"
+#include "daemon/proxy/upstream.h"
+#include "host-unit.h"
 #include "unit.h"
 
 static const char user_json[] =
@@ -36,17 +39,6 @@ compile(const char *json)
 	policy_free(eff);
 	policy_diag_free(&d);
 	return r;
-}
-
-static struct host
-H(const char *s)
-{
-	struct host h;
-	const char *why;
-
-	memset(&h, 0, sizeof(h));
-	CHECK_INT(host_canon(s, strlen(s), &h, &why), 0);
-	return h;
 }
 
 static enum netrule_verdict
@@ -203,9 +195,142 @@ test_refused(void)
 	proxy_rules_free(r);
 }
 
+/* allowPrivate opens private and reserved addresses to that name only. */
+static void
+test_private(void)
+{
+	static const char json[] = "{\"network\": {\"allowedDomains\": [\n"
+	    "  {\"domain\": \"mirror.corp\", \"allowPrivate\": true},\n"
+	    "  {\"domain\": \"*.lan.corp\", \"allowPrivate\": true},\n"
+	    "  {\"domain\": \"registry.test\", \"id\": \"reg\"},\n"
+	    "  \"other.corp\"],\n"
+	    "  \"deniedDomains\": [\"10.0.0.66\"]}}";
+	struct proxy_rules *r = compile(json);
+	const struct proxy_rule *fix;
+	struct host h = H("registry.test"), ip = H("10.1.1.1");
+	enum addr_class c;
+
+	CHECK_INT(addr(r, "mirror.corp", "10.1.2.3", 443, &c), NETRULE_ALLOW);
+	CHECK_INT(addr(r, "mirror.corp", "203.0.113.80", 443, &c),
+	    NETRULE_ALLOW);
+	CHECK_INT(addr(r, "mirror.corp", "100.64.0.1", 443, &c),
+	    NETRULE_ALLOW);
+	CHECK_INT(addr(r, "mirror.corp", "fd00::1", 443, &c), NETRULE_ALLOW);
+	CHECK_INT(addr(r, "a.lan.corp", "192.168.1.1", 80, &c),
+	    NETRULE_ALLOW);
+	/* Never the host itself, link-local or metadata. */
+	CHECK_INT(addr(r, "mirror.corp", "127.0.0.1", 443, &c), NETRULE_DENY);
+	CHECK_INT(addr(r, "mirror.corp", "0.0.0.0", 443, &c), NETRULE_DENY);
+	CHECK_INT(addr(r, "mirror.corp", "::1", 443, &c), NETRULE_DENY);
+	CHECK_INT(addr(r, "mirror.corp", "169.254.1.1", 443, &c),
+	    NETRULE_DENY);
+	CHECK_INT(addr(r, "mirror.corp", "169.254.169.254", 80, &c),
+	    NETRULE_DENY);
+	CHECK_INT(c, ADDR_METADATA);
+	/* A deny rule on the address still wins. */
+	CHECK_INT(addr(r, "mirror.corp", "10.0.0.66", 443, &c), NETRULE_DENY);
+	/* Other names keep the rebinding guard. */
+	CHECK_INT(addr(r, "other.corp", "10.1.2.3", 443, &c), NETRULE_DENY);
+	CHECK_INT(addr(r, "registry.test", "203.0.113.80", 443, &c),
+	    NETRULE_DENY);
+	CHECK_INT(c, ADDR_RESERVED);
+	/* An address literal is not a name: allowPrivate does not apply. */
+	CHECK_INT(proxy_rules_address(r, &ip, true, &ip, 443, NULL, &fix,
+	    &c), NETRULE_DENY);
+	/* What a denial names as the fix. */
+	CHECK((fix = proxy_rules_private_fix(r, &h, 443)) != NULL);
+	CHECK_STR(fix->o.value, "registry.test");
+	CHECK_STR(fix->o.id, "reg");
+	CHECK(proxy_rules_private_fix(r, &ip, 443) == NULL);
+	CHECK(proxy_rules_private_ok(ADDR_RESERVED));
+	CHECK(!proxy_rules_private_ok(ADDR_LINK_LOCAL));
+	CHECK(!proxy_rules_private_ok(ADDR_LOOPBACK));
+	proxy_rules_free(r);
+}
+
+/* network.parentProxy: which destinations go through which upstream. */
+static void
+test_upstream(void)
+{
+	static const char json[] = "{\"network\": {\"parentProxy\": {"
+	    "\"http\": \"http://u:p@web.proxy:8080\", "
+	    "\"https\": \"http://tls.proxy:3128\", "
+	    "\"noProxy\": [\"corp.test\", \"10.0.0.0/8\"]}}}";
+	static const char only[] = "{\"network\": {\"parentProxy\": {"
+	    "\"http\": \"http://one.proxy\"}}}";
+	static const char env[] = "{\"network\": {\"parentProxy\": \"env\"}}";
+	struct proxy_rules *r = compile(json);
+	struct host a = H("api.example.com"), c = H("git.corp.test"),
+	    ten = H("10.2.3.4"), lo = H("127.0.0.1"), lh = H("localhost"),
+	    six = H("::1");
+	const struct upstream_url *u;
+	char err[256];
+
+	CHECK(r->up != NULL);
+	CHECK((u = upstream_for(r->up, &a, 80, true)) != NULL);
+	CHECK_STR(u->host.text, "web.proxy");
+	CHECK_INT(u->port, 8080);
+	CHECK_STR(u->auth, "Basic dTpw");
+	CHECK((u = upstream_for(r->up, &a, 443, false)) != NULL);
+	CHECK_STR(u->host.text, "tls.proxy");
+	CHECK_STR(u->auth, "");
+	CHECK(upstream_for(r->up, &c, 443, false) == NULL);
+	CHECK(upstream_for(r->up, &ten, 443, false) == NULL);
+	CHECK(upstream_for(r->up, &lo, 80, true) == NULL);
+	CHECK(upstream_for(r->up, &lh, 80, true) == NULL);
+	CHECK(upstream_for(r->up, &six, 80, false) == NULL);
+	CHECK(upstream_for(NULL, &a, 80, true) == NULL);
+	proxy_rules_free(r);
+	/* One URL serves both. */
+	r = compile(only);
+	CHECK((u = upstream_for(r->up, &a, 443, false)) != NULL);
+	CHECK_STR(u->host.text, "one.proxy");
+	CHECK_INT(u->port, 80);
+	proxy_rules_free(r);
+	/* "env": the daemon's own variables, lower case first. */
+	setenv("https_proxy", "http://low.proxy:1", 1);
+	setenv("HTTPS_PROXY", "http://up.proxy:2", 1);
+	setenv("NO_PROXY", "api.example.com", 1);
+	unsetenv("http_proxy");
+	unsetenv("HTTP_PROXY");
+	unsetenv("no_proxy");
+	r = compile(env);
+	CHECK(r->up != NULL && r->up->from_env);
+	CHECK((u = upstream_for(r->up, &c, 443, true)) != NULL);
+	CHECK_STR(u->host.text, "low.proxy");
+	CHECK(upstream_for(r->up, &a, 443, false) == NULL);
+	proxy_rules_free(r);
+	/* A bad one in the environment fails the compile (the proxy then
+	 * denies everything), without quoting it. */
+	setenv("https_proxy", "https://u:Secret@x:1", 1);
+	{
+		struct policy_diags d = { 0 };
+		struct policy *doc = NULL, *eff = NULL;
+
+		CHECK_INT(parse_as(env, POLICY_LAYER_USER, &doc, &d), 0);
+		CHECK_INT(policy_merge((const struct policy *const *)&doc, 1,
+		    HOME, &eff, &d), 0);
+		CHECK_INT(proxy_rules_compile(eff, &r, err, sizeof(err)),
+		    -EINVAL);
+		CHECK(strstr(err, "Secret") == NULL);
+		CHECK(strstr(err, "TLS") != NULL);
+		policy_free(doc);
+		policy_free(eff);
+		policy_diag_free(&d);
+	}
+	/* Nothing in the environment: direct. */
+	unsetenv("https_proxy");
+	unsetenv("HTTPS_PROXY");
+	r = compile(env);
+	CHECK(r->up == NULL);
+	proxy_rules_free(r);
+}
+
 int
 main(void)
 {
+	test_upstream();
+	test_private();
 	test_decide();
 	test_origin();
 	test_address();
