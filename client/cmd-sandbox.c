@@ -121,6 +121,8 @@ cmd_create(const struct cmd_ctx *ctx, int argc, char **argv)
 	/* The sandbox's request layer, for all its commands. */
 	if (run_policy_overrides(pol, cwd, &po, &spec.overrides) < 0)
 		goto out;
+	spec.publish = (char **)pol->publish;
+	spec.n_publish = pol->npublish;
 	spec.cwd = cwd;
 	spec.workspace = ws;
 	um = umask(022);
@@ -315,6 +317,7 @@ const struct cmd_entry cmd_sandbox_entry = {
 	"[--lifetime SEC]\n"
 	"             [--allow-domain HOST] [--deny-read PATH] "
 	"[--allow-write PATH] [--policy FILE]\n"
+	"             [--publish [ADDR:]HOSTPORT[:SANDBOXPORT]]\n"
 	"             | exec ID [run's options] -- CMD... | ls [--json] "
 	"| rm ID...",
 	.summary = "Long-lived sandboxes: create one (prints its id), run "
