@@ -33,10 +33,17 @@ s.shutdown(socket.SHUT_WR)
 print("closed" if s.recv(16) == b"" else "data")
 PY
 
+bc() { "$PY" "$HERE/brokerclient.py" "$SOCK" "$WS" "$@"; }
+bc lifecycle 1 >"$T/life" 2>&1 &
+LIFE=$!
+wait_for "the lifecycle subscription" grep -qs '^subscribed' "$T/life"
 out=$(sbx run -- "$PY" client.py 127.0.0.1 "$DB" ping-v4 2>&1)
 expect_eq "the sandbox's 127.0.0.1:$DB reaches the host's ($out)" "$out" closed
 check "the host's service got the bytes" grep -qx "data ping-v4" "$T/db.log"
-check "the connection is an event naming the rule's id" \
+wait "$LIFE"
+check "the connection is an event naming the rule's id ($(cat "$T/life"))" \
+	grep -qx "forwarded id=3 kind=host-service rule=db target=127.0.0.1:$DB error=" "$T/life"
+check "and a log line" \
 	grep -q "host-service db: connection to 127.0.0.1:$DB\$" "$T/sbxd.log"
 if [ $v6 = 1 ]; then
 	out=$(sbx run -- "$PY" client.py ::1 "$DB6" ping-v6 2>&1)
