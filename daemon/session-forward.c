@@ -38,7 +38,6 @@ struct session_fwd {
 	char text[SESSION_PUBLISH_MAX][PUBLISH_FORMAT_MAX];
 	unsigned n;
 	int ns[2];			/* sandbox_net_open's, or -1 */
-	bool ns_tried;
 };
 
 static void
@@ -196,13 +195,14 @@ pub_socket(void *arg, int family)
 	struct session *s = arg;
 	struct session_fwd *w = s->fwd;
 
-	if (!w->ns_tried) {
-		w->ns_tried = true;
-		if (sandbox_net_open(&s->proc, w->ns) < 0)
-			w->ns[0] = w->ns[1] = -1;
+	int r;
+
+	/* Opened once the sandbox's init is known (a templated sandbox's
+	 * comes with its STARTED record): until then, tried again. */
+	if (w->ns[0] < 0 && (r = sandbox_net_open(&s->proc, w->ns)) < 0) {
+		w->ns[0] = w->ns[1] = -1;
+		return r;
 	}
-	if (w->ns[0] < 0)
-		return -ESRCH;
 	return sandbox_net_socket(w->ns, family);
 }
 

@@ -9,6 +9,9 @@
 command -v curl >/dev/null || skip "curl not installed"
 start_daemon
 cd "$WS"
+# Host services and published ports need a network namespace
+# (t-forward-nonetns tests the host without one).
+sbx status | grep -Eq '^namespaces: .*\bnet\b' || skip "no network namespace (SBXD_ARGS?)"
 mkdir "$WS/www"
 echo hello >"$WS/www/hello.txt"
 freeport() { # freeport [ADDR]
