@@ -97,8 +97,7 @@ session_admit(void *arg, int fd)
 	/* Someone else's doing: the daemon's log, not the session's
 	 * violations, and not without end. */
 	if (s->proxy_refused++ < 8)
-		log_warn("session %llu: connection to a host port refused: "
-			 "%s %u",
+		log_warn("session %llu: proxy connection refused: %s %u",
 			 (unsigned long long)s->id, r == 0 ?
 			 "it comes from uid" : "cannot tell its owner, errno",
 			 r == 0 ? (unsigned)uid : (unsigned)-r);

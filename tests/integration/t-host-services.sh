@@ -59,7 +59,7 @@ fi
 # nothing at the other port, and the proxy refuses it.
 expect_eq "another host port is not there" \
 	"$(sbx run -- "$P" connect 127.0.0.1 "$OTHER")" ECONNREFUSED
-expect_eq "nor ::1 at the service's port when not listed" \
+expect_eq "nor another loopback address at the service's port" \
 	"$(sbx run -- "$P" connect 127.0.0.2 "$DB")" ECONNREFUSED
 out=$(sbx run -- curl -sS -x http://127.0.0.1:3128 -w '%{http_code}' -o /dev/null \
 	"http://127.0.0.1:$OTHER/" 2>"$T/err")

@@ -56,7 +56,7 @@ read -r line <&7
 out=$(curl -sS -m 10 "http://127.0.0.1:$HP/hello.txt" 2>&1)
 check "root's connection is closed unanswered ($out)" \
 	grep -Eq "Empty reply|reset|Recv failure" <<<"$out"
-check "and logged" grep -q "connection to a host port refused: it comes from uid 0" "$T/sbxd.log"
+check "and logged" grep -q "proxy connection refused: it comes from uid 0" "$T/sbxd.log"
 expect_eq "the sandbox's server saw nothing" "$(grep -c served "$WS/served.log")" 0
 out=$(as curl -sS -m 10 "http://127.0.0.1:$HP/hello.txt" 2>&1)
 expect_eq "the served user's connection reaches it" "$out" hello

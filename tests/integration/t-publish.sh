@@ -87,7 +87,7 @@ if [ "$(id -u)" -eq 0 ] && id "${SBX_TEST_USER:-sbxtest}" >/dev/null 2>&1; then
 		curl -sS -m 10 "http://127.0.0.1:$HP/hello.txt" 2>&1)
 	check "another uid's connection is closed unanswered ($out)" \
 		grep -Eq "Empty reply|reset|Recv failure" <<<"$out"
-	check "and logged" grep -q "connection to a host port refused: it comes from uid $(id -u "${SBX_TEST_USER:-sbxtest}")" "$T/sbxd.log"
+	check "and logged" grep -q "proxy connection refused: it comes from uid $(id -u "${SBX_TEST_USER:-sbxtest}")" "$T/sbxd.log"
 	expect_eq "the sandbox's server saw one request" "$(served)" 1
 fi
 out=$(curl -sS "http://127.0.0.1:$HP/hello.txt" 2>&1)
