@@ -116,7 +116,7 @@ session_host_listeners(struct session *s, int *fds, int nfds)
 	struct proxy_forward f = { .kind = "host-service", .note = note,
 				   .arg = s };
 	char host[INET6_ADDRSTRLEN];
-	int i, port, r;
+	int i, port = 0, r;
 
 	for (i = 0; i < nfds; i++) {
 		if (!s->proxy || !s->policy ||
