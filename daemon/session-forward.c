@@ -36,6 +36,7 @@ struct session_fwd {
 	int fd[SESSION_PUBLISH_MAX];	/* -1 once the proxy took it */
 	struct publish_spec spec[SESSION_PUBLISH_MAX];
 	char text[SESSION_PUBLISH_MAX][PUBLISH_FORMAT_MAX];
+	char *texts[SESSION_PUBLISH_MAX];	/* text[i], for messages */
 	unsigned n;
 	int ns[2];			/* sandbox_net_open's, or -1 */
 };
@@ -251,9 +252,19 @@ session_publish_bind(struct session *s, const Sbx__RunRequest *req,
 				 "root's)" : "");
 			return fd;
 		}
+		w->texts[w->n] = w->text[w->n];
 		w->fd[w->n++] = fd;
 	}
 	return 0;
+}
+
+size_t
+session_published(const struct session *s, char ***texts)
+{
+	if (!s->fwd)
+		return 0;
+	*texts = s->fwd->texts;
+	return s->fwd->n;
 }
 
 void

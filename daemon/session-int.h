@@ -175,6 +175,9 @@ void session_host_listeners(struct session *s, int *fds, int nfds);
  * with err (a bad spec, a port in use). */
 int session_publish_bind(struct session *s, const Sbx__RunRequest *req,
 			 char *err, size_t errlen);
+/* Its published ports as "ADDR:HOSTPORT:SANDBOXPORT" (*texts: the
+ * session's, valid until it ends): how many. */
+size_t session_published(const struct session *s, char ***texts);
 /* The session's proxy exists: it serves the published ports. */
 void session_forward_attach(struct session *s);
 /* Its command ended: the forwards close (the ports free for the next

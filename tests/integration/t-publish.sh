@@ -129,6 +129,8 @@ check "says why ($out)" grep -q 'publish "0.0.0.0:": no host port' <<<"$out"
 # A long-lived sandbox publishes for its life.
 HP=$(freeport)
 id=$(sbx sandbox create --publish "127.0.0.1:$HP:8002")
+check "sandbox ls names the published port" \
+	bash -c "sbx sandbox ls | grep -qx '  published 127.0.0.1:$HP:8002'"
 bg_run "$T/exec.out" sbx sandbox exec "$id" -- "$PY" serve.py 127.0.0.1 8002 1
 next_line ready
 out=$(curl -sS "http://127.0.0.1:$HP/hello.txt" 2>&1)
