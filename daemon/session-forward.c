@@ -91,7 +91,8 @@ self_target(int fd, struct proxy_forward *f, char *host, size_t len,
 	return 0;
 }
 
-/* The rule a listener at host:port was made for: its id, else its text. */
+/* The rule a listener at host:port was made for: its id, else its text;
+ * NULL when the policy lists no such service. */
 static const char *
 service_id(const struct policy *p, const char *host, int port)
 {
@@ -108,7 +109,7 @@ service_id(const struct policy *p, const char *host, int port)
 			return l->v[i].origin.id ? l->v[i].origin.id :
 			       l->v[i].value;
 	}
-	return "?";
+	return NULL;
 }
 
 void
@@ -117,15 +118,26 @@ session_host_listeners(struct session *s, int *fds, int nfds)
 	struct proxy_forward f = { .kind = "host-service", .note = note,
 				   .arg = s };
 	char host[INET6_ADDRSTRLEN];
-	int i, port = 0, r;
+	int i, port = 0, r, on = 0;
+	socklen_t olen = sizeof(on);
 
 	for (i = 0; i < nfds; i++) {
+		/* The record comes from inside the sandbox: a process there
+		 * that took over one of ours (a debugger on the job server)
+		 * could send one. Only a listening TCP socket at an address
+		 * the policy lists is relayed to the host. */
 		if (!s->proxy || !s->policy ||
-		    self_target(fds[i], &f, host, sizeof(host), &port) < 0) {
+		    getsockopt(fds[i], SOL_SOCKET, SO_ACCEPTCONN, &on,
+			       &olen) < 0 || !on ||
+		    self_target(fds[i], &f, host, sizeof(host), &port) < 0 ||
+		    !(f.id = service_id(s->policy, host, port))) {
+			log_warn("session %llu: a host service listener "
+				 "not served (no proxy, or not a listener at "
+				 "an address the policy lists): closed",
+				 (unsigned long long)s->id);
 			close(fds[i]);
 			continue;
 		}
-		f.id = service_id(s->policy, host, port);
 		if ((r = proxy_forward_add(s->proxy, fds[i], &f)) < 0)
 			log_error("session %llu: host service %s: %s",
 				  (unsigned long long)s->id, f.id,
