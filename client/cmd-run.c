@@ -213,6 +213,8 @@ send_request(struct client *c, const struct run_opts *o, char **argv,
 		run_policy_free(&po);
 		return r;
 	}
+	req.publish = (char **)o->policy.publish;
+	req.n_publish = o->policy.npublish;
 	req.argv = argv;
 	req.n_argv = (size_t)argc;
 	req.env = make_env(o, &nenv);
@@ -355,6 +357,7 @@ const struct cmd_entry cmd_run_entry = {
 	"             [--timeout SEC [--kill-after SEC]]\n"
 	"             [--allow-domain HOST] [--deny-read PATH] "
 	"[--allow-write PATH]\n"
+	"             [--publish [ADDR:]HOSTPORT[:SANDBOXPORT]]\n"
 	"             [--policy FILE] [--on-ask=prompt|deny] "
 	"[-q|--quiet] [--json]\n"
 	"             [--sandbox ID] -- CMD...",

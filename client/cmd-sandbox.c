@@ -121,6 +121,8 @@ cmd_create(const struct cmd_ctx *ctx, int argc, char **argv)
 	/* The sandbox's request layer, for all its commands. */
 	if (run_policy_overrides(pol, cwd, &po, &spec.overrides) < 0)
 		goto out;
+	spec.publish = (char **)pol->publish;
+	spec.n_publish = pol->npublish;
 	spec.cwd = cwd;
 	spec.workspace = ws;
 	um = umask(022);
@@ -189,6 +191,10 @@ print_json(const Sbx__SandboxList *l, const Sbx__SessionList *sl)
 				    json_integer(b->idle_timeout_ms));
 		json_object_set_new(o, "lifetime_ms",
 				    json_integer((json_int_t)b->lifetime_ms));
+		json_object_set_new(o, "published", json_array());
+		for (k = 0; k < b->n_published; k++)
+			json_array_append_new(json_object_get(o, "published"),
+					      json_string(b->published[k]));
 		for (j = 0; j < sl->n_sessions; j++) {
 			const Sbx__SessionInfo *s = sl->sessions[j];
 			json_t *c, *argv;
@@ -227,6 +233,8 @@ print_text(const Sbx__SandboxList *l, const Sbx__SessionList *sl)
 		       (unsigned long long)b->id, b->pid, b->commands,
 		       (unsigned long long)(b->idle_ms / 1000),
 		       b->idle_timeout_ms / 1000, b->workspace);
+		for (k = 0; k < b->n_published; k++)
+			printf("  published %s\n", b->published[k]);
 		/* Its commands (the holder, whose pid is the sandbox's
 		 * init, is the sandbox itself). */
 		for (j = 0; j < sl->n_sessions; j++) {
@@ -315,6 +323,7 @@ const struct cmd_entry cmd_sandbox_entry = {
 	"[--lifetime SEC]\n"
 	"             [--allow-domain HOST] [--deny-read PATH] "
 	"[--allow-write PATH] [--policy FILE]\n"
+	"             [--publish [ADDR:]HOSTPORT[:SANDBOXPORT]]\n"
 	"             | exec ID [run's options] -- CMD... | ls [--json] "
 	"| rm ID...",
 	.summary = "Long-lived sandboxes: create one (prints its id), run "

@@ -31,6 +31,10 @@ run_policy_flag(int c, const char *arg, struct run_policy *p)
 		v = p->allow_write;
 		n = &p->nallow_write;
 		break;
+	case RUN_OPT_PUBLISH:
+		v = p->publish;
+		n = &p->npublish;
+		break;
 	case RUN_OPT_POLICY:
 		if (p->file) {
 			client_err("--policy may be given once");

@@ -17,6 +17,10 @@ struct run_policy {
 	const char *allow_write[RUN_MAX_POLICY_FLAGS];
 	size_t nallow_domain, ndeny_read, nallow_write;
 	const char *file;
+	/* --publish: not policy, but a flag of the same two commands,
+	 * checked by the daemon (daemon/proxy/publish.h). */
+	const char *publish[RUN_MAX_POLICY_FLAGS];
+	size_t npublish;
 };
 
 /* getopt values of the flags, and their long options (for an option
@@ -26,12 +30,14 @@ enum {
 	RUN_OPT_DENY_READ,
 	RUN_OPT_ALLOW_WRITE,
 	RUN_OPT_POLICY,
+	RUN_OPT_PUBLISH,
 };
 #define RUN_POLICY_OPTIONS \
 	{ "allow-domain", required_argument, NULL, RUN_OPT_ALLOW_DOMAIN }, \
 	{ "deny-read", required_argument, NULL, RUN_OPT_DENY_READ }, \
 	{ "allow-write", required_argument, NULL, RUN_OPT_ALLOW_WRITE }, \
-	{ "policy", required_argument, NULL, RUN_OPT_POLICY }
+	{ "policy", required_argument, NULL, RUN_OPT_POLICY }, \
+	{ "publish", required_argument, NULL, RUN_OPT_PUBLISH }
 
 /* Takes getopt's c and arg into p: 1 when c was a policy flag, 0 when
  * not, -EINVAL (said on stderr). */

@@ -144,6 +144,9 @@ send_lifecycle(Sbx__EventKind want, uint64_t session_id,
 	case SBX__EVENT__KIND_SANDBOX_ENDED:
 		ev.sandbox_ended = (Sbx__SandboxEnded *)msg;
 		break;
+	case SBX__EVENT__KIND_FORWARDED:
+		ev.forwarded = (Sbx__Forwarded *)msg;
+		break;
 	default:
 		ev.policy_changed = (Sbx__PolicyChanged *)msg;
 		break;
@@ -298,6 +301,13 @@ events_sandbox_ended(const Sbx__SandboxEnded *e)
 {
 	send_lifecycle(SBX__EVENT_KIND__EVENT_KIND_SANDBOXES, 0,
 		       SBX__EVENT__KIND_SANDBOX_ENDED, e);
+}
+
+void
+events_forwarded(const Sbx__Forwarded *f)
+{
+	send_lifecycle(SBX__EVENT_KIND__EVENT_KIND_SESSIONS, f->session_id,
+		       SBX__EVENT__KIND_FORWARDED, f);
 }
 
 void

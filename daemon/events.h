@@ -56,6 +56,9 @@ void events_session_exited(const Sbx__ExitStatus *es);
  * EVENT_KIND_SANDBOXES. */
 void events_sandbox_created(const Sbx__SandboxInfo *info);
 void events_sandbox_ended(const Sbx__SandboxEnded *e);
+/* A host service or published port relayed a connection (for
+ * EVENT_KIND_SESSIONS subscribers). */
+void events_forwarded(const Sbx__Forwarded *f);
 /* A copy of session_id's output (env, OutputData) for its mirrors. */
 void events_output(uint64_t session_id, const Sbx__Envelope *env);
 /* c has a subscription (with request id req when req is not NULL). */

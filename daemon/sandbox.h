@@ -112,6 +112,16 @@ struct sandbox_usage {
 	bool pids_hit;             /* a fork or clone was refused */
 };
 
+/* A TCP address inside the sandbox's network namespace where its command
+ * process listens before it runs anything (network.hostServices); the
+ * listeners go to the daemon in a HOST_LISTENERS record, in this order. */
+#define SANDBOX_LISTEN_MAX 8 /* FDPASS_SEND_MAX: one record */
+struct sandbox_listen {
+	uint8_t family;            /* AF_INET, AF_INET6 */
+	uint8_t addr[16];          /* network order */
+	uint16_t port;
+};
+
 /* One command to run; strings are borrowed until sandbox_plan_new returns. */
 struct sandbox_request {
 	char *const *argv;
@@ -141,6 +151,8 @@ struct sandbox_request {
 	bool resident;             /* a long-lived sandbox: its command
 				      process stays and runs further
 				      commands (sandbox_exec) */
+	struct sandbox_listen listen[SANDBOX_LISTEN_MAX];
+	unsigned nlisten;          /* SANDBOX_NET_NAMESPACE only */
 };
 
 /* A further command for a long-lived sandbox; borrowed during the call. */
@@ -196,8 +208,10 @@ enum sandbox_status_kind {
 					    seccomp listener), the command's
 					    pidfd, and without a network
 					    namespace its listener */
+	SANDBOX_STATUS_HOST_LISTENERS = 7, /* fds: the listeners of
+					      sandbox_request.listen */
 };
-#define SANDBOX_STATUS_MAXFDS 3
+#define SANDBOX_STATUS_MAXFDS SANDBOX_LISTEN_MAX
 
 /* A syscall the sandbox refused (seccomp user notification), or a change
  * to a protected path its supervisor refused (operation set). */
@@ -329,6 +343,17 @@ int sandbox_tmpfs_new(uint64_t size, int *mnt_out);
  * (the peer already closed, or a uid this daemon cannot name).
  */
 int sandbox_peer_uid(int fd, uid_t *uid);
+/* The network namespace of sandbox p (a session init's, started), and its
+ * owning user namespace unless it is the daemon's own (else -1), as fds
+ * for sandbox_net_socket: 0, or -errno. */
+int sandbox_net_open(const struct sandbox_proc *p, int fds[2]);
+/* A TCP socket of family (non-blocking, close-on-exec) made in the
+ * network namespace sandbox_net_open gave: the fd, or -errno. */
+int sandbox_net_socket(const int fds[2], int family);
+/* A TCP listener at l (non-blocking, close-on-exec, SO_REUSEADDR; IPv6
+ * only for an IPv6 address) in the caller's network namespace: the fd, or
+ * -errno. */
+int sandbox_listen_tcp(const struct sandbox_listen *l);
 /* At exit, after the sessions: ends what the backend still holds
  * (templates, their namespaces and processes) and waits until it is
  * gone. */

@@ -334,6 +334,8 @@ sbox_info(uint64_t id, Sbx__SandboxInfo *info)
 	info->idle_timeout_ms = sb->idle_ms;
 	info->lifetime_ms = sb->lifetime_ms;
 	info->idle_ms = sb->running ? 0 : sbxd_now_ms() - sb->idle_since_ms;
+	if (h)
+		info->n_published = session_published(h, &info->published);
 	return 0;
 }
 

@@ -85,6 +85,7 @@ struct session {
 	bool sbox_holder;      /* it is that sandbox itself: its command
 				  process serves the others (no client) */
 	unsigned proxy_refused; /* connections not admitted (logged) */
+	struct session_fwd *fwd; /* its published ports (session-forward.c) */
 	struct session *next;
 };
 
@@ -158,6 +159,31 @@ void session_proxy_listeners(struct session *s, int *fds, int nfds);
 /* Host loopback listeners made before the spawn (no network namespace):
  * their ports in ports[2]; -EADDRNOTAVAIL when none could be made. */
 int session_loopback_proxy(struct session *s, uint16_t ports[2]);
+/* May a connection accepted on one of its host ports be served (arg: the
+ * session)? Only the served user's; others are logged. */
+bool session_admit(void *arg, int fd);
+
+/* session-forward.c: host services (network.hostServices) and published
+ * ports (RunRequest.publish), served by the session's proxy. */
+#define SESSION_PUBLISH_MAX 16
+/* The host services' addresses into sr->listen: 0, or -E2BIG (err). */
+int session_host_listen(struct session *s, struct sandbox_request *sr,
+			char *err, size_t errlen);
+/* The sandbox listens at them (its HOST_LISTENERS record's fds). */
+void session_host_listeners(struct session *s, int *fds, int nfds);
+/* Listens on the host for req->publish, before the spawn: 0, or -errno
+ * with err (a bad spec, a port in use). */
+int session_publish_bind(struct session *s, const Sbx__RunRequest *req,
+			 char *err, size_t errlen);
+/* Its published ports as "ADDR:HOSTPORT:SANDBOXPORT" (*texts: the
+ * session's, valid until it ends): how many. */
+size_t session_published(const struct session *s, char ***texts);
+/* The session's proxy exists: it serves the published ports. */
+void session_forward_attach(struct session *s);
+/* Its command ended: the forwards close (the ports free for the next
+ * run); free: what is left of them goes. */
+void session_forward_end(struct session *s);
+void session_forward_free(struct session *s);
 
 /* session-deny.c */
 void session_fs_denied(struct session *s, int kind, const char *access,

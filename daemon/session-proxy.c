@@ -78,12 +78,14 @@ session_proxy_listeners(struct session *s, int *fds, int nfds)
 	}
 	s->proxy = proxy_attach(s->id, s->policy, &hooks, fds,
 				nfds);
+	session_forward_attach(s);
 }
 /* No network namespace (SANDBOX_NET_HOST_PORTS): the proxy's ports are
  * on the host's loopback, and a connection is served only when its peer
  * socket is the served user's; Landlock keeps the user's other sandboxes
- * off these ports (proxy/proxy.c says why the two together are enough). */
-static bool
+ * off these ports (proxy/proxy.c says why the two together are enough).
+ * A published port on the host admits the same way. */
+bool
 session_admit(void *arg, int fd)
 {
 	struct session *s = arg;

@@ -84,6 +84,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 	if (s->got_status && proxy_netns_listener(s->proxy) >= 0)
 		sandbox_net_recycle(&s->proc, proxy_netns_listener(s->proxy));
 	proxy_free(s->proxy);
+	session_forward_free(s);
 	sandbox_audit_cancel(s);
 	violation_log_free(s->vlog);
 	session_io_close(s);
@@ -191,6 +192,10 @@ read_status(struct session *s)
 			session_proxy_listeners(s, fds, nfds);
 			continue;
 		}
+		if (rec.kind == SANDBOX_STATUS_HOST_LISTENERS) {
+			session_host_listeners(s, fds, nfds);
+			continue;
+		}
 		for (i = 0; i < nfds; i++)
 			close(fds[i]);
 		switch (rec.kind) {
@@ -263,6 +268,7 @@ mark_exited(struct session *s)
 	if (s->timeout_ev)
 		event_del(s->timeout_ev);
 	session_limits_end(s);
+	session_forward_end(s);
 	session_maybe_finish(s);
 }
 
@@ -568,7 +574,9 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 			 "127.0.0.1");
 		return r;
 	}
-	if ((r = plan_fs(s, req->workspace, &fs, layers, err, errlen)) < 0)
+	if ((r = session_publish_bind(s, req, err, errlen)) < 0 ||
+	    (r = session_host_listen(s, &sr, err, errlen)) < 0 ||
+	    (r = plan_fs(s, req->workspace, &fs, layers, err, errlen)) < 0)
 		return r;
 	if (fsplan_home(fs) && (!(s->home_layers = strdup(layers)) ||
 				!(s->home = strdup(fsplan_home(fs)))))

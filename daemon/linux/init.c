@@ -408,8 +408,12 @@ static void COMMAND_STACK_EXIT
 run_job(const struct sandbox_plan *p, struct linux_job *j, int sfd, int had,
 	struct denials *d)
 {
+	int e;
+
 	send_denials(d, sfd);
 	confine_tcp(p, j, sfd);
+	if ((e = linux_host_listeners(j, sfd)) < 0)
+		fail(sfd, STEP_HOST_LISTEN, -e);
 	if (wait_template(j->sync_fd) < 0)
 		fail(sfd, STEP_TEMPLATE, EPIPE);
 	linux_job_exec(j, sfd, had);
@@ -447,9 +451,12 @@ static void COMMAND_STACK_EXIT
 serve(struct command *c, struct linux_job *j, int sfd, struct denials *d)
 {
 	pid_t pid;
+	int e;
 
 	send_denials(d, sfd);
 	confine_tcp(c->p, j, sfd);
+	if ((e = linux_host_listeners(j, sfd)) < 0)
+		fail(sfd, STEP_HOST_LISTEN, -e);
 	if (wait_template(j->sync_fd) < 0)
 		fail(sfd, STEP_TEMPLATE, EPIPE);
 	/* The raw system call: no fork handlers run in the init's memory. */

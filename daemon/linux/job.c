@@ -37,6 +37,9 @@ struct job_rec {
 	uint32_t flags;
 	uint32_t umask;
 	uint16_t tcp_ports[2];
+	uint32_t nlisten;
+	uint32_t pad;
+	struct sandbox_listen listen[SANDBOX_LISTEN_MAX];
 	uint64_t size;  /* of the blob */
 };
 
@@ -154,6 +157,8 @@ send_job(int go, const struct sandbox_plan *p, int sync_fd, int status_fd,
 		fds[nfds++] = p->stdio[i];
 	rec.umask = p->umask;
 	memcpy(rec.tcp_ports, p->proxy_ports, sizeof(rec.tcp_ports));
+	rec.nlisten = p->nlisten;
+	memcpy(rec.listen, p->listen, sizeof(rec.listen));
 	memcpy(buf, &rec, sizeof(rec));
 	n = fdpass_send(go, buf, len, fds, nfds);
 	if (memfd >= 0)
@@ -279,7 +284,7 @@ linux_job_recv(int go, struct linux_job *j)
 	       ((rec.flags & JOB_STATUS) ? 1 : 0) +
 	       ((rec.flags & JOB_TTY) ? 1 : 3);
 	if ((size_t)n < sizeof(rec) || rec.magic != JOB_MAGIC ||
-	    nfds != want ||
+	    nfds != want || rec.nlisten > SANDBOX_LISTEN_MAX ||
 	    (!(rec.flags & JOB_MEMFD) && (rec.size > JOB_INLINE_MAX ||
 					  (size_t)n != sizeof(rec) + rec.size)) ||
 	    ((rec.flags & JOB_MEMFD) && (size_t)n != sizeof(rec))) {
@@ -302,6 +307,8 @@ linux_job_recv(int go, struct linux_job *j)
 	j->tty = rec.flags & JOB_TTY;
 	j->umask = (mode_t)(rec.umask & 0777);
 	memcpy(j->tcp_ports, rec.tcp_ports, sizeof(j->tcp_ports));
+	j->nlisten = rec.nlisten;
+	memcpy(j->listen, rec.listen, sizeof(j->listen));
 	j->stdio[0] = fds[k];
 	j->stdio[1] = fds[j->tty ? k : k + 1];
 	j->stdio[2] = fds[j->tty ? k : k + 2];
@@ -323,4 +330,6 @@ linux_job_of_plan(const struct sandbox_plan *p, struct linux_job *j)
 	j->map = NULL;
 	j->maplen = 0;
 	memcpy(j->tcp_ports, p->proxy_ports, sizeof(j->tcp_ports));
+	j->nlisten = p->nlisten;
+	memcpy(j->listen, p->listen, sizeof(j->listen));
 }

@@ -56,6 +56,7 @@ enum linux_step {
 	STEP_LANDLOCK,
 	STEP_SECCOMP,
 	STEP_EXEC,
+	STEP_HOST_LISTEN,
 	STEP_MAX
 };
 
@@ -92,6 +93,8 @@ struct sandbox_plan {
 	bool proxy;                /* make the proxy listeners inside */
 	uint16_t proxy_ports[2];   /* job too: SANDBOX_NET_HOST_PORTS, the
 				      session's ports on the host loopback */
+	struct sandbox_listen listen[SANDBOX_LISTEN_MAX]; /* job */
+	unsigned nlisten;
 	const char *masks[LINUX_MAX_MASKS]; /* host paths hidden inside */
 	int nmasks;
 	const char *socket_mask;   /* daemon socket outside the masked dirs */
@@ -343,6 +346,9 @@ struct linux_job {
 				      command process: serve further jobs */
 	uint16_t tcp_ports[2];     /* SANDBOX_NET_HOST_PORTS: the session's
 				      proxy ports, all the TCP it may reach */
+	struct sandbox_listen listen[SANDBOX_LISTEN_MAX]; /* made before
+				      the exec, sent to the daemon */
+	unsigned nlisten;
 	void *map;                 /* the private mapping, NULL if none */
 	size_t maplen;
 };
@@ -377,6 +383,11 @@ void linux_job_exec(const struct linux_job *j, int sfd, int had)
  * until the daemon closes go. */
 void linux_jobserver_main(int go, int sfd, struct linux_job *first)
 	__attribute__((noreturn));
+
+/* linux/netsock.c: the job's host service listeners, made and sent to
+ * the daemon (a HOST_LISTENERS record on sfd): 0, or -errno. On the
+ * command's stack. */
+int linux_host_listeners(const struct linux_job *j, int sfd);
 
 /* Closes every fd but keep[] (which it sorts). */
 /* Closes every fd but the n in keep (at most LINUX_KEEP_MAX) and

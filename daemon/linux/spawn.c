@@ -65,6 +65,7 @@ static const char *const step_names[STEP_MAX] = {
 	[STEP_LANDLOCK] = "Landlock",
 	[STEP_SECCOMP] = "seccomp",
 	[STEP_EXEC] = "exec",
+	[STEP_HOST_LISTEN] = "listening for network.hostServices",
 };
 
 const char *
@@ -196,6 +197,10 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->resident = req->resident;
 	p->proxy = req->proxy && lb->caps.net == SANDBOX_NET_NAMESPACE;
 	memcpy(p->proxy_ports, req->proxy_ports, sizeof(p->proxy_ports));
+	if (p->proxy && req->nlisten <= SANDBOX_LISTEN_MAX) {
+		p->nlisten = req->nlisten;
+		memcpy(p->listen, req->listen, sizeof(p->listen));
+	}
 	p->fs = req->fs;
 	p->limits = req->limits;
 	p->umask = (mode_t)(req->umask & 0777);

@@ -99,6 +99,25 @@ sandbox_peer_uid(int fd, uid_t *uid)
 	return -ENOTSUP;
 }
 
+/* No network namespace here: no host services, no published ports. */
+int
+sandbox_net_open(const struct sandbox_proc *p, int fds[2])
+{
+	return -ENOTSUP;
+}
+
+int
+sandbox_net_socket(const int fds[2], int family)
+{
+	return -ENOTSUP;
+}
+
+int
+sandbox_listen_tcp(const struct sandbox_listen *l)
+{
+	return -ENOTSUP;
+}
+
 /* The request's environment with TMPDIR pointing at the temp dir. */
 static char **
 plan_env(const struct sandbox_request *req)

@@ -222,6 +222,13 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 			"the user is asked to approve; the command waits for "
 			"the answer" : "refused");
 	}
+	if (p->lists[POLICY_HOST_SERVICES].n > 0)
+		rules_line(f, c->host_network || c->no_network ?
+			   "- Host services (network.hostServices) are NOT "
+			   "reachable here (no network namespace):" :
+			   "- Host services reachable at the same address "
+			   "(connect directly, not through the proxy):",
+			   &p->lists[POLICY_HOST_SERVICES], 12);
 	if (c->host_network)
 		fputs("- No UDP and no listening sockets (this host gives the "
 		      "sandbox no network namespace): do not start servers; "
@@ -283,6 +290,12 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		      !c->protect_unguarded ? "refused" : "unguarded",
 		      "env_withheld", name_array(c->env_withheld),
 		      "limits", limits_json(p, c));
+	if (o && json_object_set_new(o, "host_services",
+	    c->host_network || c->no_network ? json_array() :
+	    rule_values(&p->lists[POLICY_HOST_SERVICES])) < 0) {
+		json_decref(o);
+		o = NULL;
+	}
 	if (o && json_object_set_new(o, "tmp_limit",
 	    json_integer((json_int_t)c->tmp_limit)) < 0) {
 		json_decref(o);

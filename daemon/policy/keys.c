@@ -60,6 +60,7 @@ static const struct policy_key net_keys[] = {
 	{ "strictAllowlist", POLICY_KEY_STRICT, 0, NULL },
 	{ "deniedDomainReasons", POLICY_KEY_REASONS, 0, NULL },
 	{ "parentProxy", POLICY_KEY_PARENT, 0, NULL },
+	{ "hostServices", POLICY_KEY_LIST, POLICY_HOST_SERVICES, NULL },
 	{ "_comment", POLICY_KEY_COMMENT, 0, NULL },
 	SRT("httpProxyPort", "sbx runs its own proxy"),
 	SRT("socksProxyPort", "sbx runs its own proxy"),

@@ -44,6 +44,9 @@ static const struct policy_list_info list_info[POLICY_NLISTS] = {
 	    POLICY_VALUE_FILENAME, false, false, false },
 	[POLICY_PROTECT] = { NULL, "protect", "protect", "path",
 	    POLICY_VALUE_PATH, false, true, false },
+	[POLICY_HOST_SERVICES] = { "network", "hostServices",
+	    "network.hostServices", "service", POLICY_VALUE_DOMAIN, true,
+	    false, false },
 };
 
 struct doc {

@@ -35,6 +35,8 @@ enum policy_list {
 	POLICY_ENV_DENY,	/* env.deny */
 	POLICY_IGNORE_FILES,	/* ignoreFiles: gitignore-style file names */
 	POLICY_PROTECT,		/* protect: extra write-protected paths */
+	POLICY_HOST_SERVICES,	/* network.hostServices: host loopback
+				   services reachable inside */
 	POLICY_NLISTS
 };
 

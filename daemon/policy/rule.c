@@ -1,4 +1,5 @@
 /* Owns policy rules: their memory, and what makes a value valid. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,41 @@ rule_domain(const struct policy_list_info *info, const char *text,
 	return (r->value = strdup(buf)) ? 0 : -ENOMEM;
 }
 
+/* A host service: one loopback address (or "localhost": 127.0.0.1 and
+ * ::1) and one port, bound inside the sandbox by its unprivileged command
+ * process (so not below 1024), and never the proxy's own ports there
+ * (SANDBOX_HTTP_PROXY_PORT, SANDBOX_SOCKS_PROXY_PORT). */
+static int
+rule_service(const struct policy_list_info *info, const char *text,
+    struct policy_rule *r, const char **why)
+{
+	const struct policy_domain *d;
+	struct in_addr a4;
+	int e = rule_domain(info, text, r, why);
+
+	if (e < 0)
+		return e;
+	d = r->dom;
+	if (d->kind != POLICY_DOMAIN_EXACT || d->port == 0) {
+		*why = "a host service is one address and one port "
+		    "(\"localhost:5432\", \"127.0.0.1:6379\", \"[::1]:8080\")";
+		return -EINVAL;
+	}
+	if (strcmp(d->host, "localhost") != 0 && strcmp(d->host, "::1") != 0 &&
+	    (inet_pton(AF_INET, d->host, &a4) != 1 ||
+	     (ntohl(a4.s_addr) >> 24) != 127)) {
+		*why = "a host service is on the host's loopback (localhost, "
+		    "127.0.0.0/8 or [::1])";
+		return -EINVAL;
+	}
+	if (d->port < 1024 || d->port == 3128 || d->port == 1080) {
+		*why = "port below 1024, or the sandbox proxy's 3128 or 1080: "
+		    "it cannot be bound inside the sandbox";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* A name glob: letters, digits, _ and *, not starting with a digit. */
 static int
 rule_env(const char *text, struct policy_rule *r, const char **why)
@@ -197,6 +233,8 @@ policy_rule_value(enum policy_list list, const char *text,
 	case POLICY_VALUE_PATH:
 		return rule_path(info, text, ctx, r, why);
 	case POLICY_VALUE_DOMAIN:
+		if (list == POLICY_HOST_SERVICES)
+			return rule_service(info, text, r, why);
 		return rule_domain(info, text, r, why);
 	case POLICY_VALUE_ENV:
 		return rule_env(text, r, why);

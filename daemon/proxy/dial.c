@@ -202,8 +202,9 @@ own_listener(struct pconn *pc, const struct host *addr,
  * user's explicit call. Never advise a rule for 127.0.0.1:PORT. */
 static const char loopback_remedy[] = "loopback through the proxy is the "
     "host's: a server started in the sandbox is called directly (NO_PROXY "
-    "lists localhost, 127.0.0.1 and ::1); a service on the host needs its "
-    "own explicit rule from the user";
+    "lists localhost, 127.0.0.1 and ::1); a service on the host is reached "
+    "at its own address in the sandbox once the user lists it in "
+    "network.hostServices (\"localhost:5432\")";
 
 /* A name some allowedDomains rule allowed, at an address allowPrivate
  * would open: the denial names that rule and the key. */

@@ -46,6 +46,8 @@ struct proxy {
 	/* proxy_listen_loopback's: the ports, and the list of such proxies */
 	uint16_t ports[2];
 	struct proxy *lo_next, **lo_pprev;
+	/* Fixed-destination listeners (proxy/forward.c) */
+	struct forward *fwds;
 };
 
 /*
@@ -79,7 +81,10 @@ struct pconn {
 	/* The destination asked for, and how. */
 	struct host host;
 	uint16_t port;
-	const char *proto;		/* "http", "connect", "socks5" */
+	const char *proto;		/* "http", "connect", "socks5",
+					   "forward" */
+	struct forward *fwd;		/* a forward's connection */
+	int fwd_next;			/* its next target to try */
 	/* HTTP keep-alive: what u is connected to. */
 	struct host up_host;
 	uint16_t up_port;
@@ -114,6 +119,12 @@ struct pconn {
 
 /* proxy.c */
 const struct proxy_config *proxy_config(void);
+/* A connection of px on accepted fd (counted; room was checked), or NULL
+ * (fd closed). */
+struct pconn *pconn_new(struct proxy *px, int fd);
+/* proxy/forward.c: paused or taking connections again with px's own
+ * listeners. */
+void forward_pause_all(struct proxy *px, bool pause);
 struct evdns_base *proxy_dns(void);
 /* Closes now: both sockets, any dialling; freed later. */
 void pconn_close(struct pconn *pc);
@@ -183,5 +194,7 @@ void http_free(struct pconn *pc);
 void socks_start(struct pconn *pc);
 /* c and u connected, the reply sent: check the first bytes, relay. */
 void tunnel_start(struct pconn *pc);
+/* The same without a check (pc->tc NULL): a forward's fixed destination. */
+void tunnel_relay(struct pconn *pc);
 
 #endif

@@ -343,13 +343,22 @@ int
 pio_connect(struct pio *p, const struct sockaddr *sa, socklen_t len,
     unsigned timeout_ms)
 {
+	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK |
+	    SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	return pio_connect_fd(p, fd, sa, len, timeout_ms);
+}
+
+int
+pio_connect_fd(struct pio *p, int fd, const struct sockaddr *sa,
+    socklen_t len, unsigned timeout_ms)
+{
 	struct timeval tv = { timeout_ms / 1000, (timeout_ms % 1000) * 1000 };
 	int r;
 
-	p->fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK |
-	    SOCK_CLOEXEC, 0);
-	if (p->fd < 0)
-		return -errno;
+	p->fd = fd;
 	if (arm(p) < 0)
 		return -ENOMEM;
 	do

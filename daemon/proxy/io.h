@@ -97,5 +97,9 @@ int pio_splice_out(struct pio *dst, struct pio_pipe *pp);
 /* A non-blocking connect; ops->event gets CONNECTED, ERROR or TIMEOUT. */
 int pio_connect(struct pio *p, const struct sockaddr *sa, socklen_t len,
     unsigned timeout_ms);
+/* The same with fd, a socket made elsewhere (in a sandbox's network
+ * namespace), which p takes even on failure. */
+int pio_connect_fd(struct pio *p, int fd, const struct sockaddr *sa,
+    socklen_t len, unsigned timeout_ms);
 
 #endif

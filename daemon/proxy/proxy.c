@@ -199,13 +199,15 @@ pconn_finish(struct pconn *pc)
 	pconn_deadline(pc, PROXY_LINGER_MS);
 }
 
-static struct pconn *
-pconn_new(struct proxy *px, evutil_socket_t fd)
+struct pconn *
+pconn_new(struct proxy *px, int fd)
 {
 	struct pconn *pc = calloc(1, sizeof(*pc));
 
-	if (pc == NULL)
+	if (pc == NULL) {
+		close(fd);
 		return NULL;
+	}
 	pc->px = px;
 	pio_pipe_init(&pc->pipe[0]);
 	pio_pipe_init(&pc->pipe[1]);
@@ -243,6 +245,7 @@ pause_listeners(struct proxy *px, bool pause)
 			else
 				evconnlistener_enable(px->lis[i]);
 		}
+	forward_pause_all(px, pause);
 }
 
 static void
@@ -434,6 +437,7 @@ proxy_free(struct proxy *px)
 	for (i = 0; i < 2; i++)
 		if (px->lis[i] != NULL)
 			evconnlistener_free(px->lis[i]);
+	proxy_forwards_end(px);
 	while (px->conns != NULL)
 		pconn_close(px->conns);
 	ask_end_all(px, NULL);

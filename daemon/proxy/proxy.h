@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <sys/socket.h>
+
 #include "proto/wire.h"
 
 struct policy;
@@ -77,6 +79,38 @@ bool proxy_loopback_port(uint16_t port);
  * namespace (not proxy_listen_loopback's), or -1: what gives that
  * namespace back (sandbox_net_recycle). Still the proxy's. */
 int proxy_netns_listener(const struct proxy *px);
+
+/*
+ * A listener whose every connection goes to one fixed destination,
+ * unchecked (proxy/forward.c): a host service the sandbox calls
+ * (network.hostServices: the listener is in the sandbox's network
+ * namespace, the destination the host's), or a published port the host
+ * calls (the listener on the host, the destination in the sandbox's
+ * namespace). Its connections are px's: counted in its share, closed
+ * with it.
+ */
+struct proxy_forward {
+	const char *kind;	/* "host-service", "published-port" */
+	const char *id;		/* names it in events; copied */
+	struct sockaddr_storage to[2];	/* tried in this order */
+	socklen_t tolen[2];
+	int nto;
+	/* The socket to dial from (one made in the sandbox's network
+	 * namespace), or -errno; NULL: an ordinary socket of the daemon's. */
+	int (*socket)(void *arg, int family);
+	/* May this accepted connection be served? NULL: every one. */
+	bool (*admit)(void *arg, int fd);
+	/* Each connection's outcome: target as text, err 0 or -errno. */
+	void (*note)(void *arg, const struct proxy_forward *f,
+	    const char *target, int err);
+	void *arg;
+};
+
+/* Serves listening socket fd (consumed) as f says: 0, or -errno. */
+int proxy_forward_add(struct proxy *px, int fd, const struct proxy_forward *f);
+/* Closes every forward of px and its connections (its command ended: a
+ * published port is free at once for the next run). NULL: nothing. */
+void proxy_forwards_end(struct proxy *px);
 
 /* Stops serving and frees every connection. Not from a proxy callback. */
 void proxy_free(struct proxy *px);

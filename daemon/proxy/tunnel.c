@@ -290,6 +290,14 @@ tunnel_start(struct pconn *pc)
 	}
 	tunnel_check_init(pc->tc, &pc->host, pc->port);
 	pconn_deadline(pc, proxy_config()->head_timeout_ms);
+	tunnel_relay(pc);
+}
+
+void
+tunnel_relay(struct pconn *pc)
+{
+	if (pc->tc == NULL)
+		pc->sniffed = true;
 	pio_set_ops(pc->c, &ops[0]);
 	pio_set_ops(pc->u, &ops[1]);
 	pio_low_mark(pc->c, PROXY_HIGH / 2);

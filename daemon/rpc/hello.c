@@ -28,6 +28,8 @@ static const char *const features[] = {
 	"output-mirror",      /* Subscribe.mirror_output */
 	"sandboxes",          /* CreateSandbox, RunRequest.sandbox_id,
 				 DestroySandbox, ListSandboxes */
+	"forwards",           /* RunRequest.publish, Event.forwarded,
+				 network.hostServices */
 };
 
 static void

@@ -148,6 +148,9 @@ rpc_exec(struct conn *c, Sbx__RunRequest *req, int *fds, int nfds)
 	    sbx__policy_overrides__get_packed_size(req->overrides) > 0)
 		bad = "a sandbox's policy is set when it is created: no "
 		      "overrides with sandbox_id";
+	if (!bad && req->n_publish > 0)
+		bad = "a sandbox's ports are published when it is created: "
+		      "no publish with sandbox_id";
 	if (bad) {
 		close_fds(fds, nfds);
 		conn_error(c, SBX__ERROR_CODE__ERROR_CODE_INVALID, "%s", bad);

@@ -42,7 +42,7 @@ _sbxctl_run()
 		--) break ;;
 		-e | -C | --workspace | --timeout | --kill-after | --keep | --sandbox | \
 			--allow-domain | --deny-read | --allow-write | --policy | \
-			--socket | --connect-timeout) ((i++)) ;;
+			--publish | --socket | --connect-timeout) ((i++)) ;;
 		-*) ;;
 		*) break ;;
 		esac
@@ -65,11 +65,12 @@ _sbxctl_run()
 	--deny-read | --allow-write | --policy | --socket)
 		_sbxctl_files
 		return ;;
-	-e | --timeout | --kill-after | --keep | --allow-domain | --connect-timeout)
+	-e | --timeout | --kill-after | --keep | --allow-domain | --publish | \
+		--connect-timeout)
 		return ;;
 	esac
 	COMPREPLY=($(compgen -W "-t --tty --stream --keep -e -C --workspace --timeout --kill-after
-		--allow-domain --deny-read --allow-write --policy --on-ask -q
+		--allow-domain --deny-read --allow-write --policy --publish --on-ask -q
 		--quiet --sandbox $_sbxctl_globals --" -- "$cur"))
 }
 

@@ -119,7 +119,8 @@ def silent_run(sock, ws, name, *argv):
 def lifecycle(sock, ws, kinds):
     """Follows every session's lifecycle until one exits (or a sandbox's
     until one ends): prints the started and exited events (the exit's
-    summary lines too), and sandboxes created and ended."""
+    summary lines too), connections relayed for one, and sandboxes
+    created and ended."""
     c = Named(sock, "watcher")
     body = b"".join(vi(51, int(k)) for k in kinds.split(","))
     c.send(SUBSCRIBE, body, 3)
@@ -144,6 +145,10 @@ def lifecycle(sock, ws, kinds):
             for line in es.get(50, []):
                 say("summary %s", line.decode())
             return
+        elif 65 in ev:
+            fw = decode(ev[65][0])
+            say("forwarded id=%d kind=%s rule=%s target=%s error=%s", rid,
+                s(fw, 2), s(fw, 3), s(fw, 4), s(fw, 5))
         elif 12 in ev:
             say("approval asked id=%d", rid)
         elif 13 in ev:

@@ -82,7 +82,7 @@ sbx run -- sh -c "curl -sS --noproxy '' -x \"\$HTTP_PROXY\" \
 	-x \"\$HTTP_PROXY\" http://svc.test:$HOSTP/hello.txt" >"$T/out" 2>"$T/err"
 expect_eq "the host server still got nothing" "$(conns host)" 0
 check "403 for 127.0.0.1 says where loopback servers are reached" grep -qF \
-	"blocked network 127.0.0.1:$HOSTP (not in allowedDomains; user policy $T/policy.json, rule network.unknownHosts \"deny\") — loopback through the proxy is the host's: a server started in the sandbox is called directly (NO_PROXY lists localhost, 127.0.0.1 and ::1); a service on the host needs its own explicit rule from the user" "$T/err"
+	"blocked network 127.0.0.1:$HOSTP (not in allowedDomains; user policy $T/policy.json, rule network.unknownHosts \"deny\") — loopback through the proxy is the host's: a server started in the sandbox is called directly (NO_PROXY lists localhost, 127.0.0.1 and ::1); a service on the host is reached at its own address in the sandbox once the user lists it in network.hostServices (\"localhost:5432\")" "$T/err"
 check "and for a name that resolves to loopback" grep -qF \
 	"blocked network svc.test:$HOSTP (resolves to a non-public address: its address is 127.0.0.1 (loopback); address check) — loopback through the proxy is the host's" "$T/err"
 check "never advises allowing 127.0.0.1:PORT" \

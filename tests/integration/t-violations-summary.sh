@@ -32,7 +32,7 @@ expect_eq "the request was refused" "$(tr -d '\r' <"$T/out")" "HTTP/1.1 403 Forb
 expect_eq "grouped block on stderr, after the command's own" "$(noprobe "$T/err")" \
 "bash: line 2: /etc/sbx-sum-$$: Read-only file system
 sbx: blocked syscall bpf (builtin seccomp deny set, rule seccomp.bpf) — eBPF is refused in the sandbox; run BPF tools outside it
-sbx: blocked network 127.0.0.1:9 (not in allowedDomains, and not approved: sbxctl run --on-ask=deny; user policy <sbx defaults>, rule network.unknownHosts \"ask\") — loopback through the proxy is the host's: a server started in the sandbox is called directly (NO_PROXY lists localhost, 127.0.0.1 and ::1); a service on the host needs its own explicit rule from the user"
+sbx: blocked network 127.0.0.1:9 (not in allowedDomains, and not approved: sbxctl run --on-ask=deny; user policy <sbx defaults>, rule network.unknownHosts \"ask\") — loopback through the proxy is the host's: a server started in the sandbox is called directly (NO_PROXY lists localhost, 127.0.0.1 and ::1); a service on the host is reached at its own address in the sandbox once the user lists it in network.hostServices (\"localhost:5432\")"
 
 sbx run --quiet --on-ask=deny -- bash -c "$CMD" >/dev/null 2>"$T/err"
 expect_eq "--quiet: only the command's stderr" "$(cat "$T/err")" \
@@ -42,7 +42,7 @@ sbx run --json --on-ask=deny -- bash -c "$CMD" >/dev/null 2>"$T/err"
 expect_eq "--json: the same as data" "$(v "$T/err" groups 'kind!=ipc' kind \
 	target operation layer rule_id count remediation)" \
 "syscall|bpf|bpf|builtin|seccomp.bpf|1|eBPF is refused in the sandbox; run BPF tools outside it
-network|127.0.0.1:9|http|user||1|loopback through the proxy is the host's: a server started in the sandbox is called directly (NO_PROXY lists localhost, 127.0.0.1 and ::1); a service on the host needs its own explicit rule from the user"
+network|127.0.0.1:9|http|user||1|loopback through the proxy is the host's: a server started in the sandbox is called directly (NO_PROXY lists localhost, 127.0.0.1 and ::1); a service on the host is reached at its own address in the sandbox once the user lists it in network.hostServices (\"localhost:5432\")"
 expect_eq "... with the counts and writable paths" "$(v "$T/err" suppressed \
 	ungrouped fs_unobserved writable.0 writable.1)" "0
 0

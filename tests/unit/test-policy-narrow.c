@@ -43,7 +43,8 @@ check_narrowed(const struct policy *eff, struct policy *const *docs,
     size_t n)
 {
 	static const enum policy_list grants[] = { POLICY_ALLOW_WRITE,
-	    POLICY_ALLOWED_DOMAINS, POLICY_UNIX_SOCKETS, POLICY_ENV_PASS };
+	    POLICY_ALLOWED_DOMAINS, POLICY_UNIX_SOCKETS, POLICY_ENV_PASS,
+	    POLICY_HOST_SERVICES };
 	const struct policy_rules *l, *up;
 	size_t g, i, d, k;
 	bool ok, granted;
@@ -79,6 +80,9 @@ static const char *const pool_domains[] = {
 	"api.example.com:443", "*.example.com:8443", "github.com",
 	"github.com:22", "evil.org", "localhost", "[::1]:80", "10.0.0.1",
 };
+static const char *const pool_services[] = {
+	"localhost:5432", "127.0.0.1:5432", "[::1]:5432", "localhost:6379",
+};
 static const char *const pool_env[] = {
 	"*", "PATH", "LC_*", "LC_ALL", "*TOKEN*", "GITHUB_TOKEN", "A*", "AB*",
 };
@@ -110,6 +114,9 @@ random_doc(enum policy_layer layer, unsigned *seed)
 	for (n = rnd(seed) % 3, i = 0; i < n; i++)
 		policy_rule_add_text(p, POLICY_ENV_PASS,
 		    pool_env[rnd(seed) % 8], &ctx, &d);
+	for (n = rnd(seed) % 3, i = 0; i < n; i++)
+		policy_rule_add_text(p, POLICY_HOST_SERVICES,
+		    pool_services[rnd(seed) % 4], &ctx, &d);
 	for (n = rnd(seed) % 3, i = 0; i < n; i++)
 		policy_rule_add_text(p, POLICY_UNIX_SOCKETS,
 		    pool_paths[rnd(seed) % 10], &ctx, &d);

@@ -61,6 +61,53 @@ test_key_errors(void)
 	    "\"path\", \"id\", \"reason\" or \"_comment\")");
 }
 
+/* network.hostServices: one loopback address and one port each. */
+static void
+test_host_services(void)
+{
+	struct policy_diags d = { 0 };
+	struct policy *p;
+
+	CHECK_INT(parse_as("{\"network\": {\"hostServices\": [{\"service\": "
+	    "\"localhost:5432\", \"id\": \"db\", \"reason\": \"r\"}, "
+	    "\"127.0.0.2:6379\", \"[::1]:8080\"]}}", POLICY_LAYER_USER, &p,
+	    &d), 0);
+	if (p) {
+		CHECK_INT(p->lists[POLICY_HOST_SERVICES].n, 3);
+		CHECK_STR(p->lists[POLICY_HOST_SERVICES].v[0].value,
+		    "localhost:5432");
+		CHECK_STR(p->lists[POLICY_HOST_SERVICES].v[0].origin.id, "db");
+		CHECK_STR(p->lists[POLICY_HOST_SERVICES].v[2].value,
+		    "[::1]:8080");
+	}
+	policy_free(p);
+	policy_diag_free(&d);
+	bad("{\"network\": {\"hostServices\": [\"localhost\"]}}",
+	    POLICY_LAYER_USER, "t.json:1:31: error: network.hostServices[0]: "
+	    "\"localhost\": a host service is one address and one port "
+	    "(\"localhost:5432\", \"127.0.0.1:6379\", \"[::1]:8080\")");
+	bad("{\"network\": {\"hostServices\": [\"db.example.com:5432\"]}}",
+	    POLICY_LAYER_USER, "t.json:1:31: error: network.hostServices[0]: "
+	    "\"db.example.com:5432\": a host service is on the host's loopback "
+	    "(localhost, 127.0.0.0/8 or [::1])");
+	bad("{\"network\": {\"hostServices\": [\"127.example.com:5432\"]}}",
+	    POLICY_LAYER_USER, "t.json:1:31: error: network.hostServices[0]: "
+	    "\"127.example.com:5432\": a host service is on the host's "
+	    "loopback (localhost, 127.0.0.0/8 or [::1])");
+	bad("{\"network\": {\"hostServices\": [\"10.0.0.1:5432\"]}}",
+	    POLICY_LAYER_USER, "t.json:1:31: error: network.hostServices[0]: "
+	    "\"10.0.0.1:5432\": a host service is on the host's loopback "
+	    "(localhost, 127.0.0.0/8 or [::1])");
+	bad("{\"network\": {\"hostServices\": [\"localhost:80\"]}}",
+	    POLICY_LAYER_USER, "t.json:1:31: error: network.hostServices[0]: "
+	    "\"localhost:80\": port below 1024, or the sandbox proxy's 3128 "
+	    "or 1080: it cannot be bound inside the sandbox");
+	bad("{\"network\": {\"hostServices\": [\"localhost:3128\"]}}",
+	    POLICY_LAYER_USER, "t.json:1:31: error: network.hostServices[0]: "
+	    "\"localhost:3128\": port below 1024, or the sandbox proxy's 3128 "
+	    "or 1080: it cannot be bound inside the sandbox");
+}
+
 static void
 test_type_errors(void)
 {
@@ -270,6 +317,7 @@ main(void)
 	test_key_errors();
 	test_type_errors();
 	test_value_errors();
+	test_host_services();
 	test_serial();
 	test_request_flags();
 	test_limits();
