@@ -188,7 +188,8 @@ read_status(struct session *s)
 			continue;
 		}
 		if (rec.kind == SANDBOX_STATUS_LISTENERS) {
-			session_proxy_listeners(s, fds, nfds);
+			session_proxy_listeners(s, fds, nfds,
+						(unsigned)rec.value);
 			continue;
 		}
 		for (i = 0; i < nfds; i++)

@@ -1,0 +1,108 @@
+#!/bin/bash
+# Transparent capture: programs that ignore the proxy variables reach an
+# allowed name through the sandbox's DNS stub and captured TCP (Python
+# with every proxy variable unset, Node's built-in fetch, IPv4 and IPv6);
+# a name no rule allows is answered NXDOMAIN and never reaches the
+# daemon's name server (the test's, which logs every question); a literal
+# address is decided by address rules; other UDP is refused.
+. "$(dirname "$0")/lib.sh"
+. "$HERE/proxy-lib.sh"
+sbx_status() { sbx status 2>&1; }
+start_server dns dns pub.test=127.0.0.1 secret.test=127.0.0.1
+printf 'nameserver 127.0.0.1:%s\n' "$SRV_PORT" >"$T/resolv.conf"
+start_server web http "$T/www"
+WEB=$SRV_PORT
+start_proxy_daemon '{"network": {
+  "allowedDomains": ["pub.test:'"$WEB"'", "127.0.0.1:'"$WEB"'",
+                     "web.test:'"$WEB"'"]}}' "127.0.0.1 web.test" \
+	--resolv-conf "$T/resolv.conf"
+if sbx_status | grep -q 'no transparent capture'; then
+	skip "no transparent capture here: $(sbx_status | grep 'transparent capture')"
+fi
+cd "$WS"
+# Every proxy variable of the sandbox unset, then the command.
+cat >"$WS/noproxy.sh" <<'SH'
+for v in $(env | sed -n 's/^\([A-Za-z_]*_[Pp][Rr][Oo][Xx][Yy]\)=.*/\1/p'); do
+	unset "$v"
+done
+unset GIT_CONFIG_COUNT
+exec "$@"
+SH
+np() { sbx run -- sh "$WS/noproxy.sh" "$@"; }
+absent() { ! grep -q "$@"; }
+
+out=$(np sh -c 'env | grep -ic _proxy=')
+expect_eq "no proxy variable left" "$out" 0
+out=$(np "$PY" -c 'import urllib.request,sys
+print(urllib.request.urlopen("http://pub.test:'"$WEB"'/hello.txt").read().decode().strip())' 2>&1)
+expect_eq "Python, no proxy variables: an allowed name" "$out" hello
+check "the daemon resolved pub.test with its name server" grep -qx 'query pub.test' "$T/dns.log"
+out=$(np "$PY" -c 'import urllib.request
+print(urllib.request.urlopen("http://web.test:'"$WEB"'/hello.txt").read().decode().strip())' 2>&1)
+expect_eq "a --hosts-file name" "$out" hello
+out=$(np node -e 'fetch("http://pub.test:'"$WEB"'/hello.txt").then(r => r.text()).then(t => process.stdout.write(t))' 2>&1)
+expect_eq "Node's built-in fetch" "$out" hello
+addr=$(np getent ahostsv4 pub.test | awk 'NR==1{print $1}')
+case $addr in 198.1[89].*) ok "the name's address is a made-up one ($addr)" ;;
+*) fail "pub.test resolved to '$addr' inside" ;; esac
+
+# IPv6: the stub's AAAA, captured over IPv6.
+out=$(np curl -sS -6 --noproxy '*' "http://pub.test:$WEB/hello.txt" 2>&1)
+expect_eq "IPv6: curl -6 to an allowed name" "$out" hello
+addr6=$(np getent ahostsv6 pub.test | awk 'NR==1{print $1}')
+case $addr6 in fd73:6278:7800::*) ok "AAAA is a made-up ULA ($addr6)" ;;
+*) fail "pub.test AAAA was '$addr6'" ;; esac
+
+# A name no rule allows: NXDOMAIN from the stub, nothing asked outside.
+: >"$T/dns.log.before"
+np getent hosts secret.test >/dev/null 2>"$T/err"
+expect_eq "secret.test does not resolve (getent exit 2)" "$?" 2
+np "$PY" -c 'import socket
+try:
+    socket.getaddrinfo("secret.test", 443)
+except socket.gaierror as e:
+    print(e.errno == socket.EAI_NONAME)' >"$T/out" 2>/dev/null
+expect_eq "getaddrinfo: EAI_NONAME, not EAI_AGAIN" "$(cat "$T/out")" True
+check "the daemon's name server never heard of secret.test" absent secret "$T/dns.log"
+sbx run -- getent hosts secret.test >/dev/null 2>"$T/err"
+check "the denial is a violation" grep -q 'blocked network secret.test' "$T/err"
+# Asked of any name server, at any address: the stub answers.
+out=$(np "$PY" -c 'import socket,struct
+s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); s.settimeout(5)
+q=b"\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x06secret\x04test\x00\x00\x01\x00\x01"
+s.sendto(q,("192.0.2.53",53)); r=s.recv(512); print(r[3]&15)')
+expect_eq "a query sent to 192.0.2.53 gets the stub's NXDOMAIN" "$out" 3
+check "still nothing asked outside" absent secret "$T/dns.log"
+
+# Literal addresses: decided by address rules.
+# The reset may come before connect() returns (the supervisor makes it)
+# or after.
+out=$(np "$PY" -c 'import socket
+try:
+    s=socket.create_connection(("192.0.2.7", 80), 5)
+    s.sendall(b"GET / HTTP/1.0\r\n\r\n"); print(len(s.recv(100)))
+except OSError as e:
+    print(e.errno)' 2>"$T/err")
+expect_eq "a literal address no rule allows: reset" "$out" 104
+check "its violation names the address" grep -q 'blocked network 192.0.2.7:80' "$T/err"
+
+# Other UDP: refused by the kernel's ICMP answer.
+out=$(np "$PY" -c 'import socket
+s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); s.settimeout(5)
+s.connect(("192.0.2.9", 4433)); s.send(b"x")
+try:
+    s.recv(10)
+except OSError as e:
+    print(e.errno)')
+expect_eq "UDP elsewhere: ECONNREFUSED" "$out" 111
+# The explicit proxy still serves programs that use it.
+out=$(sbx run -- curl -sS "http://pub.test:$WEB/hello.txt" 2>&1)
+expect_eq "curl through HTTP_PROXY" "$out" hello
+# A server of the sandbox on its own loopback is not captured.
+out=$(np "$PY" -c 'import socket
+l=socket.socket(); l.bind(("127.0.0.1",0)); l.listen()
+c=socket.create_connection(l.getsockname()); a,_=l.accept(); a.sendall(b"own")
+print(c.recv(3).decode())')
+expect_eq "the sandbox's own loopback server" "$out" own
+stop_daemon
+done_test
