@@ -802,7 +802,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	 * (linux/netns.c): its counters go on, so the run's are a difference
 	 * from here, read while warm from our own /proc (the one before it
 	 * may be a used mount namespace's, of a gone pid namespace). */
-	if (p->proxy)
+	if (p->proxy && !p->capture)
 		net_own = direct_net(&net_base) == 0;
 	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0, sup, 0 };
 	cmd = clone(command_entry, stack + COMMAND_STACK,

@@ -12,11 +12,14 @@
  *
  * The program's connect() succeeded before any of this (the kernel
  * completed the handshake with the listener), so a refusal can only end
- * the connection: reset at once, so the program fails fast with
- * ECONNRESET; to port 22, an SSH banner and a disconnect message
- * carrying the reason first, which ssh and git print.
+ * the connection, in the protocol the client speaks where sbx knows it:
+ * to port 22, or when the client's first bytes are an SSH banner, an SSH
+ * banner and a disconnect message carrying the reason (ssh and git print
+ * it); to an HTTP request a 403 with the reason; anything else, or
+ * nothing within REFUSE_WAIT_MS, a reset (ECONNRESET).
  */
 #include <errno.h>
+#include <event2/buffer.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,38 +34,141 @@
 #endif
 
 #define SSH_PORT 22
+/* How long a refused connection waits for the client's first bytes (an
+ * SSH client sends its banner at once, an HTTP client its request): past
+ * it, a reset. */
+#define REFUSE_WAIT_MS 2000
+
+static const char http_refusal[] = "HTTP/1.1 403 Forbidden\r\n"
+    "Content-Type: text/plain\r\nConnection: close\r\n"
+    "Content-Length: %d\r\n\r\n%s\n";
+
+/* Whether an RST ends pc (SO_LINGER 0) or the usual FIN. */
+static void
+set_reset(struct pconn *pc, bool on)
+{
+	struct linger lg = { on, 0 };
+
+	if (pc->cfd >= 0)
+		setsockopt(pc->cfd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+}
 
 /* Ends pc with an RST: the program sees ECONNRESET, not a clean end. */
 static void
 reset(struct pconn *pc)
 {
-	struct linger lg = { 1, 0 };
-
-	if (pc->cfd >= 0)
-		setsockopt(pc->cfd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	set_reset(pc, true);
 	pconn_close(pc);
 }
+
+/* After the refusal is written: read and drop what the client still
+ * sends until it closes (closing with its bytes unread would reset the
+ * connection before it read ours), or the linger ends. */
+static void
+drop_read(struct pconn *pc, struct pio *p)
+{
+	evbuffer_drain(pio_in(p), evbuffer_get_length(pio_in(p)));
+}
+
+static void
+drop_event(struct pconn *pc, struct pio *p, int what)
+{
+	pconn_close(pc);
+}
+
+static const struct pio_ops drop_ops = { drop_read, NULL, drop_event };
+
+/* Says why in the client's protocol, then ends once it has read it. */
+static void
+answer(struct pconn *pc, const void *msg, size_t len)
+{
+	set_reset(pc, false);
+	evbuffer_drain(pio_in(pc->c), evbuffer_get_length(pio_in(pc->c)));
+	pio_set_ops(pc->c, &drop_ops);
+	pio_write(pc->c, msg, len);
+	pio_shutdown(pc->c);
+	pio_read(pc->c, true);
+	pconn_deadline(pc, PROXY_LINGER_MS);
+}
+
+static void
+answer_ssh(struct pconn *pc)
+{
+	uint8_t msg[SSH_REFUSAL_MAX];
+	int n = ssh_refusal(pc->errmsg, msg, sizeof(msg));
+
+	if (n < 0)
+		reset(pc);
+	else
+		answer(pc, msg, (size_t)n);
+}
+
+/* The client's first bytes say what it speaks: SSH and HTTP get the
+ * reason, anything else a reset. */
+static void
+refused_read(struct pconn *pc, struct pio *p)
+{
+	struct evbuffer *in = pio_in(p);
+	size_t len = evbuffer_get_length(in), i;
+	const char *b = (const char *)evbuffer_pullup(in, len < 16 ?
+	    (ev_ssize_t)len : 16);
+	char msg[sizeof(http_refusal) + sizeof(pc->errmsg) + 16];
+	int n;
+
+	if (len > 16)
+		len = 16;
+	if (memcmp(b, "SSH-", len < 4 ? len : 4) == 0) {
+		if (len >= 4)
+			answer_ssh(pc);
+		return;
+	}
+	for (i = 0; i < len && b[i] >= 'A' && b[i] <= 'Z'; i++)
+		;
+	if (i == len && len < 16)
+		return;		/* a method, maybe: more */
+	if (i > 0 && b[i] == ' ') {
+		n = snprintf(msg, sizeof(msg), http_refusal,
+		    (int)strlen(pc->errmsg) + 1, pc->errmsg);
+		if (n > 0 && (size_t)n < sizeof(msg)) {
+			answer(pc, msg, (size_t)n);
+			return;
+		}
+	}
+	reset(pc);
+}
+
+static void
+refused_event(struct pconn *pc, struct pio *p, int what)
+{
+	reset(pc);
+}
+
+static const struct pio_ops refused_ops = { refused_read, NULL,
+    refused_event };
 
 static void
 refuse(struct pconn *pc, int err, const struct proxy_denial *d)
 {
-	uint8_t msg[SSH_REFUSAL_MAX];
-	char why[SSH_REASON_MAX];
-	int n;
+	/* The reason, kept (d lives for this call only). */
+	if (d == NULL || proxy_denial_format(pc, d, pc->errmsg,
+	    sizeof(pc->errmsg)) < 0) {
+		char why[sizeof(pc->errmsg)];
 
-	if (pc->port != SSH_PORT) {
-		reset(pc);
+		snprintf(why, sizeof(why), "%s", pc->errmsg[0] ? pc->errmsg :
+		    strerror(-err));
+		snprintf(pc->errmsg, sizeof(pc->errmsg), "sbx: %.300s", why);
+	}
+	if (pc->port == SSH_PORT) {
+		answer_ssh(pc);
 		return;
 	}
-	if (d == NULL || proxy_denial_format(pc, d, why, sizeof(why)) < 0)
-		snprintf(why, sizeof(why), "sbx: %s", pc->errmsg[0] ?
-		    pc->errmsg : strerror(-err));
-	if ((n = ssh_refusal(why, msg, sizeof(msg))) < 0) {
-		reset(pc);
-		return;
-	}
-	pio_write(pc->c, msg, (size_t)n);
-	pconn_finish(pc);
+	/* Reset unless the first bytes come in time and say otherwise. */
+	set_reset(pc, true);
+	pio_set_ops(pc->c, &refused_ops);
+	pio_read(pc->c, true);
+	pconn_deadline(pc, REFUSE_WAIT_MS);
+	if (evbuffer_get_length(pio_in(pc->c)) > 0)
+		refused_read(pc, pc->c);
 }
 
 static void
@@ -128,6 +234,8 @@ capture_start(struct pconn *pc, int fd)
 		return;
 	}
 	pc->by_port = pc->port != 80 && pc->port != 443;
+	/* The client's bytes wait in its socket until the dial is done. */
 	pconn_deadline(pc, 0);
+	pio_read(pc->c, false);
 	dial_start(pc, dial_done);
 }
