@@ -106,5 +106,16 @@ l=socket.socket(); l.bind(("127.0.0.1",0)); l.listen()
 c=socket.create_connection(l.getsockname()); a,_=l.accept(); a.sendall(b"own")
 print(c.recv(3).decode())')
 expect_eq "the sandbox's own loopback server" "$out" own
+check "describe says programs are captured" eval \
+	'sbx describe | grep -q "whether a program uses HTTP_PROXY/ALL_PROXY or not"'
+stop_daemon
+
+# Without a network namespace nothing can be captured safely: status and
+# describe say so.
+start_proxy_daemon '{}' "" --no-netns
+check "--no-netns: status says there is no capture" eval \
+	'sbx status | grep -q "no transparent capture without a network namespace"'
+check "--no-netns: describe says so" eval \
+	'sbx describe | grep -q "no transparent capture here"'
 stop_daemon
 done_test
