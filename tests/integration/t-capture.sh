@@ -12,10 +12,19 @@ start_server dns dns pub.test=127.0.0.1 secret.test=127.0.0.1
 printf 'nameserver 127.0.0.1:%s\n' "$SRV_PORT" >"$T/resolv.conf"
 start_server web http "$T/www"
 WEB=$SRV_PORT
+tls=0
+if command -v openssl >/dev/null && openssl req -x509 -newkey rsa:2048 \
+	-nodes -keyout "$T/key.pem" -out "$T/cert.pem" -days 1 \
+	-subj /CN=tls.test -addext subjectAltName=DNS:tls.test >/dev/null 2>&1; then
+	start_server tls tls "$T/cert.pem" "$T/key.pem"
+	TLS=$SRV_PORT
+	tls=1
+fi
 start_proxy_daemon '{"network": {
   "allowedDomains": ["pub.test:'"$WEB"'", "127.0.0.1:'"$WEB"'",
-                     "web.test:'"$WEB"'"]}}' "127.0.0.1 web.test" \
-	--resolv-conf "$T/resolv.conf"
+                     "web.test:'"$WEB"'", "tls.test:'"${TLS:-1}"'",
+                     "127.0.0.1:'"${TLS:-1}"'"]}}' \
+	"127.0.0.1 web.test tls.test other.test" --resolv-conf "$T/resolv.conf"
 if sbx_status | grep -q 'no transparent capture'; then
 	skip "no transparent capture here: $(sbx_status | grep 'transparent capture')"
 fi
@@ -52,6 +61,32 @@ expect_eq "IPv6: curl -6 to an allowed name" "$out" hello
 addr6=$(np getent ahostsv6 pub.test | awk 'NR==1{print $1}')
 case $addr6 in fd73:6278:7800::*) ok "AAAA is a made-up ULA ($addr6)" ;;
 *) fail "pub.test AAAA was '$addr6'" ;; esac
+
+# What travels inside is checked as in a tunnel: the TLS server name and
+# the HTTP Host must be the name connected to.
+if [ $tls = 1 ]; then
+	sni() { np "$PY" -c 'import socket, ssl, sys
+c = ssl.create_default_context(); c.check_hostname = False
+c.verify_mode = ssl.CERT_NONE
+try:
+    s = c.wrap_socket(socket.create_connection(("tls.test", int(sys.argv[1])), 5),
+                      server_hostname=sys.argv[2])
+    s.sendall(b"GET / HTTP/1.0\r\n\r\n"); print(s.recv(200).decode().splitlines()[-1])
+except OSError as e:
+    print("refused")' "$TLS" "$1" 2>"$T/err"; }
+	expect_eq "TLS to tls.test naming tls.test" "$(sni tls.test)" "tls ok tls.test"
+	expect_eq "TLS to tls.test naming other.test: refused" "$(sni other.test)" refused
+	check "the tunnel check says why" grep -q 'blocked network tls.test:'"$TLS"'.*TLS server name is another host' "$T/err"
+	check "the server served only the first" eval '[ "$(grep -c ^served "$T/tls.log")" = 1 ]'
+else
+	echo "note: no openssl: TLS cases not run"
+fi
+out=$(np "$PY" -c 'import socket
+s = socket.create_connection(("pub.test", '"$WEB"'), 5)
+s.sendall(b"GET /hello.txt HTTP/1.1\r\nHost: other.test\r\n\r\n")
+print(len(s.recv(100)))' 2>"$T/err")
+expect_eq "HTTP naming another Host: closed unanswered" "$out" 0
+check "the tunnel check says why" grep -q 'blocked network pub.test:'"$WEB"'.*another host' "$T/err"
 
 # A name no rule allows: NXDOMAIN from the stub, nothing asked outside.
 : >"$T/dns.log.before"
@@ -109,6 +144,22 @@ expect_eq "the sandbox's own loopback server" "$out" own
 check "describe says programs are captured" eval \
 	'sbx describe | grep -q "whether a program uses HTTP_PROXY/ALL_PROXY or not"'
 stop_daemon
+
+# Privileged mode (a root daemon serving another user): the same.
+user=${SBX_TEST_USER:-sbxtest}
+if [ "$(id -u)" -eq 0 ] && id "$user" >/dev/null 2>&1; then
+	chown -R "$user": "$WS"
+	chmod 755 "$T"
+	start_daemon --user "$user" --policy "$T/policy.json" \
+		--hosts-file "$T/hosts" --resolv-conf "$T/resolv.conf"
+	chmod 755 "$XDG_RUNTIME_DIR"
+	out=$(setpriv --reuid="$user" --regid="$user" --init-groups \
+		"$BIN/sbxctl" --no-autostart --socket "$SOCK" run -- \
+		sh "$WS/noproxy.sh" "$PY" -c 'import urllib.request
+print(urllib.request.urlopen("http://pub.test:'"$WEB"'/hello.txt").read().decode().strip())' 2>&1)
+	expect_eq "privileged: an allowed name, no proxy variables" "$out" hello
+	stop_daemon
+fi
 
 # Without a network namespace nothing can be captured safely: status and
 # describe say so.
