@@ -114,24 +114,30 @@ ssh_banner(const uint8_t *buf, size_t len)
 	return -1;
 }
 
-/* The longest request line by_port waits for before calling it another
- * protocol. */
+/* The longest request line and method by_port waits for before calling
+ * it another protocol. */
 #define REQUEST_LINE_MAX 4096
+#define METHOD_MAX 20
 
 /*
  * by_port: 1 when buf starts an HTTP/1.x request line (a method of
- * capital letters, a space, and " HTTP/" before the line's end), 0 when
- * more bytes are needed to tell, -1 when it is another protocol.
+ * capital letters, '-' or '_', a space, and " HTTP/" before the line's
+ * end), 0 when more bytes are needed to tell, -1 when it is another
+ * protocol. Decided on a prefix alone, so however the bytes arrive the
+ * answer is the same.
  */
 static int
 request_line(const uint8_t *buf, size_t len)
 {
 	size_t i, n = len < REQUEST_LINE_MAX ? len : REQUEST_LINE_MAX;
 
-	for (i = 0; i < n && buf[i] >= 'A' && buf[i] <= 'Z'; i++)
+	for (i = 0; i < n && i < METHOD_MAX && ((buf[i] >= 'A' &&
+	    buf[i] <= 'Z') || buf[i] == '-' || buf[i] == '_'); i++)
 		;
+	if (i == METHOD_MAX)
+		return -1;
 	if (i == n)
-		return i < 20 && n == len ? 0 : -1;
+		return 0;	/* n == len here: more may come */
 	if (i == 0 || buf[i] != ' ')
 		return -1;
 	for (; i < n; i++)
