@@ -302,21 +302,19 @@ family_rules(struct nlb *b, uint8_t family)
 	rule(b, family, net, IPPROTO_TCP, 0, SANDBOX_CAPTURE_PORT);
 }
 
-/* Sends b and reads an answer for each message that asked for one:
- * 0, or the first error. */
+/* Sends b on fd (a netlink socket) and reads an answer for each of the
+ * acks messages that asked for one: 0, or the first error (the rest of
+ * its answers then wait in the socket: close it). */
 static int
-transact(int proto, struct nlb *b, unsigned acks)
+transact(int fd, struct nlb *b, unsigned acks)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	uint8_t rbuf[NLBUF] __attribute__((aligned(4)));
-	int fd, r = 0;
+	int r = 0;
 	ssize_t n;
 
 	if (b->overflow)
 		return -E2BIG;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto);
-	if (fd < 0)
-		return -errno;
 	if (sendto(fd, b->buf, b->len, 0, (struct sockaddr *)&sa,
 		   sizeof(sa)) < 0)
 		r = -errno;
@@ -344,29 +342,26 @@ transact(int proto, struct nlb *b, unsigned acks)
 			acks--;
 		}
 	}
-	close(fd);
 	return r;
 }
 
 /* "local ADDR/0 dev lo table local": every address is ours. */
-static int
-route_all_local(uint8_t family, int lo)
+static void
+route_all_local(struct nlb *b, uint8_t family, int lo)
 {
-	struct nlb b = { .len = 0 };
 	struct rtmsg *rt;
 
-	msg_begin(&b, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE | NLM_F_ACK,
+	msg_begin(b, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE | NLM_F_ACK,
 		  0, 0, false);
-	if ((rt = put(&b, sizeof(*rt)))) {
+	if ((rt = put(b, sizeof(*rt)))) {
 		rt->rtm_family = family;
 		rt->rtm_table = RT_TABLE_LOCAL;
 		rt->rtm_protocol = RTPROT_BOOT;
 		rt->rtm_scope = RT_SCOPE_HOST;
 		rt->rtm_type = RTN_LOCAL;
 	}
-	attr(&b, RTA_OIF, &lo, sizeof(lo));
-	msg_end(&b);
-	return transact(NETLINK_ROUTE, &b, 1);
+	attr(b, RTA_OIF, &lo, sizeof(lo));
+	msg_end(b);
 }
 
 /* An address on lo that is not loopback. glibc's getaddrinfo with
@@ -374,45 +369,68 @@ route_all_local(uint8_t family, int lo)
  * no interface has an address of besides 127.0.0.1 and ::1: without one a
  * captured name would not resolve for them. One the stub never gives
  * (beyond FAKEIP_MAX), so nothing can mean it. */
-static int
-address_on_lo(uint8_t family, int lo)
+static void
+address_on_lo(struct nlb *b, uint8_t family, int lo)
 {
 	static const uint8_t a4[4] = { 198, 19, 255, 254 },
 			     a6[16] = { 0xfd, 0x73, 0x62, 0x78, 0x78, 0, 0, 0,
 					0, 0, 0, 0, 0xff, 0xff, 0xff, 0xfe };
-	struct nlb b = { .len = 0 };
 	struct ifaddrmsg *ifa;
 
-	msg_begin(&b, RTM_NEWADDR, NLM_F_CREATE | NLM_F_REPLACE | NLM_F_ACK,
+	msg_begin(b, RTM_NEWADDR, NLM_F_CREATE | NLM_F_REPLACE | NLM_F_ACK,
 		  0, 0, false);
-	if ((ifa = put(&b, sizeof(*ifa)))) {
+	if ((ifa = put(b, sizeof(*ifa)))) {
 		ifa->ifa_family = family;
 		ifa->ifa_prefixlen = family == AF_INET ? 32 : 128;
 		ifa->ifa_scope = RT_SCOPE_HOST;
 		ifa->ifa_index = (uint32_t)lo;
 	}
-	attr(&b, IFA_LOCAL, family == AF_INET ? a4 : a6,
+	attr(b, IFA_LOCAL, family == AF_INET ? a4 : a6,
 	     family == AF_INET ? 4 : 16);
-	attr(&b, IFA_ADDRESS, family == AF_INET ? a4 : a6,
+	attr(b, IFA_ADDRESS, family == AF_INET ? a4 : a6,
 	     family == AF_INET ? 4 : 16);
-	msg_end(&b);
-	return transact(NETLINK_ROUTE, &b, 1);
+	msg_end(b);
+}
+
+/* The route and the address of one family, in one send. */
+static int
+family_routes(int fd, uint8_t family, int lo)
+{
+	struct nlb b = { .len = 0 };
+
+	route_all_local(&b, family, lo);
+	address_on_lo(&b, family, lo);
+	return transact(fd, &b, b.nmsg);
+}
+
+static int
+nl_socket(int proto)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto);
+
+	return fd < 0 ? -errno : fd;
 }
 
 int
 linux_capture_setup(void)
 {
 	static struct nlb b;
-	int lo = (int)if_nametoindex("lo"), r, v6;
+	int lo = (int)if_nametoindex("lo"), r, v6, fd;
 
 	if (lo == 0)
 		return -errno;
-	if ((r = route_all_local(AF_INET, lo)) < 0 ||
-	    (r = address_on_lo(AF_INET, lo)) < 0)
+	if ((fd = nl_socket(NETLINK_ROUTE)) < 0)
+		return fd;
+	r = family_routes(fd, AF_INET, lo);
+	/* No IPv6 in this kernel or namespace (disable_ipv6): IPv4 only.
+	 * A socket of its own: a failure leaves answers unread. */
+	close(fd);
+	if (r < 0)
 		return r;
-	/* No IPv6 in this kernel or namespace (disable_ipv6): IPv4 only. */
-	if ((v6 = route_all_local(AF_INET6, lo)) == 0)
-		v6 = address_on_lo(AF_INET6, lo);
+	if ((fd = nl_socket(NETLINK_ROUTE)) < 0)
+		return fd;
+	v6 = family_routes(fd, AF_INET6, lo);
+	close(fd);
 	memset(&b, 0, sizeof(b));
 	msg_begin(&b, NFNL_MSG_BATCH_BEGIN, 0, AF_UNSPEC, NFNL_SUBSYS_NFTABLES,
 		  true);
@@ -423,7 +441,10 @@ linux_capture_setup(void)
 	msg_begin(&b, NFNL_MSG_BATCH_END, 0, AF_UNSPEC, NFNL_SUBSYS_NFTABLES,
 		  true);
 	msg_end(&b);
+	if ((fd = nl_socket(NETLINK_NETFILTER)) < 0)
+		return fd;
 	/* Every message but the batch's two delimiters asked for an ack. */
-	r = transact(NETLINK_NETFILTER, &b, b.nmsg - 2);
+	r = transact(fd, &b, b.nmsg - 2);
+	close(fd);
 	return r < 0 ? r : v6 == 0 ? 0 : 1;
 }
