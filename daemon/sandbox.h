@@ -163,6 +163,9 @@ struct sandbox_exec {
  * other TCP connection leaving it to SANDBOX_CAPTURE_PORT on loopback, and
  * every DNS query to the stub resolver at SANDBOX_DNS_PORT. */
 #define SANDBOX_CAPTURE_PORT 3127
+/* The sandbox's host name (its own UTS namespace); its stub resolver
+ * answers it with loopback, as nss-myhostname would. */
+#define SANDBOX_HOSTNAME "sbx"
 #define SANDBOX_DNS_PORT 53
 
 /* A spawned sandbox; its fds belong to the caller until

@@ -742,7 +742,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 			_exit(125); /* the daemon gave up on us */
 		close(sync_fd);
 	}
-	if (sethostname("sbx", 3) < 0)
+	if (sethostname(SANDBOX_HOSTNAME, strlen(SANDBOX_HOSTNAME)) < 0)
 		fail(sfd, STEP_HOSTNAME, errno);
 	if (p->net == SANDBOX_NET_NAMESPACE && (err = probe_loopback_up()) < 0)
 		fail(sfd, STEP_LOOPBACK, -err);

@@ -15,7 +15,9 @@
  * when the port is known. Otherwise NXDOMAIN, reported as a network
  * violation once per name in a row (resolvers ask for A and AAAA, and
  * retry). "localhost" and names below it are the sandbox's own loopback
- * (RFC 6761); an address literal sent as a name is answered with itself.
+ * (RFC 6761), and so is its host name (SANDBOX_HOSTNAME: programs look
+ * themselves up, Java's InetAddress.getLocalHost); reverse lookups are
+ * NXDOMAIN without a violation; an address literal sent as a name is answered with itself.
  * Types other than A and AAAA get an empty answer for a name that would
  * get an address, so a resolver falls back to A/AAAA at once.
  */
@@ -35,6 +37,7 @@
 #include "daemon/proxy/dns-msg.h"
 #include "daemon/proxy/fakeip.h"
 #include "daemon/proxy/int.h"
+#include "daemon/sandbox.h"
 
 /* Made-up addresses stay the same for the sandbox's life: any TTL is
  * right; a short one keeps resolver caches from outliving a rule change
@@ -67,6 +70,23 @@ struct dns_stub {
 	struct fakeip map;
 	struct host last_denied;	/* reported already */
 };
+
+/* Reverse lookups (PTR under in-addr.arpa and ip6.arpa): no host to
+ * connect to, nothing to allow; answered NXDOMAIN without a violation
+ * (servers look their clients up, Python's http.server among them). */
+static bool
+reverse_name(const struct host *h)
+{
+	static const char *const zones[] = { ".in-addr.arpa", ".ip6.arpa" };
+	size_t i, n;
+
+	for (i = 0; i < 2; i++) {
+		n = strlen(zones[i]);
+		if (h->len > n && strcmp(h->text + h->len - n, zones[i]) == 0)
+			return true;
+	}
+	return false;
+}
 
 /* Whether h may get an address (see the top of this file). */
 static bool
@@ -137,11 +157,14 @@ answer(struct dns_stub *d, const uint8_t *msg, size_t len, uint8_t *out,
 			addr = h.addr, alen = 4;
 		else if (h.kind == HOST_IPV6 && q.qtype == DNS_TYPE_AAAA)
 			addr = h.addr, alen = 16;
-	} else if (proxy_rules_localhost(&h)) {
+	} else if (proxy_rules_localhost(&h) ||
+	    strcmp(h.text, SANDBOX_HOSTNAME) == 0) {
 		if (q.qtype == DNS_TYPE_A)
 			addr = lo4, alen = 4;
 		else if (q.qtype == DNS_TYPE_AAAA)
 			addr = lo6, alen = 16;
+	} else if (reverse_name(&h)) {
+		rcode = DNS_NXDOMAIN;
 	} else if (!name_may_connect(d->px->rules, &h)) {
 		report_denied(d, &h);
 		rcode = DNS_NXDOMAIN;

@@ -88,6 +88,13 @@ print(len(s.recv(100)))' 2>"$T/err")
 expect_eq "HTTP naming another Host: closed unanswered" "$out" 0
 check "the tunnel check says why" grep -q 'blocked network pub.test:'"$WEB"'.*another host' "$T/err"
 
+# The sandbox's own host name is its loopback; reverse lookups find
+# nothing; neither is a violation.
+out=$(sbx run -- getent ahostsv4 sbx 2>"$T/err" | awk 'NR==1{print $1}')
+expect_eq "the sandbox's host name is its loopback" "$out" 127.0.0.1
+sbx run -- getent hosts 198.18.0.1 >/dev/null 2>>"$T/err"
+check "no violation for either" absent '^sbx: blocked' "$T/err"
+
 # A name no rule allows: NXDOMAIN from the stub, nothing asked outside.
 : >"$T/dns.log.before"
 np getent hosts secret.test >/dev/null 2>"$T/err"
