@@ -325,6 +325,10 @@ void linux_mntns_reaped(pid_t pid);
  * made a copy of the template's. */
 void linux_mntns_proc(int handback, int done_w, bool entered);
 int linux_netns_lend(void);
+/* Makes the proxy's sockets in the calling process's network namespace
+ * (with capture its capture and DNS ones too) and sends them to the
+ * daemon on sfd (linux/listeners.c). 0 or -errno. */
+int linux_send_listeners(int sfd, bool capture);
 /* In a fresh network namespace with lo up: every address local, TCP and
  * DNS leaving for anything but loopback redirected to the capture and DNS
  * ports (linux/capture.c). 0; 1: IPv4 only (no IPv6 here); -errno. */
