@@ -168,7 +168,10 @@ answer(struct dns_stub *d, const uint8_t *msg, size_t len, uint8_t *out,
 	} else if (!name_may_connect(d->px->rules, &h)) {
 		report_denied(d, &h);
 		rcode = DNS_NXDOMAIN;
-	} else if (q.qtype == DNS_TYPE_A || q.qtype == DNS_TYPE_AAAA) {
+	} else if (q.qtype == DNS_TYPE_A || (q.qtype == DNS_TYPE_AAAA &&
+	    d->px->lis[PROXY_FD_CAPTURE6] != NULL)) {
+		/* (No IPv6 capture in the namespace: no AAAA, so that
+		 * programs do not try an address they cannot reach.) */
 		if ((r = fakeip_get(&d->map, &h, &idx)) < 0) {
 			log_warn("session %llu: DNS stub: %s",
 			    (unsigned long long)d->px->session_id, r ==
