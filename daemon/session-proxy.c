@@ -74,6 +74,9 @@ session_proxy_listeners(struct session *s, int *fds, int nfds,
 					   session_answered_hook };
 	int slot[PROXY_FD_MAX], i, k = 0;
 
+	/* A record that does not say: the first nfds slots. */
+	if (which == 0 && nfds > 0 && nfds <= PROXY_FD_MAX)
+		which = (1u << nfds) - 1;
 	for (i = 0; i < PROXY_FD_MAX; i++)
 		slot[i] = (which & (1u << i)) && k < nfds ? fds[k++] : -1;
 	if (s->proxy || k != nfds || slot[0] < 0 || slot[1] < 0) {
