@@ -227,6 +227,29 @@ needs_userns(struct doctor *d, const char *name)
 		   "fix userns first (see its line)");
 }
 
+/* Transparent capture, as sbxd probes it, once a network namespace
+ * works. */
+static void
+check_capture(struct doctor *d, bool userns)
+{
+	struct probe_fail f;
+	char buf[160];
+
+	if (probe_capture(userns, &f) == 0) {
+		doctor_add(d, DOCTOR_OK, "capture", "routes and nftables in a "
+			   "new network namespace send a connection to any "
+			   "address to sbxd's capture port: programs that "
+			   "ignore the proxy variables reach the proxy too");
+		return;
+	}
+	doctor_fix(doctor_add(d, DOCTOR_WARN, "capture", "%s: only programs "
+			      "that use the proxy variables reach the network",
+			      failed(&f, buf, sizeof(buf))),
+		   "use a kernel with nf_tables and its NAT, redirect and "
+		   "conntrack parts (CONFIG_NF_TABLES, CONFIG_NFT_NAT, "
+		   "CONFIG_NFT_REDIR, CONFIG_NF_CONNTRACK)");
+}
+
 static void
 check_netns(struct doctor *d, bool userns)
 {
@@ -243,6 +266,7 @@ check_netns(struct doctor *d, bool userns)
 		doctor_add(d, DOCTOR_OK, "netns", "a new network namespace%s "
 			   "brings loopback up and connects over 127.0.0.1",
 			   userns ? " (in a new user namespace)" : "");
+		check_capture(d, userns);
 		return;
 	}
 	/* sbxd does without: the host's network, confined to the proxy

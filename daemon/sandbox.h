@@ -45,6 +45,9 @@ struct sandbox_caps {
 	bool landlock_audit;       /* Landlock denials read from audit */
 	char landlock_audit_off[128]; /* if not, why ("": Landlock < 7) */
 	bool userns;               /* unprivileged user namespaces usable */
+	bool capture;              /* SANDBOX_NET_NAMESPACE: every TCP
+				      connection and DNS query is captured
+				      (linux/capture.c) */
 	bool connect_mediated;     /* SANDBOX_NET_HOST_PORTS: the daemon
 				      makes the command's connect() calls,
 				      to the proxy's address only */
@@ -168,6 +171,14 @@ struct sandbox_exec {
 /* Where the sandbox's proxy listeners sit inside its network namespace. */
 #define SANDBOX_HTTP_PROXY_PORT 3128
 #define SANDBOX_SOCKS_PROXY_PORT 1080
+/* Transparent capture (caps.capture): the namespace's nftables send every
+ * other TCP connection leaving it to SANDBOX_CAPTURE_PORT on loopback, and
+ * every DNS query to the stub resolver at SANDBOX_DNS_PORT. */
+#define SANDBOX_CAPTURE_PORT 3127
+/* The sandbox's host name (its own UTS namespace); its stub resolver
+ * answers it with loopback, as nss-myhostname would. */
+#define SANDBOX_HOSTNAME "sbx"
+#define SANDBOX_DNS_PORT 53
 
 /* A spawned sandbox; its fds belong to the caller until
  * sandbox_proc_release(). The session init's pidfd arrives in a STARTED
@@ -211,6 +222,8 @@ enum sandbox_status_kind {
 	SANDBOX_STATUS_HOST_LISTENERS = 7, /* fds: the listeners of
 					      sandbox_request.listen */
 };
+/* The most fds a record carries: a job's host listeners (SANDBOX_LISTEN_MAX)
+ * or the proxy's listeners record (7 with capture). */
 #define SANDBOX_STATUS_MAXFDS SANDBOX_LISTEN_MAX
 
 /* A syscall the sandbox refused (seccomp user notification), or a change

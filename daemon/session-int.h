@@ -155,7 +155,8 @@ void session_limits_describe(struct session *s, Sbx__SessionInfo *info);
 
 /* session-proxy.c: serves the listeners the sandbox made in its network
  * namespace (closes them when the session has a proxy already). */
-void session_proxy_listeners(struct session *s, int *fds, int nfds);
+void session_proxy_listeners(struct session *s, int *fds, int nfds,
+			     unsigned which);
 /* Host loopback listeners made before the spawn (no network namespace):
  * their ports in ports[2]; -EADDRNOTAVAIL when none could be made. */
 int session_loopback_proxy(struct session *s, uint16_t ports[2]);

@@ -61,23 +61,31 @@ session_approval(struct session *s, const Sbx__ApprovalDecision *d,
 	return -ENOENT;
 }
 
-/* The sandbox made its proxy listeners (HTTP, SOCKS5) inside its network
- * namespace: the proxy serves them, for this session only. */
+/* The sandbox made its proxy listeners (HTTP, SOCKS5, and with capture
+ * its capture and DNS sockets) inside its network namespace: the proxy
+ * serves them, for this session only. which: the PROXY_FD_* slots the fds
+ * fill, in order. */
 void
-session_proxy_listeners(struct session *s, int *fds, int nfds)
+session_proxy_listeners(struct session *s, int *fds, int nfds,
+			unsigned which)
 {
 	const struct proxy_hooks hooks = { s, session_send_hook,
 					   session_violation, NULL,
 					   session_answered_hook };
-	int i;
+	int slot[PROXY_FD_MAX], i, k = 0;
 
-	if (s->proxy) {
+	/* A record that does not say: the first nfds slots. */
+	if (which == 0 && nfds > 0 && nfds <= PROXY_FD_MAX)
+		which = (1u << nfds) - 1;
+	for (i = 0; i < PROXY_FD_MAX; i++)
+		slot[i] = (which & (1u << i)) && k < nfds ? fds[k++] : -1;
+	if (s->proxy || k != nfds || slot[0] < 0 || slot[1] < 0) {
 		for (i = 0; i < nfds; i++)
 			close(fds[i]);
 		return;
 	}
-	s->proxy = proxy_attach(s->id, s->policy, &hooks, fds,
-				nfds);
+	s->proxy = proxy_attach(s->id, s->policy, &hooks, slot,
+				PROXY_FD_MAX);
 	session_forward_attach(s);
 }
 /* No network namespace (SANDBOX_NET_HOST_PORTS): the proxy's ports are

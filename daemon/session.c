@@ -189,7 +189,8 @@ read_status(struct session *s)
 			continue;
 		}
 		if (rec.kind == SANDBOX_STATUS_LISTENERS) {
-			session_proxy_listeners(s, fds, nfds);
+			session_proxy_listeners(s, fds, nfds,
+						(unsigned)rec.value);
 			continue;
 		}
 		if (rec.kind == SANDBOX_STATUS_HOST_LISTENERS) {

@@ -4,7 +4,7 @@
 pkgs="gcc make pkg-config protobuf-c-compiler libprotobuf-c-dev libevent-dev
 libseccomp-dev libsystemd-dev libssl-dev libjansson-dev clang
 libclang-rt-14-dev python3 python3-psutil procps util-linux iproute2 systemd git
-tmux strace gdb postgresql"
+tmux strace gdb postgresql openssh-client openssh-server"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

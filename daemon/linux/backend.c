@@ -78,8 +78,16 @@ load_groups(void)
 static void
 choose_net(const char *why)
 {
+	struct probe_fail f;
+
 	if (!why) {
 		lb.caps.net = SANDBOX_NET_NAMESPACE;
+		lb.caps.capture = probe_capture(!lb.cfg.privileged, &f) == 0;
+		if (!lb.caps.capture)
+			degrade("no transparent capture (%s: %s): only "
+				"programs that use the proxy variables reach "
+				"the network; others get no DNS and no route",
+				f.step, f.err ? strerror(f.err) : "wrong");
 		return;
 	}
 	if (lb.caps.landlock_abi < 4) {
@@ -108,6 +116,11 @@ mediate_connect(const char *why)
 		"network; TCP only, to their session's two proxy ports only "
 		"(Landlock%s); no UDP, raw sockets or listening (seccomp)",
 		why, r == 0 ? "; connect() made by sbxd" : "");
+	/* Capturing needs a namespace whose routes and nftables are the
+	 * sandbox's alone: in the host's, none can be made safely. */
+	degrade("no transparent capture without a network namespace: only "
+		"programs that use the proxy variables reach the network; "
+		"others get no DNS and no route");
 	if (r < 0)
 		degrade("connect() is not made by sbxd (%s): Landlock matches "
 			"the proxy ports on any address, so a server elsewhere "

@@ -147,39 +147,6 @@ fail(int fd, int step, int err)
 	_exit(125);
 }
 
-/* The proxy's listeners, made inside the sandbox's network namespace and
- * handed to the daemon, which serves them: a connection to them can only
- * come from this sandbox. */
-static int
-send_listeners(int sfd)
-{
-	static const int ports[2] = { SANDBOX_HTTP_PROXY_PORT,
-				      SANDBOX_SOCKS_PROXY_PORT };
-	struct sandbox_status rec = { .kind = SANDBOX_STATUS_LISTENERS };
-	int fds[2] = { -1, -1 }, one = 1, i, r = 0;
-
-	for (i = 0; i < 2 && r == 0; i++) {
-		struct sockaddr_in sa = { .sin_family = AF_INET,
-					  .sin_port = htons((uint16_t)ports[i]),
-					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-
-		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC |
-					SOCK_NONBLOCK, 0);
-		if (fds[i] < 0 ||
-		    setsockopt(fds[i], SOL_SOCKET, SO_REUSEADDR, &one,
-			       sizeof(one)) < 0 ||
-		    bind(fds[i], (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-		    listen(fds[i], 128) < 0)
-			r = -errno;
-	}
-	if (r == 0 && fdpass_send(sfd, &rec, sizeof(rec), fds, 2) < 0)
-		r = -errno;
-	for (i = 0; i < 2; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-	return r;
-}
-
 void
 linux_drop_bounding(void)
 {
@@ -695,10 +662,14 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 			_exit(125); /* the daemon gave up on us */
 		close(sync_fd);
 	}
-	if (sethostname("sbx", 3) < 0)
+	if (sethostname(SANDBOX_HOSTNAME, strlen(SANDBOX_HOSTNAME)) < 0)
 		fail(sfd, STEP_HOSTNAME, errno);
 	if (p->net == SANDBOX_NET_NAMESPACE && (err = probe_loopback_up()) < 0)
 		fail(sfd, STEP_LOOPBACK, -err);
+	/* A namespace used again (linux/netns.c) had its loopback brought
+	 * up, and its capture made, by the first session in it. */
+	if (p->capture && err == 1 && (err = linux_capture_setup()) < 0)
+		fail(sfd, STEP_CAPTURE, -err);
 	if (direct)
 		linux_host_pts_open(p);
 	if (direct && (step = linux_mount_build(p, &err, NULL, NULL)) != 0)
@@ -723,7 +694,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	if (direct && p->emulate &&
 	    (err = linux_supervisor_prepare(p, &f, own)) < 0)
 		fail(sfd, STEP_SUPERVISOR, -err);
-	if (p->proxy && (err = send_listeners(sfd)) < 0)
+	if (p->proxy && (err = linux_send_listeners(sfd, p->capture)) < 0)
 		fail(sfd, STEP_PROXY_LISTEN, -err);
 	if ((err = linux_drop_privs(p)) < 0)
 		fail(sfd, STEP_DROP_PRIVS, -err);
@@ -751,7 +722,7 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 	 * (linux/netns.c): its counters go on, so the run's are a difference
 	 * from here, read while warm from our own /proc (the one before it
 	 * may be a used mount namespace's, of a gone pid namespace). */
-	if (p->proxy)
+	if (p->proxy && !p->capture)
 		net_own = direct_net(&net_base) == 0;
 	c = (struct command){ p, f, sfd, go, sigfd, NULL, 0, sup, 0 };
 	cmd = clone(command_entry, stack + COMMAND_STACK,

@@ -29,6 +29,7 @@ enum linux_step {
 	STEP_PDEATHSIG,
 	STEP_HOSTNAME,
 	STEP_LOOPBACK,
+	STEP_CAPTURE,
 	STEP_MOUNT_PRIVATE,
 	STEP_MOUNT_CLONE,
 	STEP_MOUNT_READONLY,
@@ -105,6 +106,8 @@ struct sandbox_plan {
 	int ngroups;
 	bool userns;
 	enum sandbox_net net;
+	bool capture;              /* NAMESPACE with caps.capture: every
+				      connection captured (linux/capture.c) */
 	int landlock_abi;
 	const struct sock_fprog *seccomp;
 	bool seccomp_notify;       /* the listener goes to the daemon, or
@@ -325,6 +328,14 @@ void linux_mntns_reaped(pid_t pid);
  * made a copy of the template's. */
 void linux_mntns_proc(int handback, int done_w, bool entered);
 int linux_netns_lend(void);
+/* Makes the proxy's sockets in the calling process's network namespace
+ * (with capture its capture and DNS ones too) and sends them to the
+ * daemon on sfd (linux/listeners.c). 0 or -errno. */
+int linux_send_listeners(int sfd, bool capture);
+/* In a fresh network namespace with lo up: every address local, TCP and
+ * DNS leaving for anything but loopback redirected to the capture and DNS
+ * ports (linux/capture.c). 0; 1: IPv4 only (no IPv6 here); -errno. */
+int linux_capture_setup(void);
 void linux_netns_return(int listener);
 int linux_netns_enter(int nsfd);
 void linux_netns_leave(void);

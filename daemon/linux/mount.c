@@ -706,7 +706,9 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 	}
 	if ((r = lmount_build_dev(p, t.dev, t.tty, keep != NULL)) < 0)
 		return *err = -r, STEP_MOUNT_DEV;
-	if (p->net == SANDBOX_NET_NAMESPACE)
+	/* Captured, the JVM's own connections reach the proxy: no
+	 * proxy properties needed. */
+	if (p->net == SANDBOX_NET_NAMESPACE && !p->capture)
 		lmount_java(p);
 	/* The policy's paths and the workspace's walk (its ignore files,
 	 * the masks and read-only binds, and the masker it starts) with the

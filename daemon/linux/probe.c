@@ -226,8 +226,7 @@ probe_loopback_up(void)
 		r = -errno;
 	} else if (!(ifr.ifr_flags & IFF_UP)) {
 		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
-		if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
-			r = -errno;
+		r = ioctl(s, SIOCSIFFLAGS, &ifr) < 0 ? -errno : 1;
 	}
 	close(s);
 	return r;
@@ -266,6 +265,52 @@ int
 probe_netns(bool userns, struct probe_fail *f)
 {
 	return in_child(netns_fn, &userns, f);
+}
+
+/* A fresh namespace set up as a captured sandbox's: a connection to a
+ * made-up address must reach the capture port, which must tell where it
+ * was going. */
+static int
+capture_fn(const void *arg, struct probe_fail *f)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(SANDBOX_CAPTURE_PORT),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in to = { .sin_family = AF_INET,
+				  .sin_port = htons(443),
+				  .sin_addr.s_addr = htonl(0xc6120001) };
+	struct sockaddr_in orig;
+	socklen_t len = sizeof(orig);
+	bool userns = *(const bool *)arg;
+	int l, c, a, r;
+
+	if (unshare(CLONE_NEWNET | (userns ? CLONE_NEWUSER : 0)) < 0)
+		return step(f, "unshare(CLONE_NEWNET)", errno);
+	if ((r = probe_loopback_up()) < 0)
+		return step(f, "bringing lo up (SIOCSIFFLAGS)", -r);
+	if ((r = linux_capture_setup()) < 0)
+		return step(f, "routes and nftables rules (netlink)", -r);
+	l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l < 0 || c < 0 || bind(l, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(l, 1) < 0)
+		return step(f, "listening on the capture port", errno);
+	if (connect(c, (struct sockaddr *)&to, sizeof(to)) < 0)
+		return step(f, "connecting to 198.18.0.1:443", errno);
+	if ((a = accept4(l, NULL, NULL, SOCK_CLOEXEC)) < 0)
+		return step(f, "accepting the captured connection", errno);
+	if (getsockopt(a, SOL_IP, 80 /* SO_ORIGINAL_DST */, &orig, &len) < 0)
+		return step(f, "SO_ORIGINAL_DST", errno);
+	if (orig.sin_addr.s_addr != to.sin_addr.s_addr ||
+	    orig.sin_port != to.sin_port)
+		return step(f, "SO_ORIGINAL_DST names another address", 0);
+	return 0;
+}
+
+int
+probe_capture(bool userns, struct probe_fail *f)
+{
+	return in_child(capture_fn, &userns, f);
 }
 
 /* buf (PATH_MAX bytes) = dir/name; -ENAMETOOLONG when it does not fit. */

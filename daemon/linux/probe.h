@@ -35,8 +35,14 @@ int probe_seccomp(const struct sock_fprog *prog, bool notify,
  * loopback up as sandboxes bring it up, and a TCP connection over it. */
 int probe_netns(bool userns, struct probe_fail *f);
 
+/* Transparent capture in a fresh network namespace as probe_netns makes
+ * it (linux_capture_setup): a connection to a made-up address reaches the
+ * capture port, which knows the address. */
+int probe_capture(bool userns, struct probe_fail *f);
+
 /* Brings lo up in the calling process's network namespace (a sandbox
- * step, linux/init.c, and part of probe_netns). 0 or -errno. */
+ * step, linux/init.c, and part of probe_netns). 1: brought up (a fresh
+ * namespace), 0: it was up, or -errno. */
 int probe_loopback_up(void);
 
 /* In a fresh mount namespace (and user namespace as uid/gid when userns):

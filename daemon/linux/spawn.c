@@ -38,6 +38,7 @@ static const char *const step_names[STEP_MAX] = {
 	[STEP_PDEATHSIG] = "parent-death signal",
 	[STEP_HOSTNAME] = "hostname",
 	[STEP_LOOPBACK] = "loopback interface",
+	[STEP_CAPTURE] = "network capture (routes, nftables)",
 	[STEP_MOUNT_PRIVATE] = "private mount propagation",
 	[STEP_MOUNT_CLONE] = "cloning workspace and devices",
 	[STEP_MOUNT_READONLY] = "read-only root",
@@ -224,6 +225,7 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->ngroups = lb->ngroups;
 	p->userns = !lb->cfg.privileged;
 	p->net = lb->caps.net;
+	p->capture = p->net == SANDBOX_NET_NAMESPACE && lb->caps.capture;
 	p->landlock_abi = lb->caps.landlock_abi;
 	p->seccomp = !lb->have_seccomp ? NULL :
 		     lb->caps.ptrace && req->fs->no_ptrace ?

@@ -213,8 +213,14 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 		      "a network namespace nor by Landlock TCP rules): IP "
 		      "sockets fail.\n", f);
 	} else {
-		rules_line(f, "- Network: only through the sandbox's proxy "
-			   "(HTTP_PROXY/ALL_PROXY are set). Allowed hosts:",
+		rules_line(f, c->captured ? "- Network: through the sandbox's "
+			   "proxy, whether a program uses HTTP_PROXY/ALL_PROXY "
+			   "or not (every TCP connection and name lookup is "
+			   "captured; other UDP is refused). Allowed hosts:" :
+			   "- Network: only through the sandbox's proxy "
+			   "(HTTP_PROXY/ALL_PROXY are set; a program that "
+			   "ignores them gets no network: no transparent "
+			   "capture here). Allowed hosts:",
 			   &p->lists[POLICY_ALLOWED_DOMAINS], 20);
 		rules_line(f, "- Denied hosts:",
 			   &p->lists[POLICY_DENIED_DOMAINS], 12);
@@ -296,8 +302,10 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		json_decref(o);
 		o = NULL;
 	}
-	if (o && json_object_set_new(o, "tmp_limit",
-	    json_integer((json_int_t)c->tmp_limit)) < 0) {
+	if (o && (json_object_set_new(o, "tmp_limit",
+	    json_integer((json_int_t)c->tmp_limit)) < 0 ||
+	    json_object_set_new(o, "network_capture",
+	    json_boolean(c->captured)) < 0)) {
 		json_decref(o);
 		o = NULL;
 	}

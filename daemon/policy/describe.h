@@ -42,6 +42,9 @@ struct describe_ctx {
 				      process.allowPtrace is false */
 	struct policy_limit_defaults limits; /* the machine's defaults */
 	bool limits_enforced;      /* sandboxes have cgroups */
+	bool captured;             /* every TCP connection and DNS query
+				      reaches the proxy (transparent
+				      capture), not only proxied ones */
 };
 
 /* Builds the description; *text is malloc'd, *json a new reference. */

@@ -173,8 +173,12 @@ rule_service(const struct policy_list_info *info, const char *text,
 		    "127.0.0.0/8 or [::1])";
 		return -EINVAL;
 	}
-	if (d->port < 1024 || d->port == 3128 || d->port == 1080) {
-		*why = "port below 1024, or the sandbox proxy's 3128 or 1080: "
+	/* The sandbox's loopback ports sbx takes: the proxy's 3128 and
+	 * 1080, transparent capture's 3127 (SANDBOX_*_PORT in sandbox.h);
+	 * the DNS stub's 53 is below 1024. */
+	if (d->port < 1024 || d->port == 3128 || d->port == 1080 ||
+	    d->port == 3127) {
+		*why = "port below 1024, or sbx's own 3127, 3128 or 1080: "
 		    "it cannot be bound inside the sandbox";
 		return -EINVAL;
 	}

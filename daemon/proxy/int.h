@@ -18,6 +18,7 @@ struct ask;
 struct http_state;
 struct tunnel_check;
 struct upstream_url;
+struct dns_stub;
 
 /* Stop reading one side while this much waits to be written to the other. */
 #define PROXY_HIGH (1u << 20)
@@ -34,7 +35,10 @@ struct proxy {
 	uint64_t session_id;
 	struct proxy_hooks hooks;
 	struct proxy_rules *rules;	/* never NULL */
-	struct evconnlistener *lis[2];
+	/* HTTP, SOCKS5, captured TCP over IPv4 and IPv6 (PROXY_FD_*) */
+	struct evconnlistener *lis[4];
+	struct dns_stub *dns;		/* with capture: names, made-up
+					   addresses; else NULL */
 	/* Listeners paused (at a limit, or EMFILE) wait for fds here. */
 	struct fdlimit_waiter waiter;
 	struct event *reap_ev;
@@ -81,10 +85,15 @@ struct pconn {
 	/* The destination asked for, and how. */
 	struct host host;
 	uint16_t port;
-	const char *proto;		/* "http", "connect", "socks5",
+	const char *proto;		/* "http", "connect", "socks5", "tcp",
 					   "forward" */
 	struct forward *fwd;		/* a forward's connection */
 	int fwd_next;			/* its next target to try */
+	/* Captured (proxy/capture.c): the client's socket, reset when
+	 * refused; by_port: not port 80 or 443, so bytes that are neither
+	 * TLS nor HTTP pass (tunnel-check.h). */
+	int cfd;
+	bool by_port;
 	/* HTTP keep-alive: what u is connected to. */
 	struct host up_host;
 	uint16_t up_port;
@@ -196,5 +205,18 @@ void socks_start(struct pconn *pc);
 void tunnel_start(struct pconn *pc);
 /* The same without a check (pc->tc NULL): a forward's fixed destination. */
 void tunnel_relay(struct pconn *pc);
+/* proxy/capture.c: fd was accepted on a capture listener (pc->c's). */
+void capture_start(struct pconn *pc, int fd);
+
+/* proxy/dns-stub.c: serves fds[0] (UDP on 127.0.0.1), fds[1] (TCP),
+ * fds[2] (UDP on ::1) for px, any of them -1; each is consumed (set to
+ * -1). 0 or -errno (nothing served then). */
+int dns_stub_attach(struct proxy *px, int fds[3]);
+void dns_stub_free(struct proxy *px);
+/* The name the made-up address addr (4 or 16 bytes) stands for: 0 with
+ * *out set; -ENOENT when addr is not one; -ESRCH when it is one the stub
+ * never gave. */
+int dns_stub_name(const struct proxy *px, const uint8_t *addr, size_t len,
+    struct host *out);
 
 #endif

@@ -63,8 +63,19 @@ int
 proxy_init(const struct proxy_config *cfg, char *err, size_t errlen)
 {
 	config = *cfg;
-	dns = evdns_base_new(sbxd.base, EVDNS_BASE_INITIALIZE_NAMESERVERS |
-	    EVDNS_BASE_DISABLE_WHEN_INACTIVE);
+	if (cfg->resolv_conf != NULL) {
+		dns = evdns_base_new(sbxd.base,
+		    EVDNS_BASE_DISABLE_WHEN_INACTIVE);
+		if (dns == NULL || evdns_base_resolv_conf_parse(dns,
+		    DNS_OPTIONS_ALL, cfg->resolv_conf) != 0) {
+			snprintf(err, errlen, "--resolv-conf %s: cannot load "
+			    "it", cfg->resolv_conf);
+			return -EINVAL;
+		}
+	} else
+		dns = evdns_base_new(sbxd.base,
+		    EVDNS_BASE_INITIALIZE_NAMESERVERS |
+		    EVDNS_BASE_DISABLE_WHEN_INACTIVE);
 	if (dns == NULL) {
 		/* No usable resolv.conf: /etc/hosts still answers. */
 		log_warn("resolver: no usable /etc/resolv.conf; names resolve "
@@ -209,6 +220,7 @@ pconn_new(struct proxy *px, int fd)
 		return NULL;
 	}
 	pc->px = px;
+	pc->cfd = -1;
 	pio_pipe_init(&pc->pipe[0]);
 	pio_pipe_init(&pc->pipe[1]);
 	pc->c = pio_new(fd, pc);
@@ -238,7 +250,7 @@ pause_listeners(struct proxy *px, bool pause)
 {
 	int i;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 4; i++)
 		if (px->lis[i] != NULL) {
 			if (pause)
 				evconnlistener_disable(px->lis[i]);
@@ -278,10 +290,12 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 		return;
 	}
 	pconn_deadline(pc, config.head_timeout_ms);
-	if (l == px->lis[0])
+	if (l == px->lis[PROXY_FD_HTTP])
 		http_start(pc);
-	else
+	else if (l == px->lis[PROXY_FD_SOCKS])
 		socks_start(pc);
+	else
+		capture_start(pc, fd);
 }
 
 static void
@@ -318,7 +332,7 @@ proxy_attach(uint64_t session_id, const struct policy *policy,
 	char err[256] = "";
 	int i, r;
 
-	if (px == NULL || nfds != 2)
+	if (px == NULL || nfds < 2 || nfds > PROXY_FD_MAX)
 		goto fail;
 	px->session_id = session_id;
 	px->hooks = *hooks;
@@ -338,13 +352,20 @@ proxy_attach(uint64_t session_id, const struct policy *policy,
 	px->reap_ev = event_new(sbxd.base, -1, 0, reap_cb, px);
 	if (px->reap_ev == NULL)
 		goto fail;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < nfds && i < 4; i++) {
+		if (fds[i] < 0)
+			continue;
 		px->lis[i] = evconnlistener_new(sbxd.base, accept_cb, px,
 		    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, fds[i]);
 		if (px->lis[i] == NULL)
 			goto fail;
 		fds[i] = -1;
 		evconnlistener_set_error_cb(px->lis[i], accept_error_cb);
+	}
+	if (nfds > PROXY_FD_DNS_UDP6) {
+		r = dns_stub_attach(px, &fds[PROXY_FD_DNS_UDP]);
+		if (r < 0)
+			goto fail;
 	}
 	return px;
 fail:
@@ -434,10 +455,11 @@ proxy_free(struct proxy *px)
 		if (px->lo_next != NULL)
 			px->lo_next->lo_pprev = px->lo_pprev;
 	}
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 4; i++)
 		if (px->lis[i] != NULL)
 			evconnlistener_free(px->lis[i]);
 	proxy_forwards_end(px);
+	dns_stub_free(px);
 	while (px->conns != NULL)
 		pconn_close(px->conns);
 	ask_end_all(px, NULL);

@@ -19,6 +19,7 @@ struct proxy_config {
 	unsigned head_timeout_ms;	/* for a request head, a SOCKS5
 					   handshake, a tunnel's first bytes */
 	const char *hosts_file;		/* extra resolver entries, or NULL */
+	const char *resolv_conf;	/* NULL: /etc/resolv.conf */
 };
 
 /*
@@ -54,11 +55,24 @@ struct proxy_hooks {
 			 const struct proxy_answerer *by);
 };
 
+/* The sockets a proxy serves, by index in proxy_attach's fds. */
+enum {
+	PROXY_FD_HTTP,
+	PROXY_FD_SOCKS,
+	PROXY_FD_CAPTURE4,	/* transparent capture (SANDBOX_CAPTURE_PORT) */
+	PROXY_FD_CAPTURE6,
+	PROXY_FD_DNS_UDP,	/* the stub resolver (SANDBOX_DNS_PORT) */
+	PROXY_FD_DNS_TCP,
+	PROXY_FD_DNS_UDP6,
+	PROXY_FD_MAX
+};
+
 /*
- * Serves fds[0] (HTTP) and fds[1] (SOCKS5), listening sockets made inside
- * session_id's network namespace, with that session's effective policy
- * (read during this call only; NULL: every destination is denied). The fds
- * are consumed. NULL if it cannot (logged).
+ * Serves fds[PROXY_FD_*] (nfds of them, at least HTTP and SOCKS5; -1 for
+ * one that is not there), sockets made inside session_id's network
+ * namespace, with that session's effective policy (read during this call
+ * only; NULL: every destination is denied). The fds are consumed. NULL if
+ * it cannot (logged).
  */
 struct proxy *proxy_attach(uint64_t session_id, const struct policy *policy,
     const struct proxy_hooks *hooks, int *fds, int nfds);

@@ -24,6 +24,7 @@
  * - An SSH banner passes, but not one that could be read as an HTTP
  *   request line (it holds "HTTP/"): that is checked as HTTP.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
 
@@ -111,6 +112,38 @@ ssh_banner(const uint8_t *buf, size_t len)
 		return i < TUNNEL_SSH_LINE_MAX ? 0 : -1;
 	}
 	return -1;
+}
+
+/* The longest request line and method by_port waits for before calling
+ * it another protocol. */
+#define REQUEST_LINE_MAX 4096
+#define METHOD_MAX 20
+
+/*
+ * by_port: 1 when buf starts an HTTP/1.x request line (a method of
+ * capital letters, '-' or '_', a space, and " HTTP/" before the line's
+ * end), 0 when more bytes are needed to tell, -1 when it is another
+ * protocol. Decided on a prefix alone, so however the bytes arrive the
+ * answer is the same.
+ */
+static int
+request_line(const uint8_t *buf, size_t len)
+{
+	size_t i, n = len < REQUEST_LINE_MAX ? len : REQUEST_LINE_MAX;
+
+	for (i = 0; i < n && i < METHOD_MAX && ((buf[i] >= 'A' &&
+	    buf[i] <= 'Z') || buf[i] == '-' || buf[i] == '_'); i++)
+		;
+	if (i == METHOD_MAX)
+		return -1;
+	if (i == n)
+		return 0;	/* n == len here: more may come */
+	if (i == 0 || buf[i] != ' ')
+		return -1;
+	for (; i < n; i++)
+		if (buf[i] == '\n')
+			return memmem(buf, i, " HTTP/", 6) != NULL ? 1 : -1;
+	return n == len ? 0 : -1;
 }
 
 static bool
@@ -248,6 +281,8 @@ tunnel_check_feed(struct tunnel_check *t, const uint8_t *buf, size_t len,
 			return tls(t, buf, len);
 		if ((r = ssh_banner(buf, len)) != -1)
 			return r == 1 ? TUNNEL_CHECK_ALL : TUNNEL_CHECK_MORE;
+		if (t->by_port && (r = request_line(buf, len)) != 1)
+			return r == 0 ? TUNNEL_CHECK_MORE : TUNNEL_CHECK_ALL;
 		t->state = TC_HEAD;
 		http_parse_init(&t->req, HTTP_MODE_ORIGIN);
 	}

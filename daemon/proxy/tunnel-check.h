@@ -31,6 +31,11 @@ struct tunnel_check {
 	uint64_t	 left;		/* of a body by length */
 	struct http_chunked ck;
 	bool		 passed;	/* a request head passed */
+	/* A captured connection to a port other than 80 and 443: first
+	 * bytes that are neither TLS, SSH nor an HTTP request line pass the
+	 * whole stream (the rule allowed the port; what speaks there is
+	 * the server's business). TLS and HTTP are checked as ever. */
+	bool		 by_port;
 
 	/* Set on REFUSED. */
 	const char	*why;		/* static */
@@ -53,7 +58,8 @@ void	tunnel_check_init(struct tunnel_check *t, const struct host *host,
  * (none only when that host is an address), or an SSH banner, pass the
  * whole stream (encrypted from there). Anything else must be HTTP/1.x
  * requests, every one of them naming the host, followed through their
- * bodies (by length or chunked) to the next.
+ * bodies (by length or chunked) to the next; with by_port, anything that
+ * does not start as an HTTP request line passes instead.
  */
 int	tunnel_check_feed(struct tunnel_check *t, const uint8_t *buf,
 	    size_t len, size_t *ok);

@@ -289,7 +289,10 @@ tunnel_start(struct pconn *pc)
 		return;
 	}
 	tunnel_check_init(pc->tc, &pc->host, pc->port);
-	pconn_deadline(pc, proxy_config()->head_timeout_ms);
+	/* Captured, by port: the program made this connection itself and
+	 * may wait for the server to speak first (SMTP, MySQL). */
+	pc->tc->by_port = pc->by_port;
+	pconn_deadline(pc, pc->by_port ? 0 : proxy_config()->head_timeout_ms);
 	tunnel_relay(pc);
 }
 

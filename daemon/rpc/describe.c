@@ -27,6 +27,7 @@ rpc_describe(struct conn *c, const Sbx__Envelope *env)
 				   .host_network = caps->net ==
 						   SANDBOX_NET_HOST_PORTS,
 				   .no_network = caps->net == SANDBOX_NET_NONE,
+				   .captured = caps->capture,
 				   .unix_sockets = caps->unix_sockets,
 				   .ptrace = caps->ptrace,
 				   .protect_unguarded = caps->landlock_only &&

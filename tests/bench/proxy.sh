@@ -2,8 +2,10 @@
 # Proxy cost on loopback, one run, one markdown table. A local nginx
 # (python's http.server when there is none) serves a 100 MB and a 1 KB
 # file; proxy-client.sh fetches them directly, and from inside sbx through
-# its proxy by absolute-URI forwarding (sbx-fwd) and through CONNECT
-# tunnels (sbx-connect). When srt (@anthropic-ai/sandbox-runtime) is
+# its proxy by absolute-URI forwarding (sbx-fwd), through CONNECT
+# tunnels (sbx-connect) and, with every proxy variable unset, by name
+# through the sandbox's DNS stub and transparent capture (sbx-captured,
+# when the daemon captures). When srt (@anthropic-ai/sandbox-runtime) is
 # installed, ../shared/bench/peers-proxy.sh measures srt's proxy in the
 # same run (standalone: srtproxy-*, from inside srt: srt-*; its own direct
 # baseline is direct-peers). Then the daemon's RSS with 1,000 idle tunnels.
@@ -74,10 +76,14 @@ for _ in $(seq 100); do
 	sleep 0.05
 done
 
-printf '{"network": {"allowedDomains": ["127.0.0.1"]}}\n' >"$t/policy.json"
+printf '{"network": {"allowedDomains": ["127.0.0.1", "bench.test"]}}\n' \
+	>"$t/policy.json"
+# Captured, the sandbox names the server (127.0.0.1 inside is its own).
+printf '127.0.0.1 bench.test\n' >"$t/hosts"
 mkfifo "$t/ready"
 XDG_RUNTIME_DIR=$t/run "$b/sbxd" --socket "$t/run/sbxd.sock" --ready-fd 3 \
-	--policy "$t/policy.json" 3>"$t/ready" 2>"$t/sbxd.log" &
+	--policy "$t/policy.json" --hosts-file "$t/hosts" 3>"$t/ready" \
+	2>"$t/sbxd.log" &
 dpid=$!
 pids+=($dpid)
 read -r _ <"$t/ready" || die "sbxd did not start: $(cat "$t/sbxd.log")"
@@ -85,17 +91,22 @@ sbx() { "$b/sbxctl" --no-autostart --socket "$t/run/sbxd.sock" "$@"; }
 cd "$t/ws" || exit 1
 
 ROUNDS=${ROUNDS:-1}
+modes="fwd connect"
+sbx status | grep -q 'no transparent capture' ||
+	modes="$modes captured"
 for ((r = 1; r <= ROUNDS; r++)); do
 	echo "... round $r/$ROUNDS: direct" >&2
 	bash "$here/proxy-client.sh" direct "$url" >"$t/direct.$r"
-	for m in fwd connect; do
+	for m in $modes; do
 		echo "... round $r/$ROUNDS: through sbx: $m" >&2
-		sbx run -- bash "$here/proxy-client.sh" "$m" "$url" >"$t/sbx-$m.$r"
+		u=$url
+		[ $m = captured ] && u=http://bench.test:$PORT
+		sbx run -- bash "$here/proxy-client.sh" "$m" "$u" >"$t/sbx-$m.$r"
 	done
 done
 # Each metric's median over the rounds (times in us/ms, counts summed;
 # a _min the least, a _max the most).
-for c in direct sbx-fwd sbx-connect; do
+for c in direct $(printf 'sbx-%s ' $modes); do
 	"$PY" - "$t/$c".* >"$res/$c.tsv" <<'PYEOF'
 import re, statistics, sys
 vals = {}
@@ -166,7 +177,8 @@ echo
 "$PY" - "$res" "$TUNNELS" <<'PYEOF'
 import os, sys
 res, n = sys.argv[1], int(sys.argv[2])
-order = ["direct", "sbx-fwd", "sbx-connect", "direct-peers", "srtproxy-fwd",
+order = ["direct", "sbx-fwd", "sbx-connect", "sbx-captured", "direct-peers",
+         "srtproxy-fwd",
          "srtproxy-connect", "srt-fwd", "srt-connect"]
 cols = [c for c in order if os.path.exists(f"{res}/{c}.tsv")]
 def load(c):
@@ -189,7 +201,7 @@ def pct(k, c, base):
         return "%.0f%%" % (100 * float(data[c][k]) / float(data[base][k]))
     except (KeyError, ValueError, ZeroDivisionError):
         return "-"
-for k in ["big_MBps_median", "wrk_c1_rps", "wrk_c16_rps"]:
+for k in ["big_MBps_median", "wrk_c1_rps", "wrk_c16_rps", "conn_setup_us"]:
     row = [pct(k, c, "direct-peers" if (c.startswith("srt") or
                c == "direct-peers") and "direct-peers" in data else "direct")
            for c in cols]

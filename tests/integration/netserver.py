@@ -16,6 +16,8 @@ usage: netserver.py MODE LOG [--bind ADDR] [--port N] [ARGS...]
   git ROOT         git's smart HTTP: git http-backend as CGI over ROOT
   pypi DIR         a PEP 503 simple index: /simple/NAME/ lists DIR/*.whl
   npm              a registry answering GET /NAME with a packument
+  dns NAME=ADDR... a UDP name server: A records for those names, NXDOMAIN
+                   for the rest; logs "query NAME" for every question
 """
 import http.server
 import json
@@ -232,6 +234,36 @@ def serve_tls(listener, logpath, cert, key):
         threading.Thread(target=run, args=(conn,), daemon=True).start()
 
 
+def serve_dns(bind, port, logpath, entries):
+    names = dict(e.split("=", 1) for e in entries)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((bind, port))
+    print("listening %d" % s.getsockname()[1], flush=True)
+    while True:
+        msg, peer = s.recvfrom(4096)
+        if len(msg) < 12:
+            continue
+        o, labels = 12, []
+        while o < len(msg) and msg[o]:
+            labels.append(msg[o + 1:o + 1 + msg[o]].decode("ascii", "replace"))
+            o += 1 + msg[o]
+        name = ".".join(labels).lower()
+        qtype = struct.unpack("!H", msg[o + 1:o + 3])[0]
+        log(logpath, "query %s" % name)
+        question = msg[12:o + 5]
+        addr = names.get(name)
+        if addr is None:
+            head = msg[:2] + b"\x81\x83" + struct.pack("!HHHH", 1, 0, 0, 0)
+            s.sendto(head + question, peer)
+            continue
+        ans = b""
+        if qtype == 1:
+            ans = (b"\xc0\x0c" + struct.pack("!HHIH", 1, 1, 60, 4) +
+                   socket.inet_aton(addr))
+        head = msg[:2] + b"\x81\x80" + struct.pack("!HHHH", 1, 1 if ans else 0, 0, 0)
+        s.sendto(head + question + ans, peer)
+
+
 def main():
     mode, logpath = sys.argv[1], sys.argv[2]
     rest = sys.argv[3:]
@@ -243,6 +275,9 @@ def main():
             port = int(rest[1])
         rest = rest[2:]
     open(logpath, "a").close()
+    if mode == "dns":
+        serve_dns(bind, port, logpath, rest)
+        return
     if mode in ("raw", "dump", "tls", "reset"):
         fam = socket.AF_INET6 if ":" in bind else socket.AF_INET
         listener = socket.socket(fam, socket.SOCK_STREAM)

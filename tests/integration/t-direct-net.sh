@@ -6,7 +6,9 @@
 # In a network namespace the sandbox's init counts what the namespace
 # could not route; without one (--no-netns) sbxd counts the resolver
 # sockets and connects it refused. Nothing is said when nothing tried,
-# or when the command succeeded.
+# or when the command succeeded. With transparent capture a network
+# namespace has DNS and routes (t-capture): then only the part without one
+# runs here.
 . "$(dirname "$0")/lib.sh"
 LINE="sbx: a program tried to reach the network directly (N times: a name lookup or a connection), and the sandbox has no direct network: programs must use the proxy (HTTP_PROXY and HTTPS_PROXY are set in the sandbox); some ignore them (Node's built-in fetch, ssh)"
 # The count depends on the resolver's retries: N.
@@ -22,7 +24,10 @@ cd "$WS"
 # runs --no-netns itself below.
 sbx status | grep -Eq '^namespaces: .*\<net\>' ||
 	skip "no network namespaces for sandboxes here (SBXD_ARGS=${SBXD_ARGS:-})"
-
+captured=1
+sbx status | grep -q 'no transparent capture' && captured=0
+[ $captured = 1 ] && echo "note: transparent capture: namespace part not run"
+if [ $captured = 0 ]; then
 sbx run -- "$PY" -c "$(lookup example.com)" >"$T/out" 2>"$T/err"
 expect_eq "python: the lookup fails as it would offline" "$(cat "$T/out")" \
 	"Temporary failure in name resolution"
@@ -56,6 +61,7 @@ sbx run --json -- "$PY" -c "$(lookup example.com)" >/dev/null 2>"$T/err"
 check "--json: direct_net counted" "$PY" -c '
 import json, sys
 sys.exit(0 if json.loads(open(sys.argv[1]).read().splitlines()[-1])["direct_net"] > 0 else 1)' "$T/err"
+fi
 stop_daemon
 
 # Without a network namespace: the resolver's UDP socket is refused (and
@@ -70,7 +76,7 @@ stop_daemon
 
 # Privileged mode: the init counts in the sandbox's namespace all the same.
 user=${SBX_TEST_USER:-sbxtest}
-if [ "$(id -u)" -eq 0 ] && id "$user" >/dev/null 2>&1; then
+if [ $captured = 0 ] && [ "$(id -u)" -eq 0 ] && id "$user" >/dev/null 2>&1; then
 	chown -R "$user": "$WS"
 	chmod 755 "$T"
 	start_daemon --user "$user"

@@ -23,8 +23,8 @@ out=$("$BIN/sbxctl" doctor)
 rc=$?
 echo "$out"
 expect_eq "doctor exits 0" "$rc" 0
-for c in userns mount-api landlock seccomp seccomp-notify netns overlay \
-	daemon sandbox-write sandbox-read; do
+for c in userns mount-api landlock seccomp seccomp-notify netns capture \
+	overlay daemon sandbox-write sandbox-read; do
 	expect_eq "$c is ok" "$(status_of "$c" "$out")" ok
 done
 # Not ours to make ok here: audit is off or the daemon is in user mode,

@@ -22,7 +22,7 @@ main(void)
 	struct describe_ctx dc = { "/w", "linux", 6, true, false, false,
 				   "/tmp", false, false, withheld,
 				   64 << 20, 600, true, true,
-				   { { 1000, 4ull << 30, 50 } }, true };
+				   { { 1000, 4ull << 30, 50 } }, true, false };
 	struct policy_diags d = { 0 };
 	struct policy *u = NULL, *eff = NULL;
 	const struct policy *docs[1];
@@ -92,11 +92,23 @@ main(void)
 	fs->no_ptrace = false;
 	free(text);
 	json_decref(j);
-	/* No network namespace on this host: no servers, no UDP. */
+	/* Transparent capture: said, in text and JSON. */
+	dc.captured = true;
+	CHECK_INT(describe_build(eff, fs, &dc, &text, &j), 0);
+	CHECK(text && strstr(text, "whether a program uses "
+			     "HTTP_PROXY/ALL_PROXY or not"));
+	CHECK(json_is_true(json_object_get(j, "network_capture")));
+	free(text);
+	json_decref(j);
+	dc.captured = false;
+	/* No network namespace on this host: no servers, no UDP, no
+	 * capture. */
 	dc.host_network = true;
 	CHECK_INT(describe_build(eff, fs, &dc, &text, &j), 0);
 	CHECK(text && strstr(text, "- No UDP and no listening sockets (this "
 			     "host gives the sandbox no network namespace)"));
+	CHECK(text && strstr(text, "no transparent capture here"));
+	CHECK(json_is_false(json_object_get(j, "network_capture")));
 	CHECK(json_is_false(json_object_get(j, "local_servers")));
 	free(text);
 	json_decref(j);

@@ -100,12 +100,16 @@ test_host_services(void)
 	    "(localhost, 127.0.0.0/8 or [::1])");
 	bad("{\"network\": {\"hostServices\": [\"localhost:80\"]}}",
 	    POLICY_LAYER_USER, "t.json:1:31: error: network.hostServices[0]: "
-	    "\"localhost:80\": port below 1024, or the sandbox proxy's 3128 "
-	    "or 1080: it cannot be bound inside the sandbox");
+	    "\"localhost:80\": port below 1024, or sbx's own 3127, "
+	    "3128 or 1080: it cannot be bound inside the sandbox");
 	bad("{\"network\": {\"hostServices\": [\"localhost:3128\"]}}",
 	    POLICY_LAYER_USER, "t.json:1:31: error: network.hostServices[0]: "
-	    "\"localhost:3128\": port below 1024, or the sandbox proxy's 3128 "
-	    "or 1080: it cannot be bound inside the sandbox");
+	    "\"localhost:3128\": port below 1024, or sbx's own 3127, "
+	    "3128 or 1080: it cannot be bound inside the sandbox");
+	bad("{\"network\": {\"hostServices\": [\"localhost:3127\"]}}",
+	    POLICY_LAYER_USER, "t.json:1:31: error: network.hostServices[0]: "
+	    "\"localhost:3127\": port below 1024, or sbx's own 3127, "
+	    "3128 or 1080: it cannot be bound inside the sandbox");
 }
 
 static void

@@ -5,6 +5,7 @@
 #include "unit.h"
 
 static struct tunnel_check t;
+static bool by_port;	/* a captured connection to another port */
 
 static void
 init(const char *host, uint16_t port)
@@ -14,6 +15,7 @@ init(const char *host, uint16_t port)
 
 	CHECK_INT(host_canon(host, strlen(host), &h, &why), 0);
 	tunnel_check_init(&t, &h, port);
+	t.by_port = by_port;
 }
 
 /*
@@ -294,9 +296,42 @@ test_tls(void)
 	CHECK_INT(verdict("::1", 443, h, n, &p), TUNNEL_CHECK_ALL);
 }
 
+/* by_port: what is neither TLS, SSH nor an HTTP request line passes;
+ * HTTP is checked as ever. */
+static void
+test_by_port(void)
+{
+	static const char pg[] = "\0\0\0\x08\x04\xd2\x16\x2f";
+	size_t p;
+
+	by_port = true;
+	CHECK_INT(verdict("a.com", 5432, pg, sizeof(pg) - 1, &p),
+	    TUNNEL_CHECK_ALL);
+	CHECK_INT(verdict("a.com", 25, "EHLO x\r\n", 8, &p),
+	    TUNNEL_CHECK_ALL);
+	CHECK_INT(verdict("a.com", 6379, "PING\r\n", 6, &p),
+	    TUNNEL_CHECK_ALL);
+	CHECK_INT(verdict("a.com", 6379, "*1\r\n$4\r\nPING\r\n", 14, &p),
+	    TUNNEL_CHECK_ALL);
+	/* A long capital word is no method. */
+	CHECK_INT(verdict("a.com", 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 26, &p),
+	    TUNNEL_CHECK_ALL);
+	/* Still a method: more bytes wanted. */
+	CHECK_INT(verdict("a.com", 8080, "GET /x", 6, &p), TUNNEL_CHECK_MORE);
+	CHECK_INT(p, 0);
+	PASSES("a.com", "GET / HTTP/1.1\r\nHost: a.com:8080\r\n\r\n");
+	REFUSED("a.com", "GET / HTTP/1.1\r\nHost: b.com:8080\r\n\r\n",
+	    "another host");
+	/* Not by port: the same bytes do not pass. */
+	by_port = false;
+	CHECK(verdict("a.com", 25, "EHLO x\r\n", 8, &p) != TUNNEL_CHECK_ALL);
+	CHECK_INT(p, 0);
+}
+
 int
 main(void)
 {
+	test_by_port();
 	test_http_streams();
 	test_ssh();
 	test_tls();
