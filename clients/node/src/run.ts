@@ -144,6 +144,7 @@ export class RunHandle extends EventEmitter {
     this.exit = handled(new Promise((res, rej) => ((this.resolveExit = res), (this.rejectExit = rej))));
     this.stdout = new Readable({ highWaterMark: OUTPUT_HWM, read: () => this.conn?.resume(this.stdout) });
     this.stderr = new Readable({ highWaterMark: OUTPUT_HWM, read: () => this.conn?.resume(this.stderr) });
+    for (const s of [this.stdout, this.stderr]) s.on("close", () => this.conn?.resume(s));
     this.stdin = new Writable({
       highWaterMark: STDIN_CHUNK,
       write: (chunk: Buffer, _enc, cb) => this.writeStdin(chunk).then(() => cb(), cb),
@@ -262,6 +263,9 @@ export class RunHandle extends EventEmitter {
         break;
       case "output": {
         const s = m.value.stream === 2 ? this.stderr : this.stdout;
+        // A stream its reader destroyed: its output is dropped, never a
+        // reason to stop reading the connection.
+        if (s.destroyed) break;
         if (!s.push(Buffer.from(m.value.data.buffer, m.value.data.byteOffset, m.value.data.byteLength)))
           this.conn?.pause(s);
         break;
@@ -325,7 +329,7 @@ export class RunHandle extends EventEmitter {
       this.conn.resume(this.stderr);
       if (this.opts.ownsConnection) this.conn.end();
     }
-    this.stdout.push(null);
-    this.stderr.push(null);
+    if (!this.stdout.destroyed) this.stdout.push(null);
+    if (!this.stderr.destroyed) this.stderr.push(null);
   }
 }

@@ -81,3 +81,13 @@ test("many runs at once on one connection", async () => {
   assert.deepEqual(outs.map((o) => o.toString()), hs.map((_, i) => `${i}\n`));
   for (const h of hs) assert.equal((await h.exit).code, 0);
 });
+
+test("a stream destroyed unread does not stall the connection", { timeout: 30000 }, async () => {
+  const h = sbx.run(["head", "-c", "16777216", "/dev/zero"], { cwd: d.ws });
+  h.stdout.destroy();
+  const err = readAll(h.stderr);
+  const st = await h.exit;
+  assert.equal(st.code, 0);
+  assert.equal((await err).length, 0);
+  assert.ok((await sbx.status()).pid > 0);
+});
