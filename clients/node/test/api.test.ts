@@ -2,7 +2,7 @@
 // that goes on after a request's error), lifecycle events, describe,
 // policy explain and show, status, long-lived sandboxes, and autostart.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { connect, ConnectError, ErrorCode, SbxError, type Sbx } from "../src/index.js";
@@ -74,6 +74,45 @@ test("a violation reaches the run's handle and the summary", async () => {
   assert.deepEqual(seen, ["network blocked.test:80"]);
   assert.ok(st.violations >= 1);
   assert.ok(st.summaryLines.some((l) => l.includes("blocked.test")), st.summaryLines.join("\n"));
+});
+
+test("events(): violations of every session, from another connection", async () => {
+  const events = sbx.events();
+  await events.ready;
+  const h = sbx.run(["curl", "-sS", "--noproxy", "", "-o", "/dev/null", "http://watched.test/"], { cwd: d.ws });
+  const { sessionId } = await h.started;
+  await h.exit;
+  for await (const e of events) {
+    if (e.type === "violation" && e.value.sessionId === sessionId) {
+      assert.equal(e.value.kind, "network");
+      assert.equal(e.value.target, "watched.test:80");
+      break;
+    }
+  }
+});
+
+test("run options: the request's policy narrows, setEnv sets, env is offered", async () => {
+  writeFileSync(join(d.ws, "secret.txt"), "s3cret\n");
+  const open = sbx.run(["cat", "secret.txt"], { cwd: d.ws });
+  assert.equal((await readAll(open.stdout)).toString(), "s3cret\n");
+  const masked = sbx.run(["cat", "secret.txt"], { cwd: d.ws, policy: { denyRead: [join(d.ws, "secret.txt")] } });
+  const [out, st] = await Promise.all([readAll(masked.stdout), masked.exit]);
+  assert.notEqual(st.code, 0);
+  assert.equal(out.length, 0, "denyRead from the request's policy masks the file");
+  const env = sbx.run(["sh", "-c", "echo $NODE_TEST_A $NODE_TEST_B"], { cwd: d.ws, env: { PATH: "/usr/bin:/bin", NODE_TEST_A: "offered" }, setEnv: { NODE_TEST_B: "set" } });
+  assert.equal((await readAll(env.stdout)).toString(), "offered set\n");
+});
+
+test("half-close (sbx.end()): stdin ends, output and exit still come, then the daemon closes", async () => {
+  const c = await connect({ socket: d.socket, autostart: false });
+  const h = c.run(["sh", "-c", "cat; echo done"], { cwd: d.ws });
+  const out = readAll(h.stdout);
+  h.stdin.write("before end\n");
+  await h.started;
+  const closed = c.end();
+  assert.equal((await h.exit).code, 0);
+  assert.equal((await out).toString(), "before end\ndone\n");
+  await closed;
 });
 
 test("describe, policy explain and show, status", async () => {
