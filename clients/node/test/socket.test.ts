@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { existsSync } from "node:fs";
+import { ConnectError } from "../src/errors.js";
 import { findSocket } from "../src/socket.js";
 
 const uid = process.getuid!();
@@ -14,7 +15,15 @@ test("$SBX_SOCKET first", () => {
 
 test("then $XDG_RUNTIME_DIR/sbx when absolute", { skip: existsSync(priv) && "a root daemon serves this user here" }, () => {
   assert.equal(findSocket({ XDG_RUNTIME_DIR: "/r/u" }), "/r/u/sbx/sbxd.sock");
-  const rel = findSocket({ XDG_RUNTIME_DIR: "relative" });
-  assert.notEqual(rel, "relative/sbx/sbxd.sock", "a relative XDG_RUNTIME_DIR is not used");
+  // A relative one is not used: /run/user/UID, else /tmp/sbx-UID (or a
+  // refusal, when that is not this user's directory).
+  let rel: string;
+  try {
+    rel = findSocket({ XDG_RUNTIME_DIR: "relative" });
+  } catch (e) {
+    assert.ok(e instanceof ConnectError && e.socket === `/tmp/sbx-${uid}/sbxd.sock`, String(e));
+    assert.match(e.message, /is not yours/);
+    return;
+  }
   assert.ok(rel === `/run/user/${uid}/sbx/sbxd.sock` || rel === `/tmp/sbx-${uid}/sbxd.sock`, rel);
 });
