@@ -5,12 +5,7 @@
 # here against one daemon this script starts.
 . "$(dirname "$0")/lib.sh"
 need_served_user
-command -v node >/dev/null || skip "node not installed (tests/deps.sh installs it)"
-nd=$PWD/clients/node
-if [ ! -f "$nd/dist/test/stream.test.js" ]; then
-	fail "clients/node is not built (make node)"
-	done_test
-fi
+. "$HERE/node-lib.sh"
 chmod 755 "$T"
 mkdir "$T/user"
 chown "$user": "$T/user"
@@ -24,13 +19,7 @@ as env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$T/user" LANG=C.UTF-8 \
 	SBX_DAEMON_SOCKET="$SOCK" SBX_TEST_TMP="$T/user" SBX_BIN="$BIN" \
 	XDG_RUNTIME_DIR="$T/user" node --test --test-concurrency=2 \
 	"${files[@]}" >"$T/node.log" 2>&1
-rc=$?
-grep -E '^(not )?ok ' "$T/node.log"
-grep -q '^ok ' "$T/node.log" || fail "node --test ran nothing"
-if [ $rc -ne 0 ]; then
-	fail "node --test: $(grep -c '^not ok' "$T/node.log") failed"
-	grep -A25 '^not ok' "$T/node.log"
-fi
+node_result $?
 out=$(as "$BIN/sbxctl" --no-autostart --socket "$SOCK" --json status)
 check "the daemon was in privileged mode" grep -q '"run_mode": "privileged"' <<<"$out"
 stop_daemon
