@@ -28,4 +28,4 @@ node-check: node
 	(cd $(NODE_DIR) && $(NODE_BIN)/buf generate -o "$$t") && \
 	diff -u $(NODE_DIR)/src/gen/sbx_pb.ts "$$t/src/gen/sbx_pb.ts" || { echo \
 		"$(NODE_DIR)/src/gen is not what proto/sbx.proto generates: make node-gen" >&2; exit 1; }
-	cd $(NODE_DIR) && node --test dist/test/wire.test.js dist/test/socket.test.js examples/vscode-terminal/dist/test/*.test.js
+	cd $(NODE_DIR) && node --test dist/test/wire.test.js dist/test/socket.test.js dist/test/hello.test.js examples/vscode-terminal/dist/test/*.test.js

@@ -58,11 +58,18 @@ export class Connection {
           if (env.msg.case === "helloReply") {
             conn.hello = env.msg.value;
             conn.features = new Set(env.msg.value.features);
+            // Every frame is routed by its request id: a daemon that does
+            // not echo them (protocol 1) would have replies misrouted.
+            if (!conn.features.has("request-id") || !conn.features.has("multiplex")) {
+              socket.destroy();
+              reject(new ConnectionClosedError(`sbxd ${conn.hello.daemonVersion || "(unknown version)"} at ${path} is too old for this client (no request ids): update sbx`));
+              return;
+            }
             resolve(conn);
-          } else if (env.msg.case === "error") {
-            reject(new SbxError(env.msg.value.code, env.msg.value.message));
           } else {
-            reject(new ConnectionClosedError(`sbxd answered Hello with ${env.msg.case}`));
+            socket.destroy();
+            if (env.msg.case === "error") reject(new SbxError(env.msg.value.code, env.msg.value.message));
+            else reject(new ConnectionClosedError(`sbxd answered Hello with ${env.msg.case}`));
           }
         };
         conn.send({ case: "hello", value: { protocolVersion: ProtocolVersion.PROTOCOL_VERSION, clientName } }, 0n);
