@@ -204,6 +204,7 @@ RELEASE_TESTS ?= t-basic t-tty t-doctor t-policy-lint t-policy-push-signed \
 	t-exitcodes-concurrent
 check: deps
 	$(MAKE) BUILD=$(ASAN_BUILD) SANITIZE=address,undefined all unit
+	$(MAKE) node-check
 	$(MAKE) fuzz
 	tests/run-fuzz.sh $(BUILD)/fuzz $(FUZZ_SECONDS)
 	tests/run-integration.sh $(ASAN_BUILD)
@@ -245,3 +246,4 @@ demo: deps all
 clean:
 	rm -rf $(BUILD)
 -include packaging/packaging.mk
+include clients/node/node.mk
