@@ -218,9 +218,11 @@ home_overlay_remove(const char *ws)
 /* The blocks below dfd (closed here), each directory opened from its
  * parent's fd without following a link: a running sandbox renames in the
  * layer, and in privileged mode this walk is root's. One file system, at
- * most a million entries and 128 levels (deeper ones go uncounted). */
+ * most a million entries and 128 levels (deeper ones go uncounted);
+ * stopped once past stop bytes (0: never). */
 static void
-usage_at(int dfd, dev_t dev, int depth, uint64_t *bytes, unsigned long *n)
+usage_at(int dfd, dev_t dev, int depth, uint64_t stop, uint64_t *bytes,
+	 unsigned long *n)
 {
 	struct dirent *de;
 	struct stat st;
@@ -231,7 +233,8 @@ usage_at(int dfd, dev_t dev, int depth, uint64_t *bytes, unsigned long *n)
 		close(dfd);
 		return;
 	}
-	while (*n < 1000000 && (de = readdir(d))) {
+	while (*n < 1000000 && (!stop || *bytes <= stop) &&
+	       (de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -243,7 +246,7 @@ usage_at(int dfd, dev_t dev, int depth, uint64_t *bytes, unsigned long *n)
 		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
 			    O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0)
-			usage_at(fd, dev, depth + 1, bytes, n);
+			usage_at(fd, dev, depth + 1, stop, bytes, n);
 	}
 	closedir(d);
 }
@@ -277,7 +280,7 @@ disk_usage(int dfd, struct home_usage *u)
 }
 
 void
-home_overlay_measure(const char *ws, struct home_usage *u)
+home_overlay_measure(const char *ws, uint64_t stop, struct home_usage *u)
 {
 	char hex[65], path[PATH_MAX];
 	unsigned long n = 0;
@@ -298,7 +301,7 @@ home_overlay_measure(const char *ws, struct home_usage *u)
 		close(fd);
 		return;
 	}
-	usage_at(fd, st.st_dev, 0, &bytes, &n);
+	usage_at(fd, st.st_dev, 0, stop, &bytes, &n);
 	u->used = bytes + (uint64_t)st.st_blocks * 512;
 }
 
@@ -307,7 +310,7 @@ home_overlay_usage(const char *ws)
 {
 	struct home_usage u;
 
-	home_overlay_measure(ws, &u);
+	home_overlay_measure(ws, 0, &u);
 	return u.used;
 }
 

@@ -38,8 +38,10 @@ struct home_usage {
 
 /* The layers of ws: their file system's use where they have one (cheap),
  * else the allocated blocks of upper/ and work/ (a walk, at most a
- * million entries counted); 0 when there are none. */
-void home_overlay_measure(const char *ws, struct home_usage *u);
+ * million entries counted, stopped once past stop bytes unless stop is
+ * 0); 0 when there are none. */
+void home_overlay_measure(const char *ws, uint64_t stop,
+			  struct home_usage *u);
 uint64_t home_overlay_usage(const char *ws);
 
 /* limits.home where the policy sets none: a share of the state dir's

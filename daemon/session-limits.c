@@ -169,13 +169,15 @@ home_end(struct session *s)
 	const char *ws = session_workspace(s);
 	bool disk = sandbox_caps()->home_disk, was;
 	struct home_usage u;
+	uint64_t lim;
 	char detail[PATH_MAX + 160];
 	size_t n;
 
 	if (!s->policy || (!s->home_layers && !s->home_over))
 		return;
 	session_limit_defaults(&d);
-	if (!policy_limit_resolve(s->policy, POLICY_LIMIT_HOME, &d, &o))
+	if (!(lim = policy_limit_resolve(s->policy, POLICY_LIMIT_HOME, &d,
+					 &o)))
 		return; /* no limit, nothing that enforces one */
 	if (s->limit_hit[0])
 		return; /* memory or processes stopped it first */
@@ -190,10 +192,10 @@ home_end(struct session *s)
 	}
 	/* Said once, by the run that filled it (or took it over). */
 	was = home_overlay_over(ws);
-	home_overlay_measure(ws, &u);
-	home_overlay_set_over(ws, disk ? u.full : u.used >
-			      policy_limit_resolve(s->policy,
-						   POLICY_LIMIT_HOME, &d, &o));
+	/* The walk (where there is no file system to ask) ends once over:
+	 * it delays this run's exit status. */
+	home_overlay_measure(ws, lim, &u);
+	home_overlay_set_over(ws, disk ? u.full : u.used > lim);
 	if (was || !home_overlay_over(ws)) {
 		s->limit_hit[0] = '\0';
 		return;
@@ -257,7 +259,7 @@ session_home_usage(const struct session *s, uint64_t *used, uint64_t *limit)
 	const struct policy_origin *o;
 	struct home_usage u;
 
-	home_overlay_measure(session_workspace(s), &u);
+	home_overlay_measure(session_workspace(s), 0, &u);
 	*used = u.used;
 	/* The size its file system was made with is the one in force. */
 	session_limit_defaults(&d);

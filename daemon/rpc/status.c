@@ -29,7 +29,7 @@ workspace_disks(Sbx__WorkspaceDisk *d, Sbx__WorkspaceDisk **p, size_t max)
 		p[n] = &d[n];
 		d[n].workspace = (char *)ws;
 		ws_tmp_usage(ws, &d[n].tmp_used, &d[n].tmp_limit);
-		home_overlay_measure(ws, &u);
+		home_overlay_measure(ws, 0, &u);
 		d[n].home_used = u.used;
 		d[n].home_limit = u.size;
 		for (s = session_first(); s; s = session_next(s)) {
