@@ -35,8 +35,8 @@ struct lcgroup {
 	bool oom_watched;        /* v1: oom_efd is signalled on an OOM in
 				    it */
 	int fd[LCG_MAX_HIER];
-	int procs[LCG_MAX_HIER]; /* cgroup.procs, read-write: a v1 sandbox
-				    joins through a copy; empty to reuse */
+	int procs[LCG_MAX_HIER]; /* cgroup.procs, for writing: a v1 sandbox
+				    joins through a copy */
 	int charge;              /* memory.current (v1 usage_in_bytes) */
 	int stat[LCG_NSTATS];    /* lcg_stat_id's file in the hierarchy
 				    serving it, or -1 */
@@ -387,7 +387,7 @@ lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 		else if ((cg->fd[i] = openat(used[i].root, name,
 					     O_DIRECTORY | O_CLOEXEC)) < 0 ||
 			 (cg->procs[i] = openat(cg->fd[i], "cgroup.procs",
-						O_RDWR | O_CLOEXEC)) < 0)
+						O_WRONLY | O_CLOEXEC)) < 0)
 			r = -errno;
 		else
 			r = used[i].version == 2 ?
@@ -516,31 +516,49 @@ lcgroup_usage(const struct lcgroup *cg, struct sandbox_usage *u)
 				       cg->stat_div[LCG_STAT_CPU] : 1);
 }
 
-/* cg, now empty, made ready for another sandbox: empty in every
- * hierarchy, hardly charged, its peak reset and its counters' values
- * kept as the new start. False: remove it instead. */
-static bool
+/* cg made ready for another sandbox once empty in every hierarchy:
+ * hardly charged, its peak reset and its counters' values kept as the
+ * new start. 1: ready; 0: to be removed instead; -EBUSY: not empty yet
+ * (neither: a removal tried now could win the race with the last exit
+ * and lose a cgroup the pool would have kept). */
+static int
 recycle(struct lcgroup *cg)
 {
 	char buf[32];
 	uint64_t charge = 0;
 	bool oom;
 	ssize_t n;
-	int i;
+	int i, fd;
 
+	/* One hierarchy tells: a sandbox's processes are in all of them
+	 * (each joins every one before it forks). Opened anew each time: a
+	 * v1 cgroup.procs fd read again shows the list it read first for
+	 * as long as the kernel keeps that list (a second after the last
+	 * read). */
+	for (i = 0; i < nused && cg->fd[i] < 0; i++)
+		;
+	if (i < nused) {
+		if ((fd = openat(cg->fd[i], "cgroup.procs",
+				 O_RDONLY | O_CLOEXEC)) < 0)
+			return 0;
+		n = read(fd, buf, 1);
+		close(fd);
+		if (n != 0)
+			return n < 0 ? 0 : -EBUSY;
+	}
 	if (cg->spent || npool >= POOL_MAX || cg->stat[LCG_STAT_PEAK] < 0)
-		return false;
+		return 0;
 	for (i = 0; i < nused; i++)
-		if (cg->procs[i] < 0 || pread(cg->procs[i], buf, 1, 0) != 0)
-			return false;
+		if (cg->procs[i] < 0)
+			return 0;
 	if (cg->charge >= 0 &&
 	    ((n = pread(cg->charge, buf, sizeof(buf) - 1, 0)) <= 0 ||
 	     lcg_u64_parse(buf, (size_t)n, &charge) < 0 ||
 	     charge > POOL_MAX_CHARGE))
-		return false;
+		return 0;
 	/* v2 (Linux 6.12): this fd's peak from now; v1: the cgroup's. */
 	if (pwrite(cg->stat[LCG_STAT_PEAK], "0", 1, 0) != 1)
-		return false;
+		return 0;
 	read_stats(cg, cg->base, &oom);
 	return !oom;
 }
@@ -561,6 +579,9 @@ try_remove(struct lcgroup *cg)
 		    errno == ENOENT) {
 			close(cg->fd[i]);
 			cg->fd[i] = -1;
+			if (cg->procs[i] >= 0)
+				close(cg->procs[i]);
+			cg->procs[i] = -1;
 		} else
 			all = false;
 	}
@@ -575,15 +596,16 @@ pending_cb(evutil_socket_t fd, short what, void *arg)
 	struct lcgroup **pp = &pending, *cg;
 	uint64_t now = sbxd_now_ms();
 	bool gone, young = false;
+	int r;
 
 	/* Emptied: kept for reuse, or removed; not yet: looked at again. */
 	while ((cg = *pp)) {
-		if (recycle(cg)) {
+		if ((r = recycle(cg)) > 0) {
 			*pp = cg->next;
 			cg->next = pool;
 			pool = cg;
 			npool++;
-		} else if ((gone = try_remove(cg)) ||
+		} else if (((gone = r == 0 && try_remove(cg))) ||
 			   now - cg->freed_ms > 60000) {
 			if (!gone)
 				log_warn("sandbox cgroup s-%u still has "
