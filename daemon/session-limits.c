@@ -158,8 +158,9 @@ note_hit(struct session *s, const struct sandbox_usage *u,
 /* The home layer once the command has ended: its own file system full
  * (the sandbox's writes got ENOSPC) or, where nothing of that size holds
  * it, measured over limits.home (the workspace's next runs get a
- * read-only home). A violation either way, naming the layer; a run
- * whose home was read-only for it says why, once, in its exit status. */
+ * read-only home). A violation either way, naming the layer, by the run
+ * that filled it; a run whose home was read-only for it says why in its
+ * exit status. */
 static void
 home_end(struct session *s)
 {
@@ -184,6 +185,10 @@ home_end(struct session *s)
 	hit_text(s, POLICY_LIMIT_HOME, s->limit_hit, sizeof(s->limit_hit),
 		 &o);
 	if (s->home_over) {
+		/* A raised limit makes the next run's home writable. */
+		home_overlay_measure(ws, lim, &u);
+		if (u.used <= lim)
+			home_overlay_set_over(ws, false);
 		n = strlen(s->limit_hit);
 		snprintf(s->limit_hit + n, sizeof(s->limit_hit) - n, ": the "
 			 "home is read-only: its layer is over limits.home "

@@ -8,7 +8,8 @@
 # state dir is a small tmpfs the test mounts, so "bounded" is measured.
 # A user's daemon (no loop mounts) measures the layer after each run: the
 # run that went past the limit is reported, the next runs of the workspace
-# get a read-only home (EROFS) until the layer is reset.
+# get a read-only home (EROFS) until the layer is reset or the limit
+# raised.
 . "$(dirname "$0")/lib.sh"
 . "$HERE/policy-lib.sh"
 . "$HERE/violations-lib.sh"
@@ -38,6 +39,14 @@ if [ "$(id -u)" -ne 0 ]; then
 		"$(sbx run -- "$P" write "$H/more" x)" EROFS
 	check "and says why" grep -q "home is read-only: its layer is over limits.home" \
 		<<<"$(sbx run -- true 2>&1)"
+	echo '{"limits": {"home": "64M"}}' >"$WS/.sbx/policy.json"
+	sbx run -- true 2>/dev/null # measured under the raised limit
+	expect_eq "a raised limit: the next run's home is writable" \
+		"$(sbx run -- "$P" write "$H/more" x 2>/dev/null)" ok
+	echo '{"limits": {"home": "8M"}}' >"$WS/.sbx/policy.json"
+	sbx run -- true 2>/dev/null # over it again
+	expect_eq "over it again: read-only" \
+		"$(sbx run -- "$P" write "$H/more" x 2>/dev/null)" EROFS
 	sbx reset >/dev/null
 	expect_eq "after reset the home is writable again" \
 		"$(sbx run -- "$P" write "$H/more" x)" ok
