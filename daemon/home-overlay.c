@@ -351,6 +351,7 @@ home_overlay_over(const char *ws)
 int
 home_overlay_clean(void)
 {
+	static bool started;
 	char ws[PATH_MAX], hex[65];
 	struct dirent *de;
 	int base, fd, n = 0;
@@ -370,6 +371,11 @@ home_overlay_clean(void)
 
 		if (dfd < 0)
 			continue;
+		/* At start-up: a file system an earlier daemon killed
+		 * outright left mounted goes (a run mounts it again), so
+		 * this one's exit leaves none. */
+		if (!started && de->d_name[0] != '.')
+			sandbox_home_disk_drop(dfd);
 		r = ws_record_read(dfd, "workspace", ws, sizeof(ws));
 		close(dfd);
 		/* Only the layer its record names: a hash of that path. */
@@ -381,5 +387,6 @@ home_overlay_clean(void)
 	}
 	closedir(d);
 	close(base);
+	started = true;
 	return n;
 }

@@ -26,7 +26,9 @@ int home_overlay_prepare(const char *ws, const char *home, uint64_t size,
 int home_overlay_remove(const char *ws);
 
 /* Removes the layers of workspaces that are gone (ws-clean.h), as named
- * by the record each layer keeps. The number removed, or -errno. */
+ * by the record each layer keeps. The first call (at start-up) also
+ * unmounts the layers' file systems an earlier daemon left mounted. The
+ * number removed, or -errno. */
 int home_overlay_clean(void);
 
 struct home_usage {

@@ -113,5 +113,12 @@ stop_daemon
 peer_daemon --home "$H"
 expect_eq "and the next daemon's run sees it" \
 	"$(peer run -- stat -c %s "$H/c")" 1048576
+kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; DPID=
+expect_eq "a daemon killed outright leaves its layer mounted" \
+	"$(home_mounts)" 1
+peer_daemon --home "$H"
+expect_eq "the next one unmounts it at start-up" "$(home_mounts)" 0
+expect_eq "and its run mounts it again, files kept" \
+	"$(peer run -- stat -c %s "$H/c")" 1048576
 stop_daemon
 done_test
