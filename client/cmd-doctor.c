@@ -54,8 +54,11 @@ daemon_info(const struct cmd_ctx *ctx, struct client *c,
 	}
 	env.msg_case = SBX__ENVELOPE__MSG_STATUS;
 	env.status = &req;
-	if (client_call(c, &env, SBX__ENVELOPE__MSG_STATUS_REPLY, &rep) == 0)
+	if (client_call(c, &env, SBX__ENVELOPE__MSG_STATUS_REPLY, &rep) == 0) {
 		dd->pid = rep->status_reply->pid;
+		snprintf(dd->home_quota, sizeof(dd->home_quota), "%s",
+			 rep->status_reply->home_quota);
+	}
 	wire_envelope_free(rep);
 }
 

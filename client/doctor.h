@@ -58,6 +58,7 @@ struct doctor_daemon {
 	char cgroups[96];    /* what bounds sandboxes ("" nothing), */
 	char cgroups_off[320]; /* what is not bounded, why, the fix */
 	char limits[96];     /* the default limits */
+	char home_quota[200]; /* how limits.home is enforced ("": unsaid) */
 	int pid;
 	char version[32];
 	char error[2300];

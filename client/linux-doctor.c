@@ -413,6 +413,25 @@ daemon_cgroups(struct doctor *d, const struct doctor_daemon *dd)
 	doctor_fix(c, "%s", fix ? fix + 7 : "see sbxctl status");
 }
 
+/* How the home layer's size is held: a file system of that size (a root
+ * daemon), or a measure after each run (a user's: a run can overshoot). */
+static void
+daemon_home_quota(struct doctor *d, const struct doctor_daemon *dd)
+{
+	struct doctor_check *c;
+
+	if (!dd->home_quota[0])
+		return;
+	if (strstr(dd->home_quota, "loop-mounted")) {
+		doctor_add(d, DOCTOR_OK, "home-quota", "%s", dd->home_quota);
+		return;
+	}
+	c = doctor_add(d, DOCTOR_WARN, "home-quota", "%s", dd->home_quota);
+	doctor_fix(c, "the layer is bounded by the file system only in "
+		   "privileged mode (sbxd@.service, root): a run can write "
+		   "past limits.home before it ends");
+}
+
 /* Each sandbox gets a cgroup with its limits where sbxd may make them:
  * the daemon says so when it answers; without one, whether a daemon
  * started by this user could (its group delegated, a group can be made
@@ -432,6 +451,7 @@ check_cgroup(struct doctor *d, const struct doctor_daemon *dd)
 
 	if (dd->up) {
 		daemon_cgroups(d, dd);
+		daemon_home_quota(d, dd);
 		return;
 	}
 	if (cgroup2_mount(mnt, sizeof(mnt)) < 0 ||

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "daemon/admin-file.h"
@@ -18,6 +19,7 @@
 #include "daemon/daemon.h"
 #include "daemon/home-overlay.h"
 #include "daemon/rmtree.h"
+#include "daemon/sandbox.h"
 #include "daemon/ws-cache.h"
 #include "daemon/ws-clean.h"
 
@@ -88,6 +90,9 @@ hash_name(const char *ws, char hex[65])
  * (0700, root's in privileged mode), so the two below are what can
  * change: removed, replaced, or the home's mode changed. */
 static struct ws_cache made;
+/* Workspaces whose layer a run left over limits.home, where nothing
+ * else enforces it: their next runs get a read-only home. */
+static struct ws_cache over;
 
 static bool
 still_made(const char *dir, const struct stat *hs)
@@ -107,10 +112,29 @@ still_made(const char *dir, const struct stat *hs)
 	return ok;
 }
 
-int
-home_overlay_prepare(const char *ws, const char *home, char *out, size_t len)
+/* The directory that holds upper/ and work/ in the workspace's directory
+ * dfd: the file system of size bytes mounted on its fs/ where the backend
+ * has one (sandbox_home_disk), else dfd itself. An fd, or -errno. */
+static int
+layers_dir(int dfd, uint64_t size)
 {
-	int fd[4] = { -1, -1, -1, -1 }; /* base, hash, upper, work */
+	int r;
+
+	if (!sandbox_caps()->home_disk)
+		return (r = fcntl(dfd, F_DUPFD_CLOEXEC, 3)) < 0 ? -errno : r;
+	if ((r = sandbox_home_disk(dfd, size ? size :
+				   home_overlay_default_size())) < 0)
+		return r;
+	/* The file system's root is root's (mkfs.ext4 root_owner). */
+	return open_sub(dfd, "fs", geteuid(), getegid());
+}
+
+int
+home_overlay_prepare(const char *ws, const char *home, uint64_t size,
+		     char *out, size_t len)
+{
+	/* base, hash, layers, upper, work */
+	int fd[5] = { -1, -1, -1, -1, -1 };
 	const char *dir = ws_cache_get(&made, ws);
 	char hex[65];
 	struct stat hs;
@@ -128,20 +152,22 @@ home_overlay_prepare(const char *ws, const char *home, char *out, size_t len)
 	 * user cannot reach (or swap) the layers from the host. */
 	if ((r = fd[0] = open_base(true)) >= 0 &&
 	    (r = fd[1] = open_sub(fd[0], hex, geteuid(), getegid())) >= 0 &&
-	    (r = fd[2] = open_sub(fd[1], "upper", sbxd.uid, sbxd.gid)) >= 0 &&
-	    (r = fd[3] = open_sub(fd[1], "work", geteuid(), getegid())) >= 0)
+	    (r = fd[2] = layers_dir(fd[1], size)) >= 0 &&
+	    (r = fd[3] = open_sub(fd[2], "upper", sbxd.uid, sbxd.gid)) >= 0 &&
+	    (r = fd[4] = open_sub(fd[2], "work", geteuid(), getegid())) >= 0)
 		/* The overlay's root shows upper/'s mode: the home's. */
-		r = fchmod(fd[2], hs.st_mode & 0777) < 0 ? -errno : 0;
+		r = fchmod(fd[3], hs.st_mode & 0777) < 0 ? -errno : 0;
 	/* Which workspace this is, for cleaning when it is gone. */
 	if (r == 0)
 		r = ws_record_write(fd[1], "workspace", ws);
 	if (r == 0) {
-		n = snprintf(out, len, "%s/home/%u/%s", sbxd.statedir,
-			     (unsigned)sbxd.uid, hex);
+		n = snprintf(out, len, "%s/home/%u/%s%s", sbxd.statedir,
+			     (unsigned)sbxd.uid, hex,
+			     sandbox_caps()->home_disk ? "/fs" : "");
 		if (n < 0 || (size_t)n >= len)
 			r = -ENAMETOOLONG;
 	}
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		if (fd[i] >= 0)
 			close(fd[i]);
 	if (r == 0)
@@ -156,6 +182,7 @@ home_overlay_remove(const char *ws)
 	int base, r;
 
 	ws_cache_drop(&made, ws);
+	ws_cache_drop(&over, ws);
 	if ((r = hash_name(ws, hex)) < 0)
 		return r;
 	base = open_base(false);
@@ -163,6 +190,18 @@ home_overlay_remove(const char *ws)
 		return 0;
 	if (base < 0)
 		return base;
+	/* Its file system unmounted first (templates that still hold it
+	 * let go as they end): the removal stays on the state's. */
+	if ((r = openat(base, hex, DIR_FLAGS)) >= 0) {
+		int d = r;
+
+		r = sandbox_home_disk_drop(d);
+		close(d);
+		if (r < 0) {
+			close(base);
+			return r;
+		}
+	}
 	/* Out of the way first, so a failure half-way leaves nothing a run
 	 * would take up again; an earlier failure's remains go too. */
 	snprintf(gone, sizeof(gone), ".reset-%s", hex);
@@ -179,9 +218,11 @@ home_overlay_remove(const char *ws)
 /* The blocks below dfd (closed here), each directory opened from its
  * parent's fd without following a link: a running sandbox renames in the
  * layer, and in privileged mode this walk is root's. One file system, at
- * most a million entries and 128 levels (deeper ones go uncounted). */
+ * most a million entries and 128 levels (deeper ones go uncounted);
+ * stopped once past stop bytes (0: never). */
 static void
-usage_at(int dfd, dev_t dev, int depth, uint64_t *bytes, unsigned long *n)
+usage_at(int dfd, dev_t dev, int depth, uint64_t stop, uint64_t *bytes,
+	 unsigned long *n)
 {
 	struct dirent *de;
 	struct stat st;
@@ -192,7 +233,8 @@ usage_at(int dfd, dev_t dev, int depth, uint64_t *bytes, unsigned long *n)
 		close(dfd);
 		return;
 	}
-	while (*n < 1000000 && (de = readdir(d))) {
+	while (*n < 1000000 && (!stop || *bytes <= stop) &&
+	       (de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -204,13 +246,41 @@ usage_at(int dfd, dev_t dev, int depth, uint64_t *bytes, unsigned long *n)
 		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
 			    O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0)
-			usage_at(fd, dev, depth + 1, bytes, n);
+			usage_at(fd, dev, depth + 1, stop, bytes, n);
 	}
 	closedir(d);
 }
 
-uint64_t
-home_overlay_usage(const char *ws)
+/* The file system mounted on dfd's fs/ (the layers' own), measured: its
+ * size is the image's (the limit it was made with). */
+static bool
+disk_usage(int dfd, struct home_usage *u)
+{
+	struct statvfs vs;
+	struct stat d, f, img;
+	bool ok;
+	int fd = openat(dfd, "fs", DIR_FLAGS);
+
+	if (fd < 0)
+		return false;
+	ok = fstat(dfd, &d) == 0 && fstat(fd, &f) == 0 &&
+	     d.st_dev != f.st_dev && fstatvfs(fd, &vs) == 0 &&
+	     fstatat(dfd, "home.img", &img, AT_SYMLINK_NOFOLLOW) == 0;
+	close(fd);
+	if (!ok)
+		return false;
+	u->used = (uint64_t)(vs.f_blocks - vs.f_bfree) * vs.f_frsize;
+	u->size = (uint64_t)img.st_size;
+	/* Full: what is left (after ext4's reserved clusters, in f_bavail)
+	 * is less than a writer's buffer (256K) or 1/64 of the size. */
+	u->full = vs.f_bavail < vs.f_blocks / 64 ||
+		  (uint64_t)vs.f_bavail * vs.f_frsize < 256 << 10 ||
+		  vs.f_favail == 0;
+	return true;
+}
+
+void
+home_overlay_measure(const char *ws, uint64_t stop, struct home_usage *u)
 {
 	char hex[65], path[PATH_MAX];
 	unsigned long n = 0;
@@ -218,24 +288,70 @@ home_overlay_usage(const char *ws)
 	struct stat st;
 	int fd;
 
+	memset(u, 0, sizeof(*u));
 	if (hash_name(ws, hex) < 0)
-		return 0;
+		return;
 	snprintf(path, sizeof(path), "%s/home/%u/%s", sbxd.statedir,
 		 (unsigned)sbxd.uid, hex);
+	snprintf(u->layer, sizeof(u->layer), "%s", path);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) < 0) {
+		return;
+	if (disk_usage(fd, u) || fstat(fd, &st) < 0) {
 		close(fd);
-		return 0;
+		return;
 	}
-	usage_at(fd, st.st_dev, 0, &bytes, &n);
-	return bytes + (uint64_t)st.st_blocks * 512;
+	usage_at(fd, st.st_dev, 0, stop, &bytes, &n);
+	u->used = bytes + (uint64_t)st.st_blocks * 512;
+}
+
+uint64_t
+home_overlay_usage(const char *ws)
+{
+	struct home_usage u;
+
+	home_overlay_measure(ws, 0, &u);
+	return u.used;
+}
+
+/* Of the state dir's file system an eighth, at most 8 GiB, at least the
+ * smallest ext4 that holds a journal-less layer (1 MiB). */
+uint64_t
+home_overlay_default_size(void)
+{
+	static uint64_t v;
+	struct statvfs vs;
+
+	if (v) /* looked at once: the state's file system keeps its size */
+		return v;
+	v = 8ULL << 30;
+	if (statvfs(sbxd.statedir, &vs) == 0 &&
+	    (uint64_t)vs.f_blocks * vs.f_frsize / 8 < v)
+		v = (uint64_t)vs.f_blocks * vs.f_frsize / 8;
+	if (v < (1 << 20))
+		v = 1 << 20;
+	return v;
+}
+
+void
+home_overlay_set_over(const char *ws, bool is_over)
+{
+	if (is_over)
+		ws_cache_put(&over, ws, "over");
+	else
+		ws_cache_drop(&over, ws);
+}
+
+bool
+home_overlay_over(const char *ws)
+{
+	return ws_cache_get(&over, ws) != NULL;
 }
 
 int
 home_overlay_clean(void)
 {
+	static bool started;
 	char ws[PATH_MAX], hex[65];
 	struct dirent *de;
 	int base, fd, n = 0;
@@ -255,6 +371,11 @@ home_overlay_clean(void)
 
 		if (dfd < 0)
 			continue;
+		/* At start-up: a file system an earlier daemon killed
+		 * outright left mounted goes (a run mounts it again), so
+		 * this one's exit leaves none. */
+		if (!started && de->d_name[0] != '.')
+			sandbox_home_disk_drop(dfd);
 		r = ws_record_read(dfd, "workspace", ws, sizeof(ws));
 		close(dfd);
 		/* Only the layer its record names: a hash of that path. */
@@ -266,5 +387,6 @@ home_overlay_clean(void)
 	}
 	closedir(d);
 	close(base);
+	started = true;
 	return n;
 }

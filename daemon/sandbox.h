@@ -55,6 +55,10 @@ struct sandbox_caps {
 	bool home_overlay;         /* the home can be seen as an overlay */
 	bool private_tmpfs;        /* /tmp is a size-limited tmpfs per
 				      workspace (sandbox_tmpfs_new) */
+	bool home_disk;            /* the home layers can be put on a file
+				      system of limits.home bytes
+				      (sandbox_home_disk) */
+	char home_quota[200];      /* how limits.home is enforced */
 	bool landlock_only;        /* no namespaces: Landlock + seccomp only */
 	bool unix_sockets;         /* Unix stream sockets inside the sandbox
 				      work: its supervisor makes connect()
@@ -348,6 +352,14 @@ int sandbox_retire_workspace(const char *ws);
  * backend's sandboxes clone from: nothing of it is mounted on the host.
  * -EOPNOTSUPP where the backend has no such thing. */
 int sandbox_tmpfs_new(uint64_t size, int *mnt_out);
+/* Mounts on dfd's "fs" (made if missing) a file system of size bytes
+ * kept in dfd's image file, made and formatted if missing; 0 at once when
+ * it is mounted already (its size is the one it was made with). Root's:
+ * dfd is the daemon's own directory. -EOPNOTSUPP without home_disk. */
+int sandbox_home_disk(int dfd, uint64_t size);
+/* Unmounts dfd's "fs" if it is mounted (lazily: templates that hold it
+ * let go as they end). 0 or -errno. */
+int sandbox_home_disk_drop(int dfd);
 
 /*
  * SANDBOX_NET_HOST_PORTS: the owner of the socket at the far end of fd, a

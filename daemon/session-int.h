@@ -73,7 +73,9 @@ struct session {
 				      left in the layer is listed */
 	struct policy *policy;     /* effective policy of this run */
 	struct sandbox_usage usage; /* read from its cgroup at the end */
-	char limit_hit[160];       /* which limit it hit, or "" */
+	char limit_hit[200];       /* which limit it hit, or "" */
+	bool home_over;            /* its home is read-only: the layer is
+				      over limits.home (home-overlay.h) */
 	char limits_text[96];      /* its limits, for ps */
 	struct event *oom_ev;      /* the backend says: OOM, kill it all */
 	struct event *oom_timer;   /* looks again: the kill is counted late */

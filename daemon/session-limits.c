@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
-
+#include "daemon/home-overlay.h"
 #include "daemon/policy/limits.h"
 #include "daemon/sandbox.h"
 #include "daemon/session-int.h"
@@ -28,8 +28,11 @@ session_limit_defaults(struct policy_limit_defaults *d)
 
 	policy_limit_defaults(&m, d);
 	/* The workspace's /tmp tmpfs has its own default; the home layer
-	 * none (0). */
+	 * one only where a file system of that size holds it (else 0:
+	 * none). */
 	d->v[POLICY_LIMIT_TMP] = ws_tmp_default_size();
+	d->v[POLICY_LIMIT_HOME] = c->home_disk ? home_overlay_default_size() :
+				  0;
 }
 
 void
@@ -73,7 +76,8 @@ hit_text(const struct session *s, enum policy_limit_id id, char *buf,
 	v = policy_limit_resolve(s->policy, id, &d, origin);
 	policy_limit_format(id, v, val, sizeof(val));
 	snprintf(buf, n, "%s limit %s (%s%s, %s)",
-		 id == POLICY_LIMIT_MEMORY ? "memory" : "process", val,
+		 id == POLICY_LIMIT_MEMORY ? "memory" :
+		 id == POLICY_LIMIT_HOME ? "home" : "process", val,
 		 *origin ? "policy " : "default",
 		 *origin ? policy_layer_name((*origin)->layer) : "",
 		 policy_limit_name(id));
@@ -151,6 +155,71 @@ note_hit(struct session *s, const struct sandbox_usage *u,
 	return (int)id;
 }
 
+/* The home layer once the command has ended: its own file system full
+ * (the sandbox's writes got ENOSPC) or, where nothing of that size holds
+ * it, measured over limits.home (the workspace's next runs get a
+ * read-only home). A violation either way, naming the layer, by the run
+ * that filled it; a run whose home was read-only for it says why in its
+ * exit status. */
+static void
+home_end(struct session *s)
+{
+	const struct policy_origin *o = NULL;
+	struct violation v = { .kind = VIOLATION_LIMIT };
+	struct policy_limit_defaults d;
+	const char *ws = session_workspace(s);
+	bool disk = sandbox_caps()->home_disk, was;
+	struct home_usage u;
+	uint64_t lim;
+	char detail[PATH_MAX + 160];
+	size_t n;
+
+	if (!s->policy || (!s->home_layers && !s->home_over))
+		return;
+	session_limit_defaults(&d);
+	if (!(lim = policy_limit_resolve(s->policy, POLICY_LIMIT_HOME, &d,
+					 &o)))
+		return; /* no limit, nothing that enforces one */
+	if (s->limit_hit[0])
+		return; /* memory or processes stopped it first */
+	hit_text(s, POLICY_LIMIT_HOME, s->limit_hit, sizeof(s->limit_hit),
+		 &o);
+	if (s->home_over) {
+		/* A raised limit makes the next run's home writable. */
+		home_overlay_measure(ws, lim, &u);
+		if (u.used <= lim)
+			home_overlay_set_over(ws, false);
+		n = strlen(s->limit_hit);
+		snprintf(s->limit_hit + n, sizeof(s->limit_hit) - n, ": the "
+			 "home is read-only: its layer is over limits.home "
+			 "(sbxctl reset)");
+		return;
+	}
+	/* Said once, by the run that filled it (or took it over). */
+	was = home_overlay_over(ws);
+	/* The walk (where there is no file system to ask) ends once over:
+	 * it delays this run's exit status. */
+	home_overlay_measure(ws, lim, &u);
+	home_overlay_set_over(ws, disk ? u.full : u.used > lim);
+	if (was || !home_overlay_over(ws)) {
+		s->limit_hit[0] = '\0';
+		return;
+	}
+	snprintf(detail, sizeof(detail), disk ? "the workspace's home layer "
+		 "(%s) is full: writes to the home get ENOSPC" : "the "
+		 "workspace's home layer (%s) is over the limit: its next "
+		 "runs get a read-only home until sbxctl reset", u.layer);
+	v.target = policy_limit_key(POLICY_LIMIT_HOME);
+	v.operation = "write";
+	v.rule = s->limit_hit;
+	v.layer = o ? (int)o->layer : VIOLATION_NO_LAYER;
+	v.file = o ? o->file : NULL;
+	v.rule_id = o ? o->id : NULL;
+	v.reason = o ? o->reason : NULL;
+	v.detail = detail;
+	session_violation(s, &v);
+}
+
 /* The sandbox's cgroup, read once its command has ended: a limit it hit
  * is a violation too, so an agent's event stream and the summary say
  * which rule stopped it. */
@@ -162,8 +231,10 @@ session_limits_end(struct session *s)
 	int id;
 
 	sandbox_usage(&s->proc, &s->usage);
-	if ((id = note_hit(s, &s->usage, &o)) < 0)
+	if ((id = note_hit(s, &s->usage, &o)) < 0) {
+		home_end(s);
 		return;
+	}
 	v.target = policy_limit_key(id);
 	v.operation = id == POLICY_LIMIT_MEMORY ? "oom-kill" : "fork";
 	v.rule = s->limit_hit;
@@ -184,6 +255,22 @@ session_limits_exit(const struct session *s, Sbx__ExitStatus *es)
 	es->mem_peak_bytes = s->usage.mem_peak;
 	es->cpu_us = s->usage.cpu_us;
 	es->limit_hit = (char *)s->limit_hit;
+}
+
+void
+session_home_usage(const struct session *s, uint64_t *used, uint64_t *limit)
+{
+	struct policy_limit_defaults d;
+	const struct policy_origin *o;
+	struct home_usage u;
+
+	home_overlay_measure(session_workspace(s), 0, &u);
+	*used = u.used;
+	/* The size its file system was made with is the one in force. */
+	session_limit_defaults(&d);
+	*limit = u.size ? u.size : s->policy ?
+		 policy_limit_resolve(s->policy, POLICY_LIMIT_HOME, &d, &o) :
+		 d.v[POLICY_LIMIT_HOME];
 }
 
 /* ps: what a running sandbox used so far, and a limit it already hit. */

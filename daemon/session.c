@@ -479,14 +479,23 @@ plan_fs(struct session *s, const char *ws, const struct fsplan **fs,
 {
 	int r;
 
-	if ((r = fsplan_cache_get(s->policy, ws, sandbox_caps()->home_overlay ?
-				  policy_store_home() : NULL, fs)) < 0) {
+	/* A layer a run left over limits.home, where no file system of
+	 * that size holds it: the home is read-only until it is reset. */
+	s->home_over = sandbox_caps()->home_overlay &&
+		       !sandbox_caps()->home_disk && home_overlay_over(ws);
+	if ((r = fsplan_cache_get(s->policy, ws, sandbox_caps()->home_overlay &&
+				  !s->home_over ? policy_store_home() : NULL,
+				  fs)) < 0) {
 		snprintf(err, errlen, "filesystem plan: %s", strerror(-r));
 		return r;
 	}
 	if (fsplan_home(*fs) &&
-	    (r = home_overlay_prepare(ws, fsplan_home(*fs), layers,
-				      PATH_MAX)) < 0) {
+	    (r = home_overlay_prepare(ws, fsplan_home(*fs),
+				      policy_limit_value(s->policy,
+					POLICY_LIMIT_HOME,
+					sandbox_caps()->home_disk ?
+					home_overlay_default_size() : 0),
+				      layers, PATH_MAX)) < 0) {
 		snprintf(err, errlen, "home overlay layers in %s: %s (or set "
 			 "filesystem.home to \"read-only\")", sbxd.statedir,
 			 strerror(-r));

@@ -73,6 +73,10 @@ unsigned session_count(void);
 struct sandbox_audit_denial;
 void session_audit_denied(const struct sandbox_audit_denial *d, void *arg);
 /* The session's workspace (absolute); owned by s. */
+/* The home layer of s's workspace: bytes used and the limit in force
+ * (its file system's size, else limits.home; 0: none). */
+void session_home_usage(const struct session *s, uint64_t *used,
+			uint64_t *limit);
 const char *session_workspace(const struct session *s);
 /* The effective policy this session runs under (NULL before spawn). */
 const struct policy *session_policy(const struct session *s);

@@ -452,6 +452,7 @@ sandbox_init(const struct sandbox_config *cfg, char *err, size_t errlen)
 		return r;
 	}
 	setup_home_overlay();
+	linux_homedisk_probe(cfg, &lb.caps);
 	if (!(lb.caps.private_tmpfs = linux_tmpfs_probe()))
 		degrade("no tmpfs per workspace (cloning a detached mount "
 			"needs Linux 6.15): /tmp is a directory of the "

@@ -35,21 +35,36 @@ struct lcgroup {
 	bool oom_watched;        /* v1: oom_efd is signalled on an OOM in
 				    it */
 	int fd[LCG_MAX_HIER];
+	int procs[LCG_MAX_HIER]; /* cgroup.procs, for writing: a v1 sandbox
+				    joins through a copy */
+	int charge;              /* memory.current (v1 usage_in_bytes) */
 	int stat[LCG_NSTATS];    /* lcg_stat_id's file in the hierarchy
 				    serving it, or -1 */
 	unsigned stat_div[LCG_NSTATS];
 	const char *stat_key[LCG_NSTATS];
+	uint64_t base[LCG_NSTATS]; /* counters when it was (re)used: a
+				      reused cgroup's counts start there */
 	struct sandbox_limits applied;
-	unsigned tries;          /* removals tried */
-	struct lcgroup *next;    /* waiting to be removed */
+	uint64_t freed_ms;       /* when its sandbox let it go */
+	bool spent;              /* not to be reused: removed */
+	struct lcgroup *next;    /* waiting to be removed, or pooled */
 };
+
+/* Emptied cgroups kept for the next sandboxes: a reused one costs no
+ * mkdir, no limit written when the limits are the same, and no rmdir
+ * (with a memory cgroup's teardown in the kernel after it). */
+#define POOL_MAX 16
+/* A cgroup still charged for more than this (page cache its sandbox
+ * read) is removed instead: the next sandbox's peak would count it. */
+#define POOL_MAX_CHARGE (8 << 20)
 
 static struct lcg_used used[LCG_MAX_HIER];
 static int nused;
 static unsigned next_id;
 static char root_name[32];  /* sbx-PID: the sandboxes' parent */
 static char leaf_name[32];  /* sbxd-PID: v2, the daemon's own leaf */
-static struct lcgroup *pending;
+static struct lcgroup *pending, *pool;
+static unsigned npool;
 static int oom_efd = -1;    /* v1: every sandbox's OOM events */
 static struct event *pending_ev;
 
@@ -307,8 +322,13 @@ open_stats(struct lcgroup *cg, int i)
 
 	for (k = 0; k < LCG_NSTATS; k++)
 		if ((t[k].res & used[i].res) && cg->stat[k] < 0) {
-			cg->stat[k] = openat(cg->fd[i], t[k].file,
-					     O_RDONLY | O_CLOEXEC);
+			/* The peak is reset through its fd for a reuse. */
+			if (k == LCG_STAT_PEAK)
+				cg->stat[k] = openat(cg->fd[i], t[k].file,
+						     O_RDWR | O_CLOEXEC);
+			if (cg->stat[k] < 0)
+				cg->stat[k] = openat(cg->fd[i], t[k].file,
+						     O_RDONLY | O_CLOEXEC);
 			cg->stat_key[k] = t[k].key;
 			cg->stat_div[k] = t[k].div;
 		}
@@ -324,28 +344,50 @@ close_stats(struct lcgroup *cg)
 			close(cg->stat[k]);
 	for (k = 0; k < LCG_NSTATS; k++)
 		cg->stat[k] = -1;
+	for (k = 0; k < LCG_MAX_HIER; k++)
+		if (cg->procs[k] >= 0) {
+			close(cg->procs[k]);
+			cg->procs[k] = -1;
+		}
+	if (cg->charge >= 0)
+		close(cg->charge);
+	cg->charge = -1;
 }
 
 int
 lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 {
-	struct lcgroup *cg = calloc(1, sizeof(*cg));
+	struct lcgroup *cg = pool;
 	char name[24];
 	int i, r = 0;
 
-	if (!cg)
+	if (cg) {
+		pool = cg->next;
+		npool--;
+		cg->next = NULL;
+		if ((r = lcgroup_apply(cg, l)) == 0) {
+			*out = cg;
+			return 0;
+		}
+		cg->spent = true;
+		lcgroup_free(cg);
+	}
+	if (!(cg = calloc(1, sizeof(*cg))))
 		return -ENOMEM;
 	cg->id = ++next_id;
 	snprintf(name, sizeof(name), "s-%u", cg->id);
 	for (i = 0; i < LCG_MAX_HIER; i++)
-		cg->fd[i] = -1;
+		cg->fd[i] = cg->procs[i] = -1;
+	cg->charge = -1;
 	for (i = 0; i < LCG_NSTATS; i++)
 		cg->stat[i] = -1;
 	for (i = 0; i < nused && r == 0; i++) {
 		if (mkdirat(used[i].root, name, 0755) < 0 && errno != EEXIST)
 			r = -errno;
 		else if ((cg->fd[i] = openat(used[i].root, name,
-					     O_DIRECTORY | O_CLOEXEC)) < 0)
+					     O_DIRECTORY | O_CLOEXEC)) < 0 ||
+			 (cg->procs[i] = openat(cg->fd[i], "cgroup.procs",
+						O_WRONLY | O_CLOEXEC)) < 0)
 			r = -errno;
 		else
 			r = used[i].version == 2 ?
@@ -358,8 +400,14 @@ lcgroup_new(const struct sandbox_limits *l, struct lcgroup **out)
 		return r;
 	}
 	cg->applied = *l;
-	for (i = 0; i < nused; i++)
+	for (i = 0; i < nused; i++) {
 		open_stats(cg, i);
+		if ((used[i].res & LCG_MEMORY) && cg->charge < 0)
+			cg->charge = openat(cg->fd[i], used[i].version == 2 ?
+					    "memory.current" :
+					    "memory.usage_in_bytes",
+					    O_RDONLY | O_CLOEXEC);
+	}
 	/* v1 kills one process on an OOM, not the sandbox (v2's
 	 * memory.oom.group): the daemon is told and kills the rest. */
 	for (i = 0; i < nused; i++)
@@ -404,8 +452,8 @@ lcgroup_join(const struct lcgroup *cg, struct lcg_join *j)
 		if (used[i].version == 2)
 			j->v2 = fcntl(cg->fd[i], F_DUPFD_CLOEXEC, 3);
 		else if (j->nv1 < LCG_JOIN_MAX &&
-			 (j->v1[j->nv1] = openat(cg->fd[i], "cgroup.procs",
-						 O_WRONLY | O_CLOEXEC)) >= 0)
+			 (j->v1[j->nv1] = fcntl(cg->procs[i], F_DUPFD_CLOEXEC,
+						3)) >= 0)
 			j->nv1++;
 	}
 }
@@ -420,19 +468,18 @@ lcg_join_close(struct lcg_join *j)
 	j->v2 = -1;
 }
 
-void
-lcgroup_usage(const struct lcgroup *cg, struct sandbox_usage *u)
+/* cg's counters now; *under_oom: v1 is killing in it. */
+static void
+read_stats(const struct lcgroup *cg, uint64_t v[LCG_NSTATS], bool *under_oom)
 {
-	uint64_t v[LCG_NSTATS] = { 0 }, oom = 0;
+	uint64_t oom = 0;
 	char buf[1024];
 	ssize_t n;
 	int k;
 
-	memset(u, 0, sizeof(*u));
-	if (!cg)
-		return;
-	u->measured = true;
+	*under_oom = false;
 	for (k = 0; k < LCG_NSTATS; k++) {
+		v[k] = 0;
 		if (cg->stat[k] < 0 ||
 		    (n = pread(cg->stat[k], buf, sizeof(buf), 0)) <= 0)
 			continue;
@@ -443,13 +490,77 @@ lcgroup_usage(const struct lcgroup *cg, struct sandbox_usage *u)
 		/* v1 signals an OOM before its kill is done and counted. */
 		if (k == LCG_STAT_OOM &&
 		    lcg_keyed_get(buf, (size_t)n, "under_oom", &oom) == 0)
-			u->memory_oom = oom > 0;
+			*under_oom = oom > 0;
 	}
+}
+
+void
+lcgroup_usage(const struct lcgroup *cg, struct sandbox_usage *u)
+{
+	uint64_t v[LCG_NSTATS];
+	int k;
+
+	memset(u, 0, sizeof(*u));
+	if (!cg)
+		return;
+	u->measured = true;
+	read_stats(cg, v, &u->memory_oom);
+	/* Counted since this sandbox took the cgroup (the peak is reset
+	 * then). */
+	for (k = LCG_STAT_OOM; k < LCG_NSTATS; k++)
+		v[k] = v[k] > cg->base[k] ? v[k] - cg->base[k] : 0;
 	u->mem_peak = v[LCG_STAT_PEAK];
 	u->memory_hit = v[LCG_STAT_OOM] > 0;
 	u->pids_hit = v[LCG_STAT_PIDS] > 0;
 	u->cpu_us = v[LCG_STAT_CPU] / (cg->stat_div[LCG_STAT_CPU] ?
 				       cg->stat_div[LCG_STAT_CPU] : 1);
+}
+
+/* cg made ready for another sandbox once empty in every hierarchy:
+ * hardly charged, its peak reset and its counters' values kept as the
+ * new start. 1: ready; 0: to be removed instead; -EBUSY: not empty yet
+ * (neither: a removal tried now could win the race with the last exit
+ * and lose a cgroup the pool would have kept). */
+static int
+recycle(struct lcgroup *cg)
+{
+	char buf[32];
+	uint64_t charge = 0;
+	bool oom;
+	ssize_t n;
+	int i, fd;
+
+	/* One hierarchy tells: a sandbox's processes are in all of them
+	 * (each joins every one before it forks). Opened anew each time: a
+	 * v1 cgroup.procs fd read again shows the list it read first for
+	 * as long as the kernel keeps that list (a second after the last
+	 * read). */
+	for (i = 0; i < nused && cg->fd[i] < 0; i++)
+		;
+	if (i < nused) {
+		if ((fd = openat(cg->fd[i], "cgroup.procs",
+				 O_RDONLY | O_CLOEXEC)) < 0)
+			return 0;
+		n = read(fd, buf, 1);
+		close(fd);
+		if (n != 0)
+			return n < 0 ? 0 : -EBUSY;
+	}
+	if (cg->spent || npool >= POOL_MAX || cg->stat[LCG_STAT_PEAK] < 0)
+		return 0;
+	for (i = 0; i < nused; i++)
+		if (cg->procs[i] < 0)
+			return 0;
+	if (cg->charge >= 0 &&
+	    ((n = pread(cg->charge, buf, sizeof(buf) - 1, 0)) <= 0 ||
+	     lcg_u64_parse(buf, (size_t)n, &charge) < 0 ||
+	     charge > POOL_MAX_CHARGE))
+		return 0;
+	/* v2 (Linux 6.12): this fd's peak from now; v1: the cgroup's. */
+	if (pwrite(cg->stat[LCG_STAT_PEAK], "0", 1, 0) != 1)
+		return 0;
+	read_stats(cg, cg->base, &oom);
+	return !oom;
 }
 
 /* Removes what of cg is empty now; true once all of it is gone. */
@@ -468,6 +579,9 @@ try_remove(struct lcgroup *cg)
 		    errno == ENOENT) {
 			close(cg->fd[i]);
 			cg->fd[i] = -1;
+			if (cg->procs[i] >= 0)
+				close(cg->procs[i]);
+			cg->procs[i] = -1;
 		} else
 			all = false;
 	}
@@ -480,20 +594,36 @@ static void
 pending_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct lcgroup **pp = &pending, *cg;
+	uint64_t now = sbxd_now_ms();
+	bool gone, young = false;
+	int r;
 
+	/* Emptied: kept for reuse, or removed; not yet: looked at again. */
 	while ((cg = *pp)) {
-		if (try_remove(cg) || ++cg->tries > 600) {
-			if (cg->tries > 600)
+		if ((r = recycle(cg)) > 0) {
+			*pp = cg->next;
+			cg->next = pool;
+			pool = cg;
+			npool++;
+		} else if (((gone = r == 0 && try_remove(cg))) ||
+			   now - cg->freed_ms > 60000) {
+			if (!gone)
 				log_warn("sandbox cgroup s-%u still has "
 					 "processes; left in place", cg->id);
 			close_stats(cg);
 			*pp = cg->next;
 			free(cg);
-		} else
+		} else {
+			young |= now - cg->freed_ms < 50;
 			pp = &cg->next;
+		}
 	}
+	/* A sandbox's last processes are gone within milliseconds of its
+	 * exit, usually: soon looked at again, so that the next warm
+	 * sandbox finds its cgroup ready, then less often. */
 	if (pending)
-		event_add(pending_ev, &(struct timeval){ 0, 100000 });
+		event_add(pending_ev, &(struct timeval){ 0, young ? 5000 :
+							 100000 });
 }
 
 void
@@ -501,14 +631,17 @@ lcgroup_free(struct lcgroup *cg)
 {
 	if (!cg)
 		return;
-	/* Not now: its processes are still going, and the daemon has a
-	 * run's exit to report and the next sandbox to start first. */
+	/* Not now: the daemon has a run's exit to report first. Once that
+	 * is done (the next turn of the loop) its processes are usually
+	 * gone, and it is ready for the next warm sandbox, made as the next
+	 * run starts; if not, looked at again later. */
+	cg->freed_ms = sbxd_now_ms();
 	cg->next = pending;
 	pending = cg;
 	if (!pending_ev)
 		pending_ev = evtimer_new(sbxd.base, pending_cb, NULL);
-	if (pending_ev && !event_pending(pending_ev, EV_TIMEOUT, NULL))
-		event_add(pending_ev, &(struct timeval){ 0, 20000 });
+	if (pending_ev)
+		event_add(pending_ev, &(struct timeval){ 0, 0 });
 }
 
 void
@@ -517,7 +650,17 @@ lcgroup_cleanup(void)
 	struct lcgroup *cg;
 	int i, k;
 
-	/* The sandboxes were killed and waited for: a few tries suffice. */
+	/* The pool's go too; the sandboxes were killed and waited for: a
+	 * few tries suffice. */
+	while ((cg = pool)) {
+		pool = cg->next;
+		cg->next = pending;
+		cg->spent = true;
+		pending = cg;
+	}
+	for (cg = pending; cg; cg = cg->next)
+		cg->spent = true;
+	npool = 0;
 	for (k = 0; pending && k < 100; k++) {
 		pending_cb(-1, 0, NULL);
 		if (pending)

@@ -163,6 +163,12 @@ void linux_homeshare_keep(int mnt);
 /* tmpfs.c: can a sandbox clone a detached tmpfs the daemon holds (Linux
  * 6.15)? Else /tmp stays a directory of the runtime dir. */
 bool linux_tmpfs_probe(void);
+/* homedisk.c: whether the home layers can go on a loop-mounted image
+ * (caps->home_disk, and home_quota says how limits.home is enforced);
+ * at exit the images this daemon mounted are unmounted. */
+void linux_homedisk_probe(const struct sandbox_config *cfg,
+			  struct sandbox_caps *caps);
+void linux_homedisk_cleanup(void);
 void linux_homeshare_answer(int reply);
 int linux_homeshare_recv(int sock);
 /* linux/userpath.c: the served user's paths, looked up with the user's

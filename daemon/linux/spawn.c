@@ -779,6 +779,7 @@ sandbox_cleanup(void)
 {
 	ltemplate_kill_all();
 	lcgroup_cleanup();
+	linux_homedisk_cleanup();
 }
 
 int

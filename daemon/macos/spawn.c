@@ -259,6 +259,19 @@ sandbox_tmpfs_new(uint64_t size, int *mnt_out)
 	return -EOPNOTSUPP;
 }
 
+/* No loop devices: limits.home is measured (home-overlay.c). */
+int
+sandbox_home_disk(int dfd, uint64_t size)
+{
+	return -EOPNOTSUPP;
+}
+
+int
+sandbox_home_disk_drop(int dfd)
+{
+	return 0;
+}
+
 void
 sandbox_cleanup(void)
 {

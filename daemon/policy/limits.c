@@ -47,9 +47,10 @@ static const struct limit_info limit_info[POLICY_NLIMITS] = {
 	[POLICY_LIMIT_TMP] = { "tmp", "limits.tmp", parse_size, print_size,
 	    "", 64 * 1024, POLICY_SIZE_MAX,
 	    "limits.tmp must be at least 64K" },
+	/* The smallest ext4 file system (a root daemon's layer) is 1M. */
 	[POLICY_LIMIT_HOME] = { "home", "limits.home", parse_size,
-	    print_size, "", 64 * 1024, POLICY_SIZE_MAX,
-	    "limits.home must be at least 64K" },
+	    print_size, "", 1 << 20, POLICY_SIZE_MAX,
+	    "limits.home must be at least 1M" },
 };
 
 const char *
@@ -332,7 +333,10 @@ policy_limit_pick(const struct policy *p, enum policy_limit_id id,
     uint64_t dflt, const struct policy_origin **origin)
 {
 	const struct policy_limit *l = &p->limits[id];
-	bool dflt_wins = !l->set || (l->under_default && l->value > dflt);
+	/* A default of 0 is none (no limit): nothing for a value to stay
+	 * under. */
+	bool dflt_wins = !l->set || (l->under_default && dflt &&
+				     l->value > dflt);
 
 	if (origin)
 		*origin = dflt_wins ? NULL : &l->origin;

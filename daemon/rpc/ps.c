@@ -2,8 +2,6 @@
 #include <stdlib.h>
 
 #include "daemon/conn.h"
-#include "daemon/home-overlay.h"
-#include "daemon/policy/limits.h"
 #include "daemon/rpc/rpc.h"
 #include "daemon/session.h"
 #include "daemon/ws-tmp.h"
@@ -34,9 +32,8 @@ rpc_ps(struct conn *c, const Sbx__Envelope *env)
 		/* Its workspace's private disk: /tmp and the home layer. */
 		ws_tmp_usage(infos[n].workspace, &infos[n].tmp_used,
 			     &infos[n].tmp_limit);
-		infos[n].home_used = home_overlay_usage(infos[n].workspace);
-		infos[n].home_limit = policy_limit_value(session_policy(s),
-							 POLICY_LIMIT_HOME, 0);
+		session_home_usage(s, &infos[n].home_used,
+				   &infos[n].home_limit);
 		ptrs[n] = &infos[n];
 		n++;
 	}

@@ -20,6 +20,7 @@ static size_t
 workspace_disks(Sbx__WorkspaceDisk *d, Sbx__WorkspaceDisk **p, size_t max)
 {
 	const struct session *s;
+	struct home_usage u;
 	const char *ws;
 	size_t n;
 
@@ -28,27 +29,19 @@ workspace_disks(Sbx__WorkspaceDisk *d, Sbx__WorkspaceDisk **p, size_t max)
 		p[n] = &d[n];
 		d[n].workspace = (char *)ws;
 		ws_tmp_usage(ws, &d[n].tmp_used, &d[n].tmp_limit);
-		d[n].home_used = home_overlay_usage(ws);
+		home_overlay_measure(ws, 0, &u);
+		d[n].home_used = u.used;
+		d[n].home_limit = u.size;
 		for (s = session_first(); s; s = session_next(s)) {
 			if (strcmp(session_workspace(s), ws) ||
 			    !session_live(s))
 				continue;
 			d[n].sessions++;
-			d[n].home_limit = policy_limit_value(session_policy(s),
-				POLICY_LIMIT_HOME, 0);
+			session_home_usage(s, &d[n].home_used,
+					   &d[n].home_limit);
 		}
 	}
 	return n;
-}
-
-/* limits.home is measured, not enforced: the upper layer is a directory
- * of an ordinary file system, which has no per-directory limit an
- * unprivileged daemon can set (docs/security.md). */
-static const char *
-home_quota(void)
-{
-	return "limits.home not enforced: the home layer's usage is "
-	       "reported only";
 }
 
 static void
@@ -78,7 +71,7 @@ rpc_status(struct conn *c, const Sbx__Envelope *env)
 	sr.templates = sandbox_templates();
 	sr.disks = disks;
 	sr.n_disks = workspace_disks(disk, disks, 32);
-	sr.home_quota = (char *)home_quota();
+	sr.home_quota = (char *)sandbox_caps()->home_quota;
 	sr.cgroups = (char *)sandbox_caps()->cgroups;
 	sr.cgroups_off = (char *)sandbox_caps()->cgroups_off;
 	session_limits_text(NULL, limits, sizeof(limits));

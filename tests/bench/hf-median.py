@@ -3,6 +3,7 @@
 
   hf-median.py RESULT.json...          the table (rows in file order)
   hf-median.py --p50 RESULT.json NAME  the median of NAME, in ms
+  hf-median.py --cpu RESULT.json       CPU per run (alternate.py's)
   hf-median.py --merge RESULT.json...  one row per command, the runs of
                                        every file together (rounds)
   hf-median.py --ratio TITLE RESULT.json...
@@ -45,6 +46,15 @@ def main():
         b = p.pop("bare")
         cells = " | ".join(f"{v:.2f} s ({v / b:.2f}x)" for v in p.values())
         print(f"| {sys.argv[2]} | {b:.2f} s | {cells} |")
+        return
+    if sys.argv[1] == "--cpu":
+        # alternate.py's CPU per run: the client's and the daemon's.
+        print("| Command | client CPU [ms/run] | daemon CPU [ms/run] |")
+        print("|:---|---:|---:|")
+        for r in rows(sys.argv[2:]):
+            d = r.get("daemon_cpu")
+            print(f"| {r['command']} | {r['client_cpu'] * 1e3:.2f} "
+                  f"| {'-' if d is None else f'{d * 1e3:.2f}'} |")
         return
     if sys.argv[1] == "--p50":
         r = next(r for r in rows([sys.argv[2]]) if r["command"] == sys.argv[3])

@@ -156,10 +156,13 @@ if [ "$(id -u)" -eq 0 ]; then
 		cp "$here/alternate.py" "$root/" # for the sandboxes' user
 		(cd "$ws" && "${as[@]}" python3 "$root/alternate.py" \
 			"$root/out/lim.json" "$((RUNS * 2))" "$WARMUP" \
-			"sbx true, no limits::$SBX true" \
-			"sbx true, limits on::$SBX2 true")
+			"sbx true, no limits::$dpid::$SBX true" \
+			"sbx true, limits on::$lpid::$SBX2 true")
 		echo "### limits on: each sandbox in a cgroup of its own ($("${as[@]}" "$root/sbxctl" --no-autostart --socket "$root/run2/sbxd.sock" status | sed -n 's/^limits: *//p'))"
 		table "$root/out/lim.json"
+		echo "CPU per run (the client; the daemon with its templates and sandboxes):"
+		echo
+		table --cpu "$root/out/lim.json"
 		lim=$(python3 -c "print(f'{$(p50 "$root/out/lim" "sbx true, limits on")/$(p50 "$root/out/lim" "sbx true, no limits"):.3f}')")
 	else
 		echo "(limits not measured: the second daemon has no cgroups)"

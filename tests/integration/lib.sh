@@ -32,6 +32,10 @@ cleanup() {
 		kill -KILL "$DPID" 2>/dev/null
 		wait "$DPID" 2>/dev/null
 	fi
+	# A root daemon killed outright leaves its home layers' file
+	# systems mounted in the state dir (the daemon unmounts them at exit).
+	[ "$(id -u)" -eq 0 ] && grep -o " $T/[^ ]*" /proc/self/mounts |
+		sort -r | xargs -r -n1 umount -l 2>/dev/null
 	# Overlayfs leaves a mode 000 directory in its work dir.
 	chmod -R u+rwX "$T" 2>/dev/null
 	rm -rf "$T"

@@ -10,6 +10,16 @@ need_cgroups() {
 		skip "no cgroups for sandboxes: $("$PY" -c 'import json,sys; print(json.loads(sys.argv[1])["cgroups_off"])' "$st")"
 }
 
+# limits_daemon JSON: the test's daemon, whose sandboxes must have
+# cgroups, python3 (the allocations), and $WS (now the cwd) with the
+# workspace policy JSON.
+limits_daemon() {
+	start_daemon
+	need_cgroups
+	command -v python3 >/dev/null || skip "no python3 for the allocation"
+	cd "$WS" && mkdir -p .sbx && echo "$1" >.sbx/policy.json
+}
+
 # cg PID MODE WHAT: see cgpath.py.
 cg() { "$PY" "$HERE/cgpath.py" "$@"; }
 
@@ -70,15 +80,19 @@ held() {
 	read -r _ <up
 	HP=$(session_pid "$mark")
 }
+# cg_emptied DIR: no process in sandbox cgroup DIR (emptied cgroups are
+# kept for the next sandboxes, or removed).
+cg_emptied() { [ ! -e "$1" ] || ! grep -q . "$1/cgroup.procs"; }
 # release: lets it end; the run's exit status.
 release() { echo go >go; wait "$HC"; }
 
 # release_and_stop DIR: releases the held run, which must exit 0; its
-# cgroup DIR and, once the daemon stopped, the daemon's subtree must go.
+# cgroup DIR must be emptied and, once the daemon stopped, the daemon's
+# subtree must go.
 release_and_stop() {
 	local sub
 	release; expect_eq "the run exits 0" $? 0
-	wait_for "its cgroup is removed" test ! -e "$1"
+	wait_for "its cgroup is emptied" cg_emptied "$1"
 	sub=$(cg "$DPID" subtree pids)
 	stop_daemon
 	check "the daemon's subtree is removed" test ! -e "$sub"

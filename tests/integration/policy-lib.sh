@@ -70,6 +70,14 @@ keygen() { sbx policy keygen --out "$T/$1" >/dev/null; }
 trust() { cp "$T/$1.pub" "$KEYS/"; chmod 644 "$KEYS/$1.pub"; }
 # sign FILE NAME: FILE.sig, by key NAME.
 sign() { sbx policy sign "$1" --key "$T/$2.key" >/dev/null; }
+# signed_org SERIAL: $T/org.json (org_policy SERIAL) and its signature by
+# key "admin", made and trusted here.
+signed_org() {
+	keygen admin
+	trust admin
+	org_policy "$1" "$T/org.json"
+	sign "$T/org.json" admin
+}
 
 # explain_rule TARGET: the "rule:" line of `policy explain TARGET`.
 explain_rule() { sbx policy explain "$1" | grep -m1 'rule:'; }

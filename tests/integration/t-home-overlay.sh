@@ -213,7 +213,7 @@ if [ "$(id -u)" -eq 0 ] && id "$user" >/dev/null 2>&1; then
 	expect_eq "privileged: persists" "$(psbx run -- cat "$H/.cache/p/f")" p
 	expect_eq "privileged: ~/.ssh unreadable" "$(psbx run -- "$P" read "$H/.ssh/id_rsa")" EACCES
 	expect_eq "privileged: .bashrc read-only" "$(psbx run -- "$P" write "$H/.bashrc")" EROFS
-	f=$(ls -d "$T"/state/home/"$uid"/*/upper/.cache/p/f)
+	f=$(ls -d "$T"/state/home/"$uid"/*/fs/upper/.cache/p/f)
 	expect_eq "privileged: the upper file is the user's" "$(stat -c %u "$f")" "$uid"
 	check "privileged: the user cannot reach the layers" \
 		as sh -c "! ls '$T/state/home/$uid' >/dev/null 2>&1"

@@ -2,8 +2,9 @@
 # User mode with a delegated subtree, as systemd's Delegate=yes gives one:
 # root makes a cgroup in each hierarchy, hands it to the test user and
 # starts that user's sbxd inside it. The daemon makes its sandboxes'
-# cgroups below it (the user's own), with the policy's limits; they are
-# removed after each run, and the daemon's subtree when it stops.
+# cgroups below it (the user's own), with the policy's limits; each is
+# emptied after its run (and kept for the next), and the daemon's subtree
+# is removed when it stops.
 . "$(dirname "$0")/lib.sh"
 . "$HERE/limits-lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "making a delegated subtree needs root"

@@ -2,7 +2,7 @@
 # A fork bomb in one sandbox is contained by its pids limit: another
 # sandbox running at the same time and the host keep forking; the bomb's
 # run reports the limit and the rule that set it (exit status, ps, a
-# violation event), and its cgroup is gone once it ended.
+# violation event), and its cgroup is emptied once it ended.
 . "$(dirname "$0")/lib.sh"
 . "$HERE/limits-lib.sh"
 . "$HERE/violations-lib.sh"
@@ -47,7 +47,7 @@ check "its exit status names the limit and the rule" grep -q \
 	"process limit 64 (policy workspace, limits.pids)" "$T/a.err"
 wait "$SUB"
 check "a violation event names the limit" limit_event "$T/ev" pids workspace
-wait_for "the bomb's cgroup is removed" test ! -e "$ADIR"
+wait_for "the bomb's cgroup is emptied" cg_emptied "$ADIR"
 check "the daemon still serves runs" sbx run -q -- true
 stop_daemon
 done_test

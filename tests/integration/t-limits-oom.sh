@@ -6,12 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$HERE/limits-lib.sh"
 . "$HERE/violations-lib.sh"
-start_daemon
-need_cgroups
-command -v python3 >/dev/null || skip "no python3 for the allocation"
-cd "$WS"
-mkdir .sbx
-echo '{"limits": {"memory": "64M"}}' >.sbx/policy.json
+limits_daemon '{"limits": {"memory": "64M"}}'
 subscribe ev --json --count 1
 mkfifo b.go b.up
 # B: up and measured while A runs; it ends once A is gone.

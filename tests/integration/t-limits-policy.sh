@@ -4,7 +4,7 @@
 # value; a workspace lowering them (and not raising them); one run's
 # --policy lowering them further, then the next run back (warm sandboxes
 # made with other limits are rewritten); `policy explain`, describe and
-# ps say the same. A run's cgroup is gone after it, the daemon's subtree
+# ps say the same. A run's cgroup is emptied after it, the daemon's subtree
 # after the daemon.
 . "$(dirname "$0")/lib.sh"
 . "$HERE/limits-lib.sh"
@@ -24,7 +24,7 @@ cpu=$(cg "$HP" read cpu)
 check "cpu: the user's weight 80 ($cpu)" [ "$cpu" = "weight 80" -o "$cpu" = "shares 819" ]
 D1=$(cg "$HP" dir pids)
 release
-wait_for "the run's cgroup is removed" test ! -e "$D1"
+wait_for "the run's cgroup is emptied" cg_emptied "$D1"
 
 mkdir .sbx
 echo '{"limits": {"memory": "2G", "pids": 100, "cpu": 20}}' >.sbx/policy.json

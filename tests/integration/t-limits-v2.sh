@@ -44,7 +44,7 @@ s = [s for s in json.loads(sys.argv[1]) if s["pid"] == int(sys.argv[2])][0]
 assert s["cpu_us"] > 0, s' "$(sbx --json ps)" "$P"
 echo go >go
 wait "$C"; expect_eq "the run exits 0" $? 0
-wait_for "its cgroup is removed" test ! -e "$D"
+wait_for "its cgroup is emptied" cg_emptied "$D"
 stop_daemon
 check "the sandboxes' parent is removed" test ! -e "$(dirname "$D")"
 check "the daemon's leaf is removed" test ! -e "$LEAF"

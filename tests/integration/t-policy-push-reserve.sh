@@ -1,9 +1,11 @@
 #!/bin/bash
-# A sandbox that fills the file system of the state dir (through its home
-# overlay, whose layers live there) cannot make an org push fail: the
-# push store keeps a reserve (STATE/org/.reserve, allocated at start-up)
-# that a push releases before it writes. The state dir is a small tmpfs
-# the test mounts (root only); privileged mode, where org policies bind.
+# When the file system of the state dir is full, an org push still
+# succeeds: the push store keeps a reserve (STATE/org/.reserve, allocated
+# at start-up) that a push releases before it writes. Sandboxes' home
+# layers are bounded (limits.home, t-home-limit), but many workspaces, or
+# anything else on that file system, can still fill it: here a host
+# process does. The state dir is a small tmpfs the test mounts (root
+# only); privileged mode, where org policies bind.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "mounting the small state file system needs root"
 . "$HERE/policy-lib.sh"
@@ -14,17 +16,15 @@ trap 'umount "$STATE" 2>/dev/null; cleanup' EXIT
 H=$T/home
 mkdir -p "$H"
 chmod 755 "$H"
-keygen admin
-trust admin
-org_policy 2 "$T/org.json"
-sign "$T/org.json" admin
+signed_org 2
 peer_daemon --home "$H"
 chown "$PEER_USER": "$H"
 cd "$WS"
 check "the reserve is allocated at start-up" \
 	test "$(stat -c %b "$STATE/org/.reserve")" -ge 2048
-expect_eq "a sandbox fills the state file system through its home" \
-	"$(peer run -- "$P" fill "$H/big" 16)" ENOSPC
+check "a sandbox runs" peer run -- true
+check "something else fills the state file system" \
+	bash -c "! dd if=/dev/zero of='$STATE/filler' bs=64k 2>/dev/null"
 avail=$(df --output=avail -k "$STATE" | tail -1)
 check "the state file system is full ($avail KiB left)" test "$avail" -lt 64
 out=$(peer policy push "$T/org.json" --sig "$T/org.json.sig" 2>&1); rc=$?

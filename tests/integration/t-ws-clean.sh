@@ -17,6 +17,9 @@ layers=$T/state/home/$uid
 layer() {
 	grep -lx "$1" "$layers"/*/workspace 2>/dev/null | xargs -r dirname
 }
+# up LAYER: its upper/ (a root daemon's is on the layer's own file system,
+# LAYER/fs, while mounted; its image LAYER/home.img).
+up() { ls -d "$1/upper" "$1/fs/upper" 2>/dev/null | head -1; }
 
 start_daemon --home "$H"
 sbx status | grep -q 'no home overlay' && skip "no home overlay here"
@@ -26,7 +29,7 @@ for w in gone kept; do
 done
 g=$(layer "$T/gone")
 k=$(layer "$T/kept")
-check "each has a layer with a record ($g, $k)" test -f "$g/upper/from-gone" -a -f "$k/upper/from-kept"
+check "each has a layer with a record ($g, $k)" test -f "$(up "$g")/from-gone" -a -f "$(up "$k")/from-kept"
 # Left by an older daemon: a temp dir in the runtime dir.
 mkdir -p "$XDG_RUNTIME_DIR/sbx/tmp/0123456789abcdef"
 echo old >"$XDG_RUNTIME_DIR/sbx/tmp/0123456789abcdef/f"
@@ -37,7 +40,8 @@ mkdir -p "$layers/forged/upper"
 echo "$T/gone" >"$layers/forged/workspace"
 start_daemon --home "$H"
 check "the gone workspace's layer is removed at start-up" test ! -e "$g"
-check "the existing workspace's layer stays" test -f "$k/upper/from-kept"
+check "the existing workspace's layer stays" \
+	test -f "$k/upper/from-kept" -o -f "$k/home.img"
 check "a forged record's directory stays" test -d "$layers/forged/upper"
 check "an older daemon's temp dir is removed" \
 	test ! -e "$XDG_RUNTIME_DIR/sbx/tmp/0123456789abcdef"
@@ -77,7 +81,7 @@ if [ "$(id -u)" -eq 0 ] && id "${SBX_TEST_USER:-sbxtest}" >/dev/null 2>&1; then
 		--socket "$SOCK" run --workspace "$T/pgone" -C "$T/pgone" -- \
 		"$P" write "$H/p")" ok
 	g=$(layer "$T/pgone")
-	check "privileged: its layer ($g)" test -f "$g/upper/p"
+	check "privileged: its layer ($g)" test -f "$(up "$g")/p"
 	stop_daemon
 	rm -rf "$T/pgone"
 	start_daemon --user "$user" --home "$H"

@@ -246,6 +246,8 @@ test_doc_tmp_home(void)
 	bad("{\"limits\": {\"tmp\": -1}}", "expected a size");
 	bad("{\"limits\": {\"tmp\": \"1K\"}}", "limits.tmp must be at least "
 	    "64K");
+	bad("{\"limits\": {\"home\": \"512K\"}}", "limits.home must be at "
+	    "least 1M");
 	bad("{\"limits\": [\"tmp\"]}", "expected an object");
 	CHECK_STR(policy_limit_name(POLICY_LIMIT_HOME), "limits.home");
 }
@@ -267,6 +269,9 @@ test_value(void)
 	    100 << 20);
 	CHECK_INT(policy_limit_value(&p, POLICY_LIMIT_TMP, 300 << 20),
 	    200 << 20);
+	/* A default of 0 is no limit: a workspace's value is the only one
+	 * (limits.home where a user's daemon measures the layer). */
+	CHECK_INT(policy_limit_value(&p, POLICY_LIMIT_TMP, 0), 200 << 20);
 }
 
 int
