@@ -47,7 +47,7 @@ static char socket_buf[PATH_MAX];
 static char state_buf[PATH_MAX];
 static const char *home_opt;
 static struct proxy_config proxy_cfg = { ASK_TIMEOUT_MS,
-					 PROXY_HEAD_TIMEOUT_MS, NULL };
+					 PROXY_HEAD_TIMEOUT_MS, NULL, NULL };
 /* Autostarted by sbxctl: stderr is its pipe until READY, a log after. */
 static bool log_after_ready;
 /* --landlock-only: the mode of hosts without user namespaces, chosen even
@@ -72,6 +72,7 @@ usage(FILE *f)
 	fprintf(f,
 		"usage: sbxd [--socket PATH] [--user NAME] [--ready-fd N]\n"
 		"            [--policy FILE] [--org-dir DIR] [--hosts-file FILE]\n"
+		"            [--upstream-ca FILE]\n"
 		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
 		"            [--frame-timeout SEC] [--tmp-idle SEC]\n"
 		"            [--no-netns] [--landlock-only] [--foreground] [--version]\n"
@@ -98,6 +99,10 @@ usage(FILE *f)
 		"passwd entry's (tests)\n"
 		"  --hosts-file FILE  extra host entries for the proxy's "
 		"resolver\n"
+		"  --upstream-ca FILE  PEM CA certificates trusted for "
+		"inspected upstreams\n"
+		"                 besides the system's roots (a corporate "
+		"CA)\n"
 		"  --ask-timeout SEC  deny an unanswered approval after SEC "
 		"(60)\n"
 		"  --proxy-timeout SEC  a proxy client's time to send a "
@@ -269,6 +274,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "state-dir", required_argument, NULL, 'S' },
 		{ "home", required_argument, NULL, 'O' },
 		{ "hosts-file", required_argument, NULL, 'H' },
+		{ "upstream-ca", required_argument, NULL, 'C' },
 		{ "ask-timeout", required_argument, NULL, 'A' },
 		{ "proxy-timeout", required_argument, NULL, 'T' },
 		{ "frame-timeout", required_argument, NULL, 'F' },
@@ -282,7 +288,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "s:u:r:fVh", opts, NULL)) != -1) {
-		if (c > 0 && strchr("spokSOH", c) && !(path = abs_arg(optarg))) {
+		if (c > 0 && strchr("spokSOHC", c) && !(path = abs_arg(optarg))) {
 			fprintf(stderr, "sbxd: %s: cannot make it absolute: "
 				"%s\n", optarg, strerror(errno));
 			return -EINVAL;
@@ -324,6 +330,9 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			break;
 		case 'H':
 			proxy_cfg.hosts_file = path;
+			break;
+		case 'C':
+			proxy_cfg.upstream_ca = path;
 			break;
 		case 'A':
 		case 'T':

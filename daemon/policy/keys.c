@@ -59,6 +59,8 @@ static const struct policy_key net_keys[] = {
 	{ "unknownHosts", POLICY_KEY_HOSTS, 0, NULL },
 	{ "strictAllowlist", POLICY_KEY_STRICT, 0, NULL },
 	{ "deniedDomainReasons", POLICY_KEY_REASONS, 0, NULL },
+	{ "requestRules", POLICY_KEY_L7, 0, NULL },
+	{ "tls", POLICY_KEY_L7, 1, NULL },
 	{ "_comment", POLICY_KEY_COMMENT, 0, NULL },
 	SRT("httpProxyPort", "sbx runs its own proxy"),
 	SRT("socksProxyPort", "sbx runs its own proxy"),

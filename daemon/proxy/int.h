@@ -16,6 +16,8 @@ struct evdns_base;
 struct evdns_getaddrinfo_request;
 struct ask;
 struct http_state;
+struct inspect;
+struct inspect_rules;
 struct tunnel_check;
 
 /* Stop reading one side while this much waits to be written to the other. */
@@ -33,6 +35,7 @@ struct proxy {
 	uint64_t session_id;
 	struct proxy_hooks hooks;
 	struct proxy_rules *rules;	/* never NULL */
+	struct inspect_rules *l7;	/* request rules (inspect-rules.h) */
 	struct evconnlistener *lis[2];
 	/* Listeners paused (at a limit, or EMFILE) wait for fds here. */
 	struct fdlimit_waiter waiter;
@@ -102,6 +105,7 @@ struct pconn {
 	struct tunnel_check *tc;
 
 	struct http_state *http;
+	struct inspect *insp;		/* inspect.c's, while it runs */
 	struct pconn *next, **pprev;
 };
 

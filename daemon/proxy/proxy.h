@@ -17,6 +17,8 @@ struct proxy_config {
 	unsigned head_timeout_ms;	/* for a request head, a SOCKS5
 					   handshake, a tunnel's first bytes */
 	const char *hosts_file;		/* extra resolver entries, or NULL */
+	const char *upstream_ca;	/* PEM CAs for inspected upstreams
+					   besides the system's, or NULL */
 };
 
 /*

@@ -4,7 +4,10 @@ accepts connections (tests read that line; no sleeps), and appends one line
 per accepted connection to LOG ("conn PEER", then "bytes N" when it ends for
 raw), so a test can assert that nothing reached it.
 
-usage: netserver.py MODE LOG [--bind ADDR] [--port N] [ARGS...]
+usage: netserver.py MODE LOG [--bind ADDR] [--port N] [--tls CERT KEY] [ARGS...]
+  --tls            http and git modes over TLS; every request is logged
+                   ("req METHOD TARGET"); GET /headers answers the
+                   request's header lines
   http DIR         files from DIR (GET, HEAD), POST /echo answers the body
                    (Content-Length or chunked); HTTP/1.1 keep-alive
   tls CERT KEY     TLS; answers one HTTP request with "tls ok SNI"
@@ -57,6 +60,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     mode = "http"
     args = []
+    tls = False
 
     def log_message(self, *a):
         pass
@@ -82,6 +86,18 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(data)
 
+    def parse_request(self):
+        ok = super().parse_request()
+        if ok and Handler.tls:
+            log(self.server.logpath, "req %s %s" % (self.command, self.path))
+        return ok
+
+    def do_DELETE(self):
+        self.send(200, b"deleted\n")
+
+    def do_PUT(self):
+        self.do_POST()
+
     def do_POST(self):
         if self.mode == "git":
             return self.git()
@@ -95,6 +111,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return self.pypi()
         if self.mode == "npm":
             return self.npm()
+        if self.path == "/headers" and Handler.tls:
+            return self.send(200, str(self.headers).encode())
         return super().do_GET()
 
     def pypi(self):
@@ -235,10 +253,13 @@ def serve_tls(listener, logpath, cert, key):
 def main():
     mode, logpath = sys.argv[1], sys.argv[2]
     rest = sys.argv[3:]
-    bind, port = "127.0.0.1", 0
-    while rest and rest[0] in ("--bind", "--port"):
+    bind, port, tls = "127.0.0.1", 0, None
+    while rest and rest[0] in ("--bind", "--port", "--tls"):
         if rest[0] == "--bind":
             bind = rest[1]
+        elif rest[0] == "--tls":
+            tls = rest[1:3]
+            rest = rest[1:]
         else:
             port = int(rest[1])
         rest = rest[2:]
@@ -262,6 +283,11 @@ def main():
     if mode == "http":
         os.chdir(rest[0])
     srv = Server((bind, port), Handler, logpath)
+    if tls:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(tls[0], tls[1])
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+        Handler.tls = True
     print("listening %d" % srv.server_address[1], flush=True)
     srv.serve_forever()
 
