@@ -141,6 +141,9 @@ struct sandbox_request {
 	bool resident;             /* a long-lived sandbox: its command
 				      process stays and runs further
 				      commands (sandbox_exec) */
+	const char *ca_pem;        /* TLS inspection is on: this CA (PEM)
+				      is added to the distribution's CA
+				      bundles inside; NULL: none */
 };
 
 /* A further command for a long-lived sandbox; borrowed during the call. */

@@ -26,6 +26,7 @@
 #include "daemon/policy/fsplan.h"
 #include "daemon/policy/fsplan-cache.h"
 #include "daemon/policy/limits.h"
+#include "daemon/policy/reqrule.h"
 #include "daemon/home-diverted.h"
 #include "daemon/home-overlay.h"
 #include "daemon/policy/store.h"
@@ -35,6 +36,7 @@
 #include "daemon/policy/policy.h"
 #include "daemon/proxy/env.h"
 #include "daemon/proxy/proxy.h"
+#include "daemon/proxy/tls.h"
 #include "daemon/runenv.h"
 #include "daemon/sandbox.h"
 #include "daemon/sbox.h"
@@ -600,6 +602,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.tty = req->tty;
 	sr.umask = req->umask || req->umask_set ? req->umask : DEFAULT_UMASK;
 	sr.resident = s->sbox_holder;
+	if (policy_reqrule_inspects(s->policy))
+		sr.ca_pem = tls_ca_pem();
 	sr.proxy = net == SANDBOX_NET_NAMESPACE;
 	session_limits_resolve(s->policy, &sr.limits);
 	if (sandbox_caps()->cgroups[0])

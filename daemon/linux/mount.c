@@ -708,6 +708,8 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 		return *err = -r, STEP_MOUNT_DEV;
 	if (p->net == SANDBOX_NET_NAMESPACE)
 		lmount_java(p);
+	if (p->ca_pem)
+		lmount_ca(p->ca_pem);
 	/* The policy's paths and the workspace's walk (its ignore files,
 	 * the masks and read-only binds, and the masker it starts) with the
 	 * user's file-system rights. */

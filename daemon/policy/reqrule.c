@@ -397,6 +397,12 @@ policy_reqrule_merge(const struct policy *const *docs, size_t n,
 	return 0;
 }
 
+bool
+policy_reqrule_inspects(const struct policy *p)
+{
+	return p != NULL && p->l7 != NULL && p->l7->n > 0;
+}
+
 void
 policy_reqrule_free(struct policy_l7 *l7)
 {

@@ -61,6 +61,9 @@ int policy_reqrule_merge(const struct policy *const *docs, size_t n,
 
 void policy_reqrule_free(struct policy_l7 *l7);
 
+/* Does p (NULL: no) turn TLS inspection on for some host? */
+bool policy_reqrule_inspects(const struct policy *p);
+
 /* The REQRULE_* bit of a method token, 0 for any other method. */
 unsigned policy_reqrule_method(const char *m, size_t len);
 
