@@ -61,6 +61,7 @@ static const struct policy_key net_keys[] = {
 	{ "deniedDomainReasons", POLICY_KEY_REASONS, 0, NULL },
 	{ "requestRules", POLICY_KEY_L7, 0, NULL },
 	{ "tls", POLICY_KEY_L7, 1, NULL },
+	{ "credentials", POLICY_KEY_L7, 2, NULL },
 	{ "_comment", POLICY_KEY_COMMENT, 0, NULL },
 	SRT("httpProxyPort", "sbx runs its own proxy"),
 	SRT("socksProxyPort", "sbx runs its own proxy"),

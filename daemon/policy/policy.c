@@ -164,7 +164,7 @@ doc_key(struct doc *d, const struct policy_key *k, json_t *v)
 		doc_comment(d, v);
 		break;
 	case POLICY_KEY_L7:
-		policy_reqrule_parse(&d->pj, v, k->arg == 1, d->p);
+		policy_reqrule_parse(&d->pj, v, k->arg, d->p);
 		break;
 	case POLICY_KEY_SRT:
 		policy_json_report(&d->pj, POLICY_WARNING, true, "srt setting "

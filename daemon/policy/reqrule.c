@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/policy/credential.h"
 #include "daemon/policy/json.h"
 #include "daemon/policy/netrule.h"
 #include "daemon/policy/reqrule.h"
@@ -99,8 +100,8 @@ policy_reqrule_path_match(const char *pat, const char *t, size_t len)
 	return *pat == '\0';
 }
 
-static int
-l7_get(struct policy *p, struct policy_l7 **out)
+int
+policy_reqrule_l7(struct policy *p, struct policy_l7 **out)
 {
 	if (p->l7 == NULL && (p->l7 = calloc(1, sizeof(*p->l7))) == NULL)
 		return -ENOMEM;
@@ -308,7 +309,7 @@ tls_parse(struct policy_json *pj, struct policy_l7 *l7, json_t *obj)
 }
 
 void
-policy_reqrule_parse(struct policy_json *pj, json_t *v, bool tls,
+policy_reqrule_parse(struct policy_json *pj, json_t *v, int which,
     struct policy *p)
 {
 	struct policy_l7 *l7;
@@ -316,11 +317,13 @@ policy_reqrule_parse(struct policy_json *pj, json_t *v, bool tls,
 	size_t i;
 	int r = 0;
 
-	if (l7_get(p, &l7) < 0) {
+	if (policy_reqrule_l7(p, &l7) < 0) {
 		pj->err = -ENOMEM;
 		return;
 	}
-	if (tls) {
+	if (which == 2) {
+		r = policy_cred_parse(pj, v, l7);
+	} else if (which == 1) {
 		if (!json_is_object(v))
 			policy_json_report(pj, POLICY_ERROR, false, "expected "
 			    "an object, got %s", policy_json_type(v));
@@ -375,7 +378,7 @@ policy_reqrule_merge(const struct policy *const *docs, size_t n,
 	for (i = 0; i < n; i++) {
 		if ((s = docs[i]->l7) == NULL)
 			continue;
-		if (l7_get(eff, &l7) < 0)
+		if (policy_reqrule_l7(eff, &l7) < 0)
 			return -ENOMEM;
 		for (j = 0; j < s->n; j++)
 			if (rule_copy(&r, &s->rule[j]) < 0 ||
@@ -393,6 +396,8 @@ policy_reqrule_merge(const struct policy *const *docs, size_t n,
 				return -ENOMEM;
 			l7->nexclude++;
 		}
+		if (policy_cred_merge(s, l7) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -400,7 +405,8 @@ policy_reqrule_merge(const struct policy *const *docs, size_t n,
 bool
 policy_reqrule_inspects(const struct policy *p)
 {
-	return p != NULL && p->l7 != NULL && p->l7->n > 0;
+	return p != NULL && p->l7 != NULL &&
+	    (p->l7->n > 0 || p->l7->ncred > 0);
 }
 
 void
@@ -414,6 +420,7 @@ policy_reqrule_free(struct policy_l7 *l7)
 		rule_clear(&l7->rule[i]);
 	for (i = 0; i < l7->nexclude; i++)
 		free(l7->exclude[i]);
+	policy_cred_free(l7->cred, l7->ncred);
 	free(l7->rule);
 	free(l7->exclude);
 	free(l7);

@@ -49,11 +49,16 @@ struct policy_l7 {
 	size_t n, cap;
 	char **exclude;		/* domain rule texts */
 	size_t nexclude;
+	struct policy_cred *cred;	/* policy/credential.h */
+	size_t ncred;
 };
 
-/* network.requestRules (tls false) or network.tls (tls true) into p. */
-void policy_reqrule_parse(struct policy_json *pj, json_t *v, bool tls,
+/* network.requestRules (which 0), network.tls (1) or
+ * network.credentials (2, policy/credential.c) into p. */
+void policy_reqrule_parse(struct policy_json *pj, json_t *v, int which,
     struct policy *p);
+/* p's l7 part, made when first needed. 0 or -ENOMEM. */
+int policy_reqrule_l7(struct policy *p, struct policy_l7 **out);
 
 /* eff gets every doc's rules and exclusions, in order. 0 or -ENOMEM. */
 int policy_reqrule_merge(const struct policy *const *docs, size_t n,
@@ -61,7 +66,8 @@ int policy_reqrule_merge(const struct policy *const *docs, size_t n,
 
 void policy_reqrule_free(struct policy_l7 *l7);
 
-/* Does p (NULL: no) turn TLS inspection on for some host? */
+/* Does p (NULL: no) turn TLS inspection on for some host (a request
+ * rule or a credential)? */
 bool policy_reqrule_inspects(const struct policy *p);
 
 /* The REQRULE_* bit of a method token, 0 for any other method. */

@@ -110,11 +110,12 @@ inspect_rules_compile(const struct policy *p, struct inspect_rules **out,
 
 enum inspect_mode
 inspect_rules_mode(const struct inspect_rules *r, const struct host *h,
-    uint16_t port)
+    uint16_t port, bool named)
 {
-	bool named = false;
 	size_t i;
 
+	if (r == NULL)
+		return named ? INSPECT_YES : INSPECT_NO;
 	for (i = 0; i < r->n && !named; i++)
 		named = netrule_match(&r->v[i].nr, h, port);
 	if (!named)

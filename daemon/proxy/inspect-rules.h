@@ -41,8 +41,9 @@ enum inspect_mode {
 	INSPECT_EXCLUDED,	/* rules name it but excludeDomains too:
 				   they cannot be enforced, refuse */
 };
+/* named: a credential names h:port too. */
 enum inspect_mode inspect_rules_mode(const struct inspect_rules *r,
-    const struct host *h, uint16_t port);
+    const struct host *h, uint16_t port, bool named);
 
 /*
  * A request (method and origin-form target, not NUL-terminated) to

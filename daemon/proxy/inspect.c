@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/policy/credential.h"
 #include "daemon/policy/policy.h"
+#include "daemon/proxy/cred.h"
 #include "daemon/proxy/http-chunked.h"
 #include "daemon/proxy/http-parse.h"
 #include "daemon/proxy/inspect-rules.h"
@@ -45,6 +47,10 @@ struct inspect {
 					   handshake is done */
 	uint64_t left;
 	struct http_chunked ck;
+	/* The last bytes that went upstream: a sentinel split across
+	 * reads is still seen. */
+	char carry[POLICY_CRED_MAX];
+	size_t ncarry;
 	struct http_req req;
 };
 
@@ -140,6 +146,47 @@ refuse_rule(struct pconn *pc, const struct inspect_rule *ir, bool unlisted)
 	refuse(pc, 403, "Forbidden", text);
 }
 
+/*
+ * A credential's sentinel in buf, going to a host the credential is not
+ * for: an exfiltration attempt, refused and reported by the credential's
+ * id (never its value). buf continues what went before (carry).
+ */
+static int
+leaked(struct pconn *pc, const char *buf, size_t len)
+{
+	struct inspect *i = pc->insp;
+	const struct cred_set *s = pc->px->creds;
+	const struct cred *c;
+	char win[2 * POLICY_CRED_MAX], detail[160];
+	size_t k, n;
+
+	if (s == NULL || len == 0)
+		return 0;
+	c = cred_set_leak(s, buf, len, &pc->host, pc->port);
+	k = len < s->maxlen ? len : s->maxlen;
+	if (c == NULL && i->ncarry > 0) {
+		/* The seam: what went before, then the start of buf. */
+		memcpy(win, i->carry, i->ncarry);
+		memcpy(win + i->ncarry, buf, k);
+		c = cred_set_leak(s, win, i->ncarry + k, &pc->host, pc->port);
+	}
+	/* The carry: the last maxlen bytes of carry and buf. */
+	memcpy(win, i->carry, i->ncarry);
+	memcpy(win + i->ncarry, buf + len - k, k);
+	n = i->ncarry + k;
+	i->ncarry = n < s->maxlen ? n : s->maxlen;
+	memcpy(i->carry, win + n - i->ncarry, i->ncarry);
+	if (c == NULL)
+		return 0;
+	snprintf(detail, sizeof(detail), "credential %s", c->id);
+	report(pc, NULL, "a credential's sentinel sent to a host it is not "
+	    "for", detail, "the policy's network.credentials name the hosts "
+	    "each credential may go to");
+	refuse(pc, 403, "Forbidden", "blocked by sbx: a credential's "
+	    "sentinel sent to a host it is not for");
+	return -1;
+}
+
 /* The head's own idea of its host must be the tunnel's. */
 static bool
 host_ok(struct pconn *pc, const struct http_req *r)
@@ -187,8 +234,19 @@ head(struct pconn *pc, size_t n)
 		refuse_rule(pc, ir, unlisted);
 		return -1;
 	}
+	if (leaked(pc, r->head, n) < 0)
+		return -1;
 	i->upgrade = has_upgrade(r);
-	evbuffer_remove_buffer(i->cplain, i->uout, n);
+	if (cred_set_for(pc->px->creds, &pc->host, pc->port)) {
+		if (cred_set_head(pc->px->creds, r->head, n, &pc->host,
+		    pc->port, i->uout) < 0) {
+			pconn_close(pc);
+			return -1;
+		}
+		evbuffer_drain(i->cplain, n);
+	} else {
+		evbuffer_remove_buffer(i->cplain, i->uout, n);
+	}
 	i->left = r->content_length;
 	i->st = r->body == HTTP_BODY_LENGTH ? I_LEN :
 	    r->body == HTTP_BODY_CHUNKED ? I_CHUNKED : I_HEAD;
@@ -240,6 +298,9 @@ chunked(struct pconn *pc)
 		refuse(pc, 400, "Bad Request", why);
 		return -1;
 	}
+	if (leaked(pc, (const char *)evbuffer_pullup(i->cplain,
+	    (ev_ssize_t)used), used) < 0)
+		return -1;
 	evbuffer_remove_buffer(i->cplain, i->uout, used);
 	if (r == 1)
 		i->st = i->upgrade ? I_WAIT_UP : I_HEAD;
@@ -262,6 +323,9 @@ process(struct pconn *pc)
 		case I_LEN:
 			if (len > i->left)
 				len = (size_t)i->left;
+			if (leaked(pc, (const char *)evbuffer_pullup(i->cplain,
+			    (ev_ssize_t)len), len) < 0)
+				return -1;
 			evbuffer_remove_buffer(i->cplain, i->uout, len);
 			if ((i->left -= len) == 0)
 				i->st = i->upgrade ? I_WAIT_UP : I_HEAD;
@@ -270,6 +334,9 @@ process(struct pconn *pc)
 			r = chunked(pc);
 			break;
 		case I_RAW:
+			if (leaked(pc, (const char *)evbuffer_pullup(i->cplain,
+			    -1), len) < 0)
+				return -1;
 			evbuffer_add_buffer(i->uout, i->cplain);
 			break;
 		default:	/* I_WAIT_UP, I_DONE: hold */
@@ -291,6 +358,25 @@ upgrade_answer(struct inspect *i)
 	i->st = memcmp(evbuffer_pullup(i->uplain, sizeof(sw) - 1), sw,
 	    sizeof(sw) - 1) == 0 ? I_RAW : I_HEAD;
 	i->upgrade = false;
+}
+
+/* The upstream's plaintext to the sandbox, each real value of a
+ * credential turned back into its sentinel. */
+static void
+to_sandbox(struct pconn *pc)
+{
+	struct inspect *i = pc->insp;
+	size_t len = evbuffer_get_length(i->uplain), hold;
+
+	if (pc->px->creds == NULL || len == 0) {
+		evbuffer_add_buffer(i->cout, i->uplain);
+		return;
+	}
+	hold = cred_set_redact(pc->px->creds,
+	    (char *)evbuffer_pullup(i->uplain, -1), len);
+	if (i->u_end)
+		hold = 0;
+	evbuffer_remove_buffer(i->uplain, i->cout, len - hold);
 }
 
 static void
@@ -349,7 +435,7 @@ pump(struct pconn *pc)
 	if (r == TLS_END_CLOSED)
 		i->u_end = true;
 	upgrade_answer(i);
-	evbuffer_add_buffer(i->cout, i->uplain);
+	to_sandbox(pc);
 	if (tls_end_pump(i->ct, i->none, i->cplain, i->cout,
 	    pio_out(pc->c)) == TLS_END_ERROR) {
 		pconn_close(pc);
@@ -405,16 +491,17 @@ inspect_take(struct pconn *pc)
 {
 	enum inspect_mode m;
 
-	if (pc->px->l7 == NULL)
+	if (pc->px->l7 == NULL && pc->px->creds == NULL)
 		return false;
-	m = inspect_rules_mode(pc->px->l7, &pc->host, pc->port);
+	m = inspect_rules_mode(pc->px->l7, &pc->host, pc->port,
+	    cred_set_for(pc->px->creds, &pc->host, pc->port));
 	if (m == INSPECT_YES)
 		start(pc);
 	if (m == INSPECT_EXCLUDED) {
-		report(pc, NULL, "request rules name a host in "
-		    "network.tls.excludeDomains", "they cannot be enforced "
+		report(pc, NULL, "request rules or credentials name a host "
+		    "in network.tls.excludeDomains", "they cannot be applied "
 		    "without inspection", "remove the host from "
-		    "excludeDomains or its request rules");
+		    "excludeDomains or its rules");
 		pconn_close(pc);
 	}
 	return m != INSPECT_NO;

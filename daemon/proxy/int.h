@@ -18,6 +18,7 @@ struct ask;
 struct http_state;
 struct inspect;
 struct inspect_rules;
+struct cred_set;
 struct tunnel_check;
 
 /* Stop reading one side while this much waits to be written to the other. */
@@ -36,6 +37,7 @@ struct proxy {
 	struct proxy_hooks hooks;
 	struct proxy_rules *rules;	/* never NULL */
 	struct inspect_rules *l7;	/* request rules (inspect-rules.h) */
+	struct cred_set *creds;		/* the run's credentials, or NULL */
 	struct evconnlistener *lis[2];
 	/* Listeners paused (at a limit, or EMFILE) wait for fds here. */
 	struct fdlimit_waiter waiter;

@@ -39,6 +39,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/proxy/cred.h"
 #include "daemon/proxy/inspect-rules.h"
 #include "daemon/proxy/inspect.h"
 #include "daemon/proxy/int.h"
@@ -451,6 +452,7 @@ proxy_free(struct proxy *px)
 	proxy_fds_leave(px);
 	proxy_rules_free(px->rules);
 	inspect_rules_free(px->l7);
+	cred_set_free(px->creds);
 	free(px);
 }
 
@@ -474,4 +476,17 @@ void
 proxy_client_gone(struct proxy *px)
 {
 	ask_end_all(px, "the client left before answering");
+}
+
+void
+proxy_credentials(struct proxy *px, struct cred_set *creds)
+{
+	cred_set_free(px->creds);
+	px->creds = creds;
+}
+
+const struct cred_set *
+proxy_creds(const struct proxy *px)
+{
+	return px->creds;
 }

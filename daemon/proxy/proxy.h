@@ -80,6 +80,12 @@ bool proxy_loopback_port(uint16_t port);
  * namespace back (sandbox_net_recycle). Still the proxy's. */
 int proxy_netns_listener(const struct proxy *px);
 
+/* The run's credentials (proxy/cred.h), taken over: inspected hosts get
+ * their real values, and their sentinels go nowhere else. */
+struct cred_set;
+void proxy_credentials(struct proxy *px, struct cred_set *creds);
+const struct cred_set *proxy_creds(const struct proxy *px);
+
 /* Stops serving and frees every connection. Not from a proxy callback. */
 void proxy_free(struct proxy *px);
 

@@ -6,7 +6,8 @@ raw), so a test can assert that nothing reached it.
 
 usage: netserver.py MODE LOG [--bind ADDR] [--port N] [--tls CERT KEY] [ARGS...]
   --tls            http and git modes over TLS; every request is logged
-                   ("req METHOD TARGET"); GET /headers answers the
+                   ("req METHOD TARGET", then "auth VALUE" for an
+                   Authorization field); GET /headers answers the
                    request's header lines
   http DIR         files from DIR (GET, HEAD), POST /echo answers the body
                    (Content-Length or chunked); HTTP/1.1 keep-alive
@@ -90,6 +91,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         ok = super().parse_request()
         if ok and Handler.tls:
             log(self.server.logpath, "req %s %s" % (self.command, self.path))
+            if "Authorization" in self.headers:
+                log(self.server.logpath, "auth %s" % self.headers["Authorization"])
         return ok
 
     def do_DELETE(self):

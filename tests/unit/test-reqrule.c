@@ -93,7 +93,7 @@ mode(const struct inspect_rules *r, const char *host, uint16_t port)
 	struct host h;
 
 	CHECK_INT(host_canon(host, strlen(host), &h, &why), 0);
-	return inspect_rules_mode(r, &h, port);
+	return inspect_rules_mode(r, &h, port, false);
 }
 
 static void
