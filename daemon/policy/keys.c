@@ -67,7 +67,8 @@ static const struct policy_key net_keys[] = {
 	SRT("socksProxyPort", "sbx runs its own proxy"),
 	SRT("mitmProxy", "sbx does not forward to other proxies"),
 	SRT("parentProxy", "sbx does not forward to other proxies"),
-	SRT("tlsTerminate", "sbx does not terminate TLS"),
+	SRT("tlsTerminate", "sbx inspects TLS only for the hosts "
+	    "network.requestRules and network.credentials name"),
 	SRT("allowMachLookup", NOTE_MACOS),
 	{ NULL, 0, 0, NULL }
 };

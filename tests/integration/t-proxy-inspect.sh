@@ -86,7 +86,7 @@ expect_eq "... and no request reached it" "$(grep -c '^req' "$T/bad.log")" 0
 code=$(sbx run -- curl -sS -o /dev/null -w '%{http_code}' \
 	"https://pinned.test:$WEB/hello.txt" 2>"$T/err")
 expect_eq "rules on an excluded host: refused" "$code" 000
-check "... reported" grep -q "request rules name a host in network.tls.excludeDomains" "$T/err"
+check "... reported" grep -q "request rules or credentials name a host in network.tls.excludeDomains" "$T/err"
 
 # git: clone allowed, push refused before it reaches the server.
 sbx run -- git clone -q "https://l7.test:$GIT/repo.git" \
