@@ -14,6 +14,7 @@
  * else back to request heads. ALPN offers http/1.1 only, so HTTP/2
  * clients fall back to HTTP/1.1.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <event2/buffer.h>
 #include <stdio.h>
@@ -123,23 +124,53 @@ refuse(struct pconn *pc, unsigned status, const char *phrase,
 	finish(pc);
 }
 
+/*
+ * The request rules on r. They match the path and query as origin form
+ * has them: an absolute URI's scheme and authority are not part of it,
+ * and an empty path (or one that starts with '?') is "/".
+ */
+static const struct inspect_rule *
+decide(struct pconn *pc, const struct http_req *r, bool *unlisted)
+{
+	static char t[HTTP_HEAD_MAX + 1];
+	size_t len = 0;
+
+	*unlisted = false;
+	if (pc->px->l7 == NULL)
+		return NULL;
+	if (r->path.len == 0 || r->head[r->path.off] != '/')
+		t[len++] = '/';
+	memcpy(t + len, r->head + r->path.off, r->path.len);
+	len += r->path.len;
+	return inspect_rules_decide(pc->px->l7, &pc->host, pc->port,
+	    r->head + r->method.off, r->method.len, t, len, unlisted);
+}
+
+/* The denial of request r by rule ir: the request, the rule's layer and
+ * file. */
+static void
+rule_denial(const struct http_req *r, const struct inspect_rule *ir,
+    bool unlisted, struct proxy_denial *d)
+{
+	d->o = &ir->o;
+	d->why = unlisted ? "request not allowed by the request rules" :
+	    "request denied by a request rule";
+	snprintf(d->detail, sizeof(d->detail), "%.*s %.*s (%s layer%s%s)",
+	    (int)r->method.len, r->head + r->method.off,
+	    (int)(r->path.len > 200 ? 200 : r->path.len),
+	    r->head + r->path.off, policy_layer_name(ir->o.layer),
+	    ir->o.file ? ", " : "", ir->o.file ? ir->o.file : "");
+	d->remedy = "the policy's network.requestRules decide which requests "
+	    "may go to this host";
+}
+
 static void
 refuse_rule(struct pconn *pc, const struct inspect_rule *ir, bool unlisted)
 {
-	struct http_req *r = &pc->insp->req;
 	struct proxy_denial d = { 0 };
 	char text[1024];
 
-	d.o = &ir->o;
-	d.why = unlisted ? "request not allowed by the request rules" :
-	    "request denied by a request rule";
-	snprintf(d.detail, sizeof(d.detail), "%.*s %.*s (%s layer%s%s)",
-	    (int)r->method.len, r->head + r->method.off,
-	    (int)(r->target.len > 200 ? 200 : r->target.len),
-	    r->head + r->target.off, policy_layer_name(ir->o.layer),
-	    ir->o.file ? ", " : "", ir->o.file ? ir->o.file : "");
-	d.remedy = "the policy's network.requestRules decide which requests "
-	    "may go to this host";
+	rule_denial(&pc->insp->req, ir, unlisted, &d);
 	proxy_report(pc, &d);
 	if (proxy_denial_format(pc, &d, text, sizeof(text)) < 0)
 		snprintf(text, sizeof(text), "blocked by sbx: %s", d.why);
@@ -227,9 +258,7 @@ head(struct pconn *pc, size_t n)
 		    "carries requests for its own host only");
 		return -1;
 	}
-	ir = inspect_rules_decide(pc->px->l7, &pc->host, pc->port,
-	    r->head + r->method.off, r->method.len, r->head + r->target.off,
-	    r->target.len, &unlisted);
+	ir = decide(pc, r, &unlisted);
 	if (ir != NULL) {
 		refuse_rule(pc, ir, unlisted);
 		return -1;
@@ -535,4 +564,33 @@ start(struct pconn *pc)
 	pio_read(pc->c, true);
 	pio_read(pc->u, true);
 	pump(pc);
+}
+
+int
+inspect_plain(struct pconn *pc, const struct http_req *r, size_t n,
+    struct proxy_denial *d)
+{
+	const struct cred_set *s = pc->px->creds;
+	const struct inspect_rule *ir = NULL;
+	bool unlisted;
+	size_t k;
+
+	ir = decide(pc, r, &unlisted);
+	if (ir != NULL) {
+		rule_denial(r, ir, unlisted, d);
+		proxy_report(pc, d);
+		return -EACCES;
+	}
+	for (k = 0; s != NULL && k < s->n; k++)
+		if (memmem(r->head, n, s->v[k].sentinel, s->v[k].len) != NULL)
+			break;
+	if (s == NULL || k == s->n)
+		return 0;
+	d->check = "credential check";
+	d->why = "a credential's sentinel in a plain HTTP request";
+	snprintf(d->detail, sizeof(d->detail), "credential %s", s->v[k].id);
+	d->remedy = "credentials go only over TLS to the hosts the policy's "
+	    "network.credentials name";
+	proxy_report(pc, d);
+	return -EACCES;
 }

@@ -19,4 +19,15 @@ struct pconn;
 bool inspect_take(struct pconn *pc);
 void inspect_free(struct pconn *pc);
 
+/*
+ * A plain HTTP request forwarded by the proxy (absolute form; its head is
+ * r->head[0..n)): the request rules decide as for an inspected one, and a
+ * credential's sentinel may not go anywhere in clear (its value is never
+ * put into plain HTTP). 0, or -EACCES with d filled and reported.
+ */
+struct http_req;
+struct proxy_denial;
+int inspect_plain(struct pconn *pc, const struct http_req *r, size_t n,
+    struct proxy_denial *d);
+
 #endif

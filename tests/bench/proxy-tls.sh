@@ -82,11 +82,13 @@ med() { sort -g | awk '{a[NR]=$1} END {print (NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+
 for ((i = 0; i < N_BIG; i++)); do
 	curl -sS -o /dev/null -w '%{speed_download}\n' "$@" "$u/100m.bin"
 done | awk '{print $1/1e6}' | med | sed 's/^/bulk_MBps\t/'
-urls=()
-for ((i = 0; i < N_KA; i++)); do urls+=("$u/1k.bin"); done
+for ((i = 0; i < N_KA; i++)); do
+	printf 'url = "%s"\noutput = "/dev/null"\n' "$u/1k.bin"
+done >"ka.$$.cfg"
 t0=$(date +%s%N)
-curl -sS -o /dev/null "$@" "${urls[@]}"
+curl -sS "$@" -K "ka.$$.cfg"
 t1=$(date +%s%N)
+rm -f "ka.$$.cfg"
 awk -v a="$t0" -v b="$t1" -v n="$N_KA" 'BEGIN {printf "keepalive_us_per_req\t%.0f\n", (b-a)/1e3/n}'
 for ((i = 0; i < N_HS; i++)); do
 	curl -sS -o /dev/null -w '%{time_appconnect}\n' "$@" "$u/1k.bin"

@@ -7,8 +7,9 @@ raw), so a test can assert that nothing reached it.
 usage: netserver.py MODE LOG [--bind ADDR] [--port N] [--tls CERT KEY] [ARGS...]
   --tls            http and git modes over TLS; every request is logged
                    ("req METHOD TARGET", then "auth VALUE" for an
-                   Authorization field); GET /headers answers the
-                   request's header lines
+                   Authorization field, "key VALUE" for X-Api-Key); GET /headers answers the
+                   request's header lines; GET /ws answers 101 and
+                   echoes every byte after it
   http DIR         files from DIR (GET, HEAD), POST /echo answers the body
                    (Content-Length or chunked); HTTP/1.1 keep-alive
   tls CERT KEY     TLS; answers one HTTP request with "tls ok SNI"
@@ -93,6 +94,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             log(self.server.logpath, "req %s %s" % (self.command, self.path))
             if "Authorization" in self.headers:
                 log(self.server.logpath, "auth %s" % self.headers["Authorization"])
+            if "X-Api-Key" in self.headers:
+                log(self.server.logpath, "key %s" % self.headers["X-Api-Key"])
         return ok
 
     def do_DELETE(self):
@@ -116,7 +119,24 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return self.npm()
         if self.path == "/headers" and Handler.tls:
             return self.send(200, str(self.headers).encode())
+        if self.path == "/ws" and Handler.tls:
+            return self.upgrade()
         return super().do_GET()
+
+    def upgrade(self):
+        """101, then every byte echoed back until the end (the framing of
+        WebSocket is not what a test looks at)."""
+        self.send_response(101)
+        self.send_header("Upgrade", "websocket")
+        self.send_header("Connection", "Upgrade")
+        self.end_headers()
+        self.wfile.flush()
+        while True:
+            data = self.connection.recv(65536)
+            if not data:
+                break
+            self.connection.sendall(data)
+        self.close_connection = True
 
     def pypi(self):
         root = self.args[0]

@@ -11,6 +11,9 @@
 . "$HERE/inspect-lib.sh"
 REAL=ghp_$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 36)
 [ ${#REAL} = 40 ] || skip "cannot make a token"
+FILEKEY=k-$(head -c 32 /dev/urandom | base64 | tr -dc 'a-z0-9' | head -c 20)
+printf '%s\n' "$FILEKEY" >"$T/secret"
+chmod 644 "$T/secret"
 start_server api http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
 API=$SRV_PORT
 start_server other http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
@@ -19,7 +22,10 @@ start_proxy_daemon '{"network": {
   "allowedDomains": ["l7.test", "other.test", "127.0.0.1:'"$API"'", "127.0.0.1:'"$OTHER"'"],
   "requestRules": [{"host": "other.test", "allow": ["* /*"]}],
   "credentials": [{"id": "gh", "env": "GH_TEST_TOKEN", "hosts": ["l7.test:'"$API"'"],
-                   "header": "Authorization", "format": "Bearer {}"}]}}' \
+                   "header": "Authorization", "format": "Bearer {}"},
+                  {"id": "filekey", "file": "'"$T/secret"'", "hosts": ["l7.test:'"$API"'"],
+                   "header": "X-Api-Key"}]},
+  "filesystem": {"denyRead": ["'"$T/secret"'"]}}' \
 	"$HOSTS" --upstream-ca "$T/corp.pem"
 cd "$WS"
 export GH_TEST_TOKEN=$REAL
@@ -36,6 +42,9 @@ sent=$(head -1 <<<"$out")
 check "injected as the policy's header" grep -qx "auth Bearer $REAL" "$T/api.log"
 check "the echoed value came back as the sentinel" grep -q "Authorization: Bearer $sent" <<<"$out"
 check "... never the real one" bash -c "! grep -q '$REAL' <<<'$out'"
+check "a file's credential went as its header" grep -qx "key $FILEKEY" "$T/api.log"
+check "... and came back as a sentinel of its length" bash -c "grep -Eq '^X-Api-Key: k-[a-z0-9]{20}\$' <<<'$out' && ! grep -q '$FILEKEY' <<<'$out'"
+check "... a file the sandbox cannot read" bash -c "! sbx run -- cat '$T/secret' 2>/dev/null"
 out=$(sbx run -- sh -c 'curl -sS -H "Authorization: token $GH_TEST_TOKEN" "https://l7.test:'"$API"'/hello.txt"')
 expect_eq "a request carrying the sentinel itself" "$out" hello
 check "... reached the host with the real value" grep -qx "auth token $REAL" "$T/api.log"
@@ -53,8 +62,8 @@ expect_eq "... while other requests to it pass" "$out" hello
 
 sbx run -- sh -c 'cat /proc/[0-9]*/environ 2>/dev/null; env' >"$T/procenv"
 check "the sandbox's /proc and environment hold the sentinel" grep -aq "GH_TEST_TOKEN=ghp_" "$T/procenv"
-check "... never the real value" bash -c "! grep -aq '$REAL' '$T/procenv'"
+check "... never the real value" bash -c "! grep -aq -e '$REAL' -e '$FILEKEY' '$T/procenv'"
 stop_daemon
-check "the real value is not in sbxd's log" bash -c "! grep -aq '$REAL' '$T/sbxd.log'"
-check "... nor in the events" bash -c "! grep -aq '$REAL' '$T/err'"
+check "the real values are not in sbxd's log" bash -c "! grep -aq -e '$REAL' -e '$FILEKEY' '$T/sbxd.log'"
+check "... nor in the events" bash -c "! grep -aq -e '$REAL' -e '$FILEKEY' '$T/err'"
 done_test

@@ -26,9 +26,12 @@ start_server git git --tls "$T/srv.pem" "$T/srv.key" "$T/git"
 GIT=$SRV_PORT
 start_server bad http --tls "$T/bad.pem" "$T/bad.key" "$T/www"
 BAD=$SRV_PORT
+start_server plain http "$T/www"
+PLAIN=$SRV_PORT
 start_proxy_daemon '{"network": {
   "allowedDomains": ["l7.test", "other.test", "bad.test", "pinned.test",
-    "127.0.0.1:'"$WEB"'", "127.0.0.1:'"$GIT"'", "127.0.0.1:'"$BAD"'"],
+    "127.0.0.1:'"$WEB"'", "127.0.0.1:'"$GIT"'", "127.0.0.1:'"$BAD"'",
+    "127.0.0.1:'"$PLAIN"'"],
   "requestRules": [
     {"host": "l7.test:'"$WEB"'", "readOnly": true, "deny": ["GET /secret*"],
      "id": "web-ro"},
@@ -36,6 +39,7 @@ start_proxy_daemon '{"network": {
      "deny": ["* /*git-receive-pack*"], "id": "clone-only",
      "reason": "pushing is not allowed"},
     {"host": "bad.test", "readOnly": true},
+    {"host": "l7.test:'"$PLAIN"'", "readOnly": true},
     {"host": "pinned.test", "readOnly": true}],
   "tls": {"excludeDomains": ["pinned.test"]}}}' \
 	"$HOSTS
@@ -74,6 +78,41 @@ expect_eq "refused requests never reached the server" "$(grep -c '^req' "$T/web.
 out=$(sbx run -- curl -sS -o /dev/null -o /dev/null -w '%{http_code} ' \
 	"https://l7.test:$WEB/hello.txt" "https://l7.test:$WEB/secret.txt" 2>/dev/null)
 expect_eq "each request of a kept-alive connection is decided" "$out" "200 403 "
+
+# Plain HTTP to a host with rules is decided the same way.
+expect_eq "plain HTTP GET under readOnly" "$(sbx run -- curl -sS "http://l7.test:$PLAIN/hello.txt")" hello
+n=$(conns plain)
+code=$(sbx run -- curl -sS -o /dev/null -w '%{http_code}' -X DELETE \
+	"http://l7.test:$PLAIN/hello.txt" 2>"$T/err")
+expect_eq "plain HTTP DELETE under readOnly: 403" "$code" 403
+check "... reported with the rule" grep -q "request not allowed by the request rules: DELETE /hello.txt" "$T/err"
+expect_eq "... and the server was not even dialled" "$(conns plain)" "$n"
+
+# WebSocket: the Upgrade request is decided, then bytes pass both ways.
+out=$(sbx run -- "$PY" -c '
+import os, socket, ssl, sys, urllib.parse
+p = urllib.parse.urlsplit(os.environ["HTTPS_PROXY"])
+host, port = "l7.test", int(sys.argv[1])
+s = socket.create_connection((p.hostname, p.port))
+s.sendall(b"CONNECT %s:%d HTTP/1.1\r\n\r\n" % (host.encode(), port))
+head = b""
+while b"\r\n\r\n" not in head:
+    head += s.recv(1)
+t = ssl.create_default_context().wrap_socket(s, server_hostname=host)
+t.sendall(b"GET /ws HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n"
+          b"Connection: Upgrade\r\n\r\n" % (host.encode(), port))
+resp = b""
+while b"\r\n\r\n" not in resp:
+    resp += t.recv(1)
+print(resp.split(b"\r\n")[0].decode())
+msg = b"\x81\x05hello not HTTP at all"
+t.sendall(msg)
+got = b""
+while len(got) < len(msg):
+    got += t.recv(100)
+print("echo ok" if got == msg else "echo bad")' "$WEB" 2>"$T/err")
+expect_eq "WebSocket through inspection" "$out" "HTTP/1.1 101 Switching Protocols
+echo ok"
 
 # The upstream is verified: bad.test's certificate is self-signed.
 code=$(sbx run -- curl -sS -o "$WS/body" -w '%{http_code}' \
