@@ -5,6 +5,7 @@
 
 #include "daemon/policy/limits.h"
 #include "daemon/policy/render.h"
+#include "daemon/policy/reqrule.h"
 
 void
 policy_render_origin(const struct policy_origin *o, char *buf, size_t len)
@@ -133,7 +134,8 @@ render_all(const struct policy *p, json_t *root)
 		    i)) < 0)
 			return -ENOMEM;
 	}
-	if (policy_limits_render(p, root) < 0)
+	if (policy_limits_render(p, root) < 0 ||
+	    policy_reqrule_render(p, root) < 0)
 		return -ENOMEM;
 	if (p->serial > 0 && set_new(root, "serial",
 	    json_integer(p->serial)) < 0)

@@ -6,6 +6,7 @@
 
 #include "daemon/policy/credential.h"
 #include "daemon/policy/json.h"
+#include "daemon/policy/render.h"
 #include "daemon/policy/netrule.h"
 #include "daemon/policy/reqrule.h"
 #include "daemon/policy/rule.h"
@@ -400,6 +401,74 @@ policy_reqrule_merge(const struct policy *const *docs, size_t n,
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+static json_t *
+with_from(json_t *o, const struct policy_origin *origin)
+{
+	char buf[512];
+
+	policy_render_origin(origin, buf, sizeof(buf));
+	if (o != NULL && json_object_set_new(o, "from", json_string(buf)) < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *
+render_creds(const struct policy_l7 *l7)
+{
+	const struct policy_cred *c;
+	json_t *a = json_array(), *h;
+	size_t i, j;
+
+	for (i = 0; a != NULL && i < l7->ncred; i++) {
+		c = &l7->cred[i];
+		h = json_array();
+		for (j = 0; h != NULL && j < c->nhosts; j++)
+			json_array_append_new(h, json_string(c->hosts[j]));
+		if (json_array_append_new(a, with_from(json_pack("{s:s, s:s, "
+		    "s:s, s:o, s:s, s:s}", "id", c->id, "source", c->env ? "env" :
+		    "file", c->env ? "env" : "file", c->env ? c->env : c->file,
+		    "hosts", h, "header", c->header, "format", c->format),
+		    &c->origin)) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+int
+policy_reqrule_render(const struct policy *p, json_t *root)
+{
+	const struct policy_l7 *l7 = p->l7;
+	json_t *net, *rules, *ex;
+	size_t i;
+
+	if (l7 == NULL)
+		return 0;
+	if ((net = json_object_get(root, "network")) == NULL &&
+	    (json_object_set_new(root, "network", json_object()) < 0 ||
+	    (net = json_object_get(root, "network")) == NULL))
+		return -ENOMEM;
+	if ((rules = json_array()) == NULL ||
+	    json_object_set_new(net, "requestRules", rules) < 0)
+		return -ENOMEM;
+	for (i = 0; i < l7->n; i++)
+		if (json_array_append_new(rules, with_from(json_pack("{s:s, s:s}",
+		    "host", l7->rule[i].host, "rule", l7->rule[i].text),
+		    &l7->rule[i].origin)) < 0)
+			return -ENOMEM;
+	if ((ex = json_array()) == NULL || json_object_set_new(net, "tls",
+	    json_pack("{s:o}", "excludeDomains", ex)) < 0)
+		return -ENOMEM;
+	for (i = 0; i < l7->nexclude; i++)
+		if (json_array_append_new(ex, json_string(l7->exclude[i])) < 0)
+			return -ENOMEM;
+	return json_object_set_new(net, "credentials", render_creds(l7)) < 0 ?
+	    -ENOMEM : 0;
 }
 
 bool

@@ -66,6 +66,11 @@ int policy_reqrule_merge(const struct policy *const *docs, size_t n,
 
 void policy_reqrule_free(struct policy_l7 *l7);
 
+/* network.requestRules, network.tls and network.credentials of p into
+ * root (policy_render_json's shape: each entry with "from"; never a
+ * secret, which policies do not hold). 0 or -ENOMEM. */
+int policy_reqrule_render(const struct policy *p, json_t *root);
+
 /* Does p (NULL: no) turn TLS inspection on for some host (a request
  * rule or a credential)? */
 bool policy_reqrule_inspects(const struct policy *p);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "daemon/policy/merge.h"
+#include "daemon/policy/render.h"
 #include "daemon/policy/reqrule.h"
 #include "daemon/proxy/inspect-rules.h"
 #include "policy-unit.h"
@@ -104,7 +105,8 @@ test_policy(void)
 	const struct policy *docs[2];
 	struct inspect_rules *r;
 	const char *t;
-	char err[256];
+	char err[256], *s;
+	json_t *j;
 
 	CHECK_INT(parse_as(doc_user, POLICY_LAYER_USER, &u, &d), 0);
 	CHECK_INT(parse_as(doc_ws, POLICY_LAYER_WORKSPACE, &w, &d), 0);
@@ -141,6 +143,16 @@ test_policy(void)
 	CHECK_INT(decide(r, "a.api.test", 443, "POST", "/", &t), 2);
 	CHECK_INT(decide(r, "a.api.test", 443, "BREW", "/", &t), 2);
 	CHECK_INT(decide(r, "other.test", 443, "POST", "/", &t), 0);
+
+	/* policy show: each entry with where it came from. */
+	CHECK_INT(policy_render_json(eff, &j), 0);
+	s = json_dumps(json_object_get(j, "network"), JSON_COMPACT);
+	CHECK(s != NULL && strstr(s, "\"requestRules\":[{\"host\":"
+	    "\"git.test\",\"rule\":\"allow GET /*\",\"from\":") != NULL);
+	CHECK(s != NULL && strstr(s, "\"tls\":{\"excludeDomains\":"
+	    "[\"pinned.test\"]}") != NULL);
+	free(s);
+	json_decref(j);
 
 	inspect_rules_free(r);
 	policy_free(eff);
