@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/policy/reqrule.h"
 #include "daemon/policy/describe.h"
 #include "daemon/policy/size.h"
 
@@ -221,6 +222,7 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 		fprintf(f, "- Other hosts: %s\n", ask ?
 			"the user is asked to approve; the command waits for "
 			"the answer" : "refused");
+		policy_reqrule_describe(f, p);
 	}
 	if (c->host_network)
 		fputs("- No UDP and no listening sockets (this host gives the "
@@ -283,8 +285,9 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 		      !c->protect_unguarded ? "refused" : "unguarded",
 		      "env_withheld", name_array(c->env_withheld),
 		      "limits", limits_json(p, c));
-	if (o && json_object_set_new(o, "tmp_limit",
-	    json_integer((json_int_t)c->tmp_limit)) < 0) {
+	if (o && (json_object_set_new(o, "tmp_limit",
+	    json_integer((json_int_t)c->tmp_limit)) < 0 ||
+	    (p->l7 && policy_reqrule_render(p, o) < 0))) {
 		json_decref(o);
 		o = NULL;
 	}

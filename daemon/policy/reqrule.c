@@ -471,6 +471,39 @@ policy_reqrule_render(const struct policy *p, json_t *root)
 	    -ENOMEM : 0;
 }
 
+void
+policy_reqrule_describe(FILE *f, const struct policy *p)
+{
+	const struct policy_l7 *l7 = p->l7;
+	size_t i, j;
+
+	if (l7 == NULL)
+		return;
+	if (l7->n > 0) {
+		fputs("- Requests to these hosts are inspected (TLS through "
+		    "sbx's CA, which the sandbox's tools trust) and decided "
+		    "by method and path; a refused one gets a 403 naming the "
+		    "rule:", f);
+		for (i = 0; i < l7->n; i++)
+			fprintf(f, "%s %s %s", i ? ";" : "", l7->rule[i].host,
+			    l7->rule[i].text);
+		fputs(".\n", f);
+	}
+	for (i = 0; i < l7->ncred; i++) {
+		if (l7->cred[i].env)
+			fprintf(f, "- $%s holds a placeholder that sbx replaces "
+			    "with the real credential on the way to",
+			    l7->cred[i].env);
+		else
+			fprintf(f, "- The credential \"%s\" is added by sbx on "
+			    "the way to", l7->cred[i].id);
+		for (j = 0; j < l7->cred[i].nhosts; j++)
+			fprintf(f, "%s %s", j ? "," : "", l7->cred[i].hosts[j]);
+		fputs(" only; use it as usual there, sending it anywhere "
+		    "else is refused.\n", f);
+	}
+}
+
 bool
 policy_reqrule_inspects(const struct policy *p)
 {

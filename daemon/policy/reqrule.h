@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -70,6 +71,10 @@ void policy_reqrule_free(struct policy_l7 *l7);
  * root (policy_render_json's shape: each entry with "from"; never a
  * secret, which policies do not hold). 0 or -ENOMEM. */
 int policy_reqrule_render(const struct policy *p, json_t *root);
+
+/* For sbxctl describe (an agent reads it): the request rules by host and
+ * the credentials' variables and hosts, one line each kind. */
+void policy_reqrule_describe(FILE *f, const struct policy *p);
 
 /* Does p (NULL: no) turn TLS inspection on for some host (a request
  * rule or a credential)? */

@@ -60,6 +60,9 @@ expect_eq "the other server got no request" "$(grep -c -v '^conn' "$T/other.log"
 out=$(sbx run -- curl -sS "https://other.test:$OTHER/hello.txt")
 expect_eq "... while other requests to it pass" "$out" hello
 
+d=$(sbx describe)
+check "describe tells the agent about the placeholder" grep -q "GH_TEST_TOKEN holds a placeholder that sbx replaces with the real credential on the way to l7.test:$API only" <<<"$d"
+check "... and the inspected requests" grep -q "decided by method and path; a refused one gets a 403 naming the rule: other.test allow \* /\*" <<<"$d"
 sbx run -- sh -c 'cat /proc/[0-9]*/environ 2>/dev/null; env' >"$T/procenv"
 check "the sandbox's /proc and environment hold the sentinel" grep -aq "GH_TEST_TOKEN=ghp_" "$T/procenv"
 check "... never the real value" bash -c "! grep -aq -e '$REAL' -e '$FILEKEY' '$T/procenv'"
