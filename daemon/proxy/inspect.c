@@ -229,16 +229,26 @@ host_ok(struct pconn *pc, const struct http_req *r)
 	    (r->host_hdr_port == 0 || r->host_hdr_port == pc->port));
 }
 
-static bool
-has_upgrade(const struct http_req *r)
+/* 0: no Upgrade field; 1: WebSocket; -1 another protocol (h2c would
+ * carry requests no rule could see after the 101). */
+static int
+upgrade_kind(const struct http_req *r)
 {
+	const struct http_field *f;
 	size_t k;
+	int kind = 0;
 
-	for (k = 0; k < r->nfields; k++)
-		if (http_parse_token_is(r->head + r->field[k].name.off,
-		    r->field[k].name.len, "Upgrade"))
-			return true;
-	return false;
+	for (k = 0; k < r->nfields; k++) {
+		f = &r->field[k];
+		if (!http_parse_token_is(r->head + f->name.off, f->name.len,
+		    "Upgrade"))
+			continue;
+		if (!http_parse_token_is(r->head + f->value.off, f->value.len,
+		    "websocket"))
+			return -1;
+		kind = 1;
+	}
+	return kind;
 }
 
 /* A whole head of n bytes: decide, pass it on. 0, or -1: refused. */
@@ -263,9 +273,17 @@ head(struct pconn *pc, size_t n)
 		refuse_rule(pc, ir, unlisted);
 		return -1;
 	}
+	if (upgrade_kind(r) < 0) {
+		report(pc, NULL, "an Upgrade to another protocol than "
+		    "WebSocket", "", "inspected connections carry HTTP/1.1 "
+		    "and WebSocket only");
+		refuse(pc, 403, "Forbidden", "sbx: only WebSocket upgrades "
+		    "pass an inspected connection");
+		return -1;
+	}
 	if (leaked(pc, r->head, n) < 0)
 		return -1;
-	i->upgrade = has_upgrade(r);
+	i->upgrade = upgrade_kind(r) == 1;
 	if (cred_set_for(pc->px->creds, &pc->host, pc->port)) {
 		if (cred_set_head(pc->px->creds, r->head, n, &pc->host,
 		    pc->port, i->uout) < 0) {
@@ -470,8 +488,16 @@ pump(struct pconn *pc)
 		pconn_close(pc);
 		return;
 	}
+	/* What the response let through (after a 101, bytes held since
+	 * the Upgrade request) goes now, not at the next event. */
 	if (process(pc) < 0)
 		return;
+	if (evbuffer_get_length(i->uout) > 0 &&
+	    tls_end_pump(i->ut, i->none, i->uplain, i->uout,
+	    pio_out(pc->u)) == TLS_END_ERROR) {
+		tls_failed(pc, true, tls_end_why(i->ut));
+		return;
+	}
 	pio_flush(pc->u);
 	pio_flush(pc->c);
 	if (i->u_end) {

@@ -113,6 +113,10 @@ while len(got) < len(msg):
 print("echo ok" if got == msg else "echo bad")' "$WEB" 2>"$T/err")
 expect_eq "WebSocket through inspection" "$out" "HTTP/1.1 101 Switching Protocols
 echo ok"
+code=$(sbx run -- curl -sS -o /dev/null -w '%{http_code}' -H "Upgrade: h2c" \
+	-H "Connection: Upgrade" "https://l7.test:$WEB/ws" 2>"$T/err")
+expect_eq "an Upgrade to h2c: 403" "$code" 403
+check "... reported" grep -q "an Upgrade to another protocol than WebSocket" "$T/err"
 
 # The upstream is verified: bad.test's certificate is self-signed.
 code=$(sbx run -- curl -sS -o "$WS/body" -w '%{http_code}' \
