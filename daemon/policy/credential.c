@@ -22,6 +22,7 @@ cred_clear(struct policy_cred *c)
 	free(c->hosts);
 	free(c->header);
 	free(c->format);
+	free(c->sigv4);
 	policy_rule_origin_clear(&c->origin);
 	memset(c, 0, sizeof(*c));
 }
@@ -62,7 +63,7 @@ static const char *
 check(json_t *o)
 {
 	static const char *const keys[] = { "id", "env", "file", "hosts",
-	    "header", "format", "reason", "_comment", NULL };
+	    "header", "format", "sigv4", "reason", "_comment", NULL };
 	const char *k, *f = str(o, "format"), *h = str(o, "header"), *why;
 	json_t *v, *hosts = json_object_get(o, "hosts"), *e;
 	struct netrule nr;
@@ -73,7 +74,7 @@ check(json_t *o)
 			;
 		if (keys[i] == NULL)
 			return "unknown key in a credential (id, env, file, "
-			    "hosts, header, format, reason)";
+			    "hosts, header, format, sigv4, reason)";
 		if (strcmp(k, "hosts") && !json_is_string(v))
 			return "credential fields are strings, but hosts";
 	}
@@ -87,6 +88,9 @@ check(json_t *o)
 	    strchr(str(o, "env"), '=') != NULL))
 		return "env: a variable name (not TMPDIR or SBX_*, which sbx "
 		    "sets)";
+	if (str(o, "sigv4") && (!strncmp(str(o, "sigv4"), "SBX_", 4) ||
+	    str(o, "sigv4")[0] == '\0' || strchr(str(o, "sigv4"), '=')))
+		return "sigv4: the variable holding the access key id";
 	if (str(o, "file") && str(o, "file")[0] != '/')
 		return "file: an absolute path";
 	if (!json_is_array(hosts) || json_array_size(hosts) == 0)
@@ -122,6 +126,7 @@ entry(struct policy_json *pj, json_t *o, struct policy_l7 *l7)
 	if (c.hosts == NULL || (c.id = strdup(str(o, "id"))) == NULL ||
 	    ((s = str(o, "env")) && (c.env = strdup(s)) == NULL) ||
 	    ((s = str(o, "file")) && (c.file = strdup(s)) == NULL) ||
+	    ((s = str(o, "sigv4")) && (c.sigv4 = strdup(s)) == NULL) ||
 	    (c.header = strdup(str(o, "header") ? str(o, "header") :
 	    "Authorization")) == NULL ||
 	    (c.format = strdup(str(o, "format") ? str(o, "format") : "{}")) ==
@@ -183,6 +188,7 @@ copy(struct policy_cred *d, const struct policy_cred *s)
 	    (d->id = strdup(s->id)) == NULL ||
 	    (s->env && (d->env = strdup(s->env)) == NULL) ||
 	    (s->file && (d->file = strdup(s->file)) == NULL) ||
+	    (s->sigv4 && (d->sigv4 = strdup(s->sigv4)) == NULL) ||
 	    (d->header = strdup(s->header)) == NULL ||
 	    (d->format = strdup(s->format)) == NULL ||
 	    policy_rule_origin_copy(&d->origin, &s->origin) < 0)

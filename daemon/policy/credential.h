@@ -28,6 +28,9 @@ struct policy_cred {
 	size_t nhosts;
 	char *header;		/* default "Authorization" */
 	char *format;		/* default "{}"; has "{}" once */
+	char *sigv4;		/* AWS: the variable holding the access key
+				   id; the secret is the credential's value,
+				   and requests are signed again (SigV4) */
 	struct policy_origin origin;
 };
 

@@ -11,6 +11,7 @@
 #include "daemon/policy/credential.h"
 #include "daemon/policy/reqrule.h"
 #include "daemon/proxy/cred.h"
+#include "daemon/proxy/sigv4.h"
 
 void
 cred_sentinel(const char *real, size_t len, const uint8_t *rnd, char *out)
@@ -54,6 +55,9 @@ cred_clear(struct cred *c)
 	free(c->hosts);
 	free(c->header);
 	free(c->format);
+	free(c->kid);
+	free(c->kid_sentinel);
+	free(c->kid_env);
 }
 
 void
@@ -124,6 +128,30 @@ make(const struct policy_cred *pc, const char *v, size_t len, struct cred *c,
 	return 0;
 }
 
+/* A SigV4 credential's access key id, and its sentinel. */
+static int
+make_kid(const struct policy_cred *pc, const char *kid, struct cred *c)
+{
+	uint8_t rnd[POLICY_CRED_MAX];
+	size_t len = strlen(kid);
+
+	if (len == 0 || len > 128)
+		return -EINVAL;
+	if ((c->kid = strdup(kid)) == NULL ||
+	    (c->kid_sentinel = calloc(1, len + 1)) == NULL)
+		return -ENOMEM;
+	do {
+		if (getrandom(rnd, len, 0) != (ssize_t)len)
+			return -EIO;
+		cred_sentinel(kid, len, rnd, c->kid_sentinel);
+	} while (strcmp(c->kid_sentinel, kid) == 0);
+	if (asprintf(&c->kid_env, "%s=%s", pc->sigv4, c->kid_sentinel) < 0) {
+		c->kid_env = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int
 cred_set_build(const struct policy *p, char *const *env, size_t nenv,
     cred_file_fn read_file, struct cred_set **out, char *err, size_t errlen)
@@ -153,10 +181,14 @@ cred_set_build(const struct policy *p, char *const *env, size_t nenv,
 			buf[strcspn(buf, "\r\n")] = '\0';
 			v = buf;
 		}
-		if (v == NULL)
+		if (v == NULL || (pc->sigv4 && env_get(env, nenv, pc->sigv4) ==
+		    NULL))
 			continue;
 		r = make(pc, v, strlen(v), &s->v[s->n], err, errlen);
 		s->n++;
+		if (r == 0 && pc->sigv4)
+			r = make_kid(pc, env_get(env, nenv, pc->sigv4),
+			    &s->v[s->n - 1]);
 		if (s->v[s->n - 1].len > s->maxlen)
 			s->maxlen = s->v[s->n - 1].len;
 	}
@@ -177,22 +209,27 @@ cred_set_env(const struct cred_set *s, char **env)
 
 	for (n = 0; env[n]; n++)
 		;
-	if ((v = calloc(n + s->n + 1, sizeof(*v))) == NULL)
+	if ((v = calloc(n + 2 * s->n + 1, sizeof(*v))) == NULL)
 		return NULL;
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < s->n; j++) {
-			if (s->v[j].env == NULL)
-				continue;
-			k = strcspn(s->v[j].env, "=") + 1;
-			if (strncmp(env[i], s->v[j].env, k) == 0)
+			k = s->v[j].env ? strcspn(s->v[j].env, "=") + 1 : 0;
+			if (k && strncmp(env[i], s->v[j].env, k) == 0)
+				break;
+			k = s->v[j].kid_env ? strcspn(s->v[j].kid_env, "=") +
+			    1 : 0;
+			if (k && strncmp(env[i], s->v[j].kid_env, k) == 0)
 				break;
 		}
 		if (j == s->n)
 			v[m++] = env[i];
 	}
-	for (j = 0; j < s->n; j++)
+	for (j = 0; j < s->n; j++) {
 		if (s->v[j].env != NULL)
 			v[m++] = s->v[j].env;
+		if (s->v[j].kid_env != NULL)
+			v[m++] = s->v[j].kid_env;
+	}
 	free(env);
 	return v;
 }
@@ -227,7 +264,9 @@ cred_set_leak(const struct cred_set *s, const char *buf, size_t len,
 
 	for (i = 0; s != NULL && i < s->n; i++)
 		if (!cred_for(&s->v[i], h, port) &&
-		    memmem(buf, len, s->v[i].sentinel, s->v[i].len) != NULL)
+		    (memmem(buf, len, s->v[i].sentinel, s->v[i].len) != NULL ||
+		    (s->v[i].kid_sentinel && memmem(buf, len,
+		    s->v[i].kid_sentinel, strlen(s->v[i].kid_sentinel)))))
 			return &s->v[i];
 	return NULL;
 }
@@ -263,7 +302,7 @@ cred_set_head(const struct cred_set *s, const char *head, size_t len,
 	buf[len] = '\0';
 	for (i = 0; i < s->n; i++) {
 		c = &s->v[i];
-		if (!cred_for(c, h, port))
+		if (!cred_for(c, h, port) || c->kid != NULL)
 			continue;
 		for (p = buf; (p = memmem(p, len - (size_t)(p - buf),
 		    c->sentinel, c->len)) != NULL; p += c->len)
@@ -276,7 +315,8 @@ cred_set_head(const struct cred_set *s, const char *head, size_t len,
 		r = -ENOMEM;
 	for (i = 0; r == 0 && i < s->n; i++) {
 		c = &s->v[i];
-		if (!cred_for(c, h, port) || has_field(buf, len, c->header))
+		if (!cred_for(c, h, port) || c->kid != NULL ||
+		    has_field(buf, len, c->header))
 			continue;
 		brace = strstr(c->format, "{}");
 		if (evbuffer_add_printf(out, "%s: %.*s%s%s\r\n", c->header,
@@ -288,6 +328,21 @@ cred_set_head(const struct cred_set *s, const char *head, size_t len,
 	explicit_bzero(buf, len);
 	free(buf);
 	return r;
+}
+
+int
+cred_set_sigv4(const struct cred_set *s, const char *head, size_t len,
+    int has_body, const struct host *h, uint16_t port, struct evbuffer *out,
+    const char **why)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].kid != NULL && cred_for(&s->v[i], h, port))
+			return sigv4_resign(head, len, has_body,
+			    s->v[i].kid_sentinel, s->v[i].kid, s->v[i].real,
+			    out, why);
+	return evbuffer_add(out, head, len) < 0 ? -ENOMEM : 0;
 }
 
 size_t

@@ -23,6 +23,9 @@ struct cred {
 	struct netrule *hosts;
 	size_t nhosts;
 	char *header, *format;
+	/* SigV4: the access key id and its sentinel, its variable's entry;
+	 * requests are signed again instead of having a header added. */
+	char *kid, *kid_sentinel, *kid_env;
 };
 
 struct cred_set {
@@ -78,6 +81,15 @@ const struct cred *cred_set_leak(const struct cred_set *s, const char *buf,
 struct evbuffer;
 int cred_set_head(const struct cred_set *s, const char *head, size_t len,
     const struct host *h, uint16_t port, struct evbuffer *out);
+
+/*
+ * head (from cred_set_head) towards h:port, signed again when a SigV4
+ * credential is for the host (proxy/sigv4.c), appended to out. 0, -EPERM
+ * with *why (not signed again: refuse it), -ENOMEM.
+ */
+int cred_set_sigv4(const struct cred_set *s, const char *head, size_t len,
+    int has_body, const struct host *h, uint16_t port, struct evbuffer *out,
+    const char **why);
 
 /* Replaces each real value in buf[0..len) by its sentinel (same length),
  * in place. Returns how many bytes at the end could begin a real value

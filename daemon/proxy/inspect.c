@@ -251,6 +251,41 @@ upgrade_kind(const struct http_req *r)
 	return kind;
 }
 
+/* The head with the credentials for the host in it (and signed again
+ * for a SigV4 one) into uout. 0, or -1: refused or closed. */
+static int
+with_creds(struct pconn *pc, const struct http_req *r, size_t n)
+{
+	struct evbuffer *tmp = evbuffer_new();
+	const char *why = NULL;
+	int e;
+
+	if (tmp == NULL || cred_set_head(pc->px->creds, r->head, n, &pc->host,
+	    pc->port, tmp) < 0) {
+		if (tmp)
+			evbuffer_free(tmp);
+		pconn_close(pc);
+		return -1;
+	}
+	e = cred_set_sigv4(pc->px->creds, (const char *)evbuffer_pullup(tmp,
+	    -1), evbuffer_get_length(tmp), r->body != HTTP_BODY_NONE,
+	    &pc->host, pc->port, pc->insp->uout, &why);
+	/* The real value was in tmp: wipe it before it goes. */
+	explicit_bzero(evbuffer_pullup(tmp, -1), evbuffer_get_length(tmp));
+	evbuffer_free(tmp);
+	if (e == -EPERM) {
+		report(pc, NULL, "an AWS request sbx does not sign again", why,
+		    "use header-signed requests with x-amz-content-sha256");
+		refuse(pc, 403, "Forbidden", why);
+		return -1;
+	}
+	if (e < 0) {
+		pconn_close(pc);
+		return -1;
+	}
+	return 0;
+}
+
 /* A whole head of n bytes: decide, pass it on. 0, or -1: refused. */
 static int
 head(struct pconn *pc, size_t n)
@@ -285,11 +320,8 @@ head(struct pconn *pc, size_t n)
 		return -1;
 	i->upgrade = upgrade_kind(r) == 1;
 	if (cred_set_for(pc->px->creds, &pc->host, pc->port)) {
-		if (cred_set_head(pc->px->creds, r->head, n, &pc->host,
-		    pc->port, i->uout) < 0) {
-			pconn_close(pc);
+		if (with_creds(pc, r, n) < 0)
 			return -1;
-		}
 		evbuffer_drain(i->cplain, n);
 	} else {
 		evbuffer_remove_buffer(i->cplain, i->uout, n);

@@ -7,7 +7,8 @@ raw), so a test can assert that nothing reached it.
 usage: netserver.py MODE LOG [--bind ADDR] [--port N] [--tls CERT KEY] [ARGS...]
   --tls            http and git modes over TLS; every request is logged
                    ("req METHOD TARGET", then "auth VALUE" for an
-                   Authorization field, "key VALUE" for X-Api-Key); GET /headers answers the
+                   Authorization field, "key VALUE" for X-Api-Key, and
+                   with SIGV4_SECRET set "sigv4 KEYID ok|bad"); GET /headers answers the
                    request's header lines; GET /ws answers 101 and
                    echoes every byte after it
   http DIR         files from DIR (GET, HEAD), POST /echo answers the body
@@ -96,6 +97,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 log(self.server.logpath, "auth %s" % self.headers["Authorization"])
             if "X-Api-Key" in self.headers:
                 log(self.server.logpath, "key %s" % self.headers["X-Api-Key"])
+            if os.environ.get("SIGV4_SECRET") and "Authorization" in self.headers:
+                sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+                import sigv4
+                kid, ok = sigv4.verify(self.command, self.path, self.headers,
+                                       os.environ["SIGV4_SECRET"])
+                log(self.server.logpath, "sigv4 %s %s" % (kid, "ok" if ok else "bad"))
         return ok
 
     def do_DELETE(self):

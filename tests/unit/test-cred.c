@@ -160,6 +160,9 @@ test_policy(void)
 	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": "
 	    "\"SBX_X\", \"hosts\": [\"a.test\"]}]}}", POLICY_LAYER_USER,
 	    "env:");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
+	    "\"sigv4\": \"SBX_K\", \"hosts\": [\"a.test\"]}]}}",
+	    POLICY_LAYER_USER, "sigv4:");
 	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\"}]}}",
 	    POLICY_LAYER_USER, "needs \"hosts\"");
 	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
