@@ -47,7 +47,8 @@ static char socket_buf[PATH_MAX];
 static char state_buf[PATH_MAX];
 static const char *home_opt;
 static struct proxy_config proxy_cfg = { ASK_TIMEOUT_MS,
-					 PROXY_HEAD_TIMEOUT_MS, NULL, NULL };
+					 PROXY_HEAD_TIMEOUT_MS, NULL, NULL,
+					 NULL };
 /* Autostarted by sbxctl: stderr is its pipe until READY, a log after. */
 static bool log_after_ready;
 /* --landlock-only: the mode of hosts without user namespaces, chosen even
@@ -73,6 +74,7 @@ usage(FILE *f)
 		"usage: sbxd [--socket PATH] [--user NAME] [--ready-fd N]\n"
 		"            [--policy FILE] [--org-dir DIR] [--hosts-file FILE]\n"
 		"            [--resolv-conf FILE]\n"
+		"            [--upstream-ca FILE]\n"
 		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
 		"            [--frame-timeout SEC] [--tmp-idle SEC]\n"
 		"            [--no-netns] [--landlock-only] [--foreground] [--version]\n"
@@ -101,6 +103,10 @@ usage(FILE *f)
 		"resolver\n"
 		"  --resolv-conf FILE  the proxy's name servers, not "
 		"/etc/resolv.conf's (tests)\n"
+		"  --upstream-ca FILE  PEM CA certificates trusted for "
+		"inspected upstreams\n"
+		"                 besides the system's roots (a corporate "
+		"CA)\n"
 		"  --ask-timeout SEC  deny an unanswered approval after SEC "
 		"(60)\n"
 		"  --proxy-timeout SEC  a proxy client's time to send a "
@@ -273,6 +279,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "home", required_argument, NULL, 'O' },
 		{ "hosts-file", required_argument, NULL, 'H' },
 		{ "resolv-conf", required_argument, NULL, 'R' },
+		{ "upstream-ca", required_argument, NULL, 'C' },
 		{ "ask-timeout", required_argument, NULL, 'A' },
 		{ "proxy-timeout", required_argument, NULL, 'T' },
 		{ "frame-timeout", required_argument, NULL, 'F' },
@@ -286,7 +293,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "s:u:r:fVh", opts, NULL)) != -1) {
-		if (c > 0 && strchr("spokSOHR", c) && !(path = abs_arg(optarg))) {
+		if (c > 0 && strchr("spokSOHRC", c) && !(path = abs_arg(optarg))) {
 			fprintf(stderr, "sbxd: %s: cannot make it absolute: "
 				"%s\n", optarg, strerror(errno));
 			return -EINVAL;
@@ -331,6 +338,9 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 			break;
 		case 'R':
 			proxy_cfg.resolv_conf = path;
+			break;
+		case 'C':
+			proxy_cfg.upstream_ca = path;
 			break;
 		case 'A':
 		case 'T':

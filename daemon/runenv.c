@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "daemon/policy/explain.h"
+#include "daemon/policy/reqrule.h"
+#include "daemon/proxy/env.h"
 #include "daemon/runenv.h"
 
 /* The sandbox sets these; a client's own are dropped. */
@@ -42,6 +44,7 @@ runenv_build(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 	     const char *tmp, const uint16_t *ports, bool java,
 	     struct proxy_env *pe)
 {
+	const char *bundle;
 	char **env, **all;
 	size_t i, n = 0;
 	int r = 0;
@@ -59,6 +62,11 @@ runenv_build(const Sbx__RunRequest *req, const struct policy *p, uint64_t id,
 	if (ports)
 		r = proxy_env_build(all, req->n_env + req->n_set_env, ports[0],
 				    ports[1], java, pe);
+	/* TLS inspection on: the bundle the sandbox sees holds sbx's CA
+	 * (linux/mount-ca.c), and tools that read a variable read it. */
+	if (r == 0 && ports && policy_reqrule_inspects(p) &&
+	    (bundle = proxy_ca_bundle()) != NULL)
+		r = proxy_env_ca(pe, bundle);
 	free(all);
 	if (r < 0)
 		return NULL;

@@ -160,6 +160,9 @@ struct sandbox_request {
 				      commands (sandbox_exec) */
 	struct sandbox_listen listen[SANDBOX_LISTEN_MAX];
 	unsigned nlisten;          /* SANDBOX_NET_NAMESPACE only */
+	const char *ca_pem;        /* TLS inspection is on: this CA (PEM)
+				      is added to the distribution's CA
+				      bundles inside; NULL: none */
 };
 
 /* A further command for a long-lived sandbox; borrowed during the call. */

@@ -33,7 +33,8 @@ session_exec_spawn(struct session *s, const Sbx__RunRequest *req,
 	/* The sandbox's policy is this command's (ps, status and the
 	 * exit note read it), for as long as the command is listed. */
 	s->policy = holder->policy ? policy_ref(holder->policy) : NULL;
-	env = session_env(s, req, holder->policy, "/tmp", ports, &pe);
+	env = session_env(s, req, holder->policy, "/tmp", ports,
+			  session_creds(holder), &pe);
 	if (!env) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;

@@ -17,6 +17,7 @@
 struct evbuffer;
 struct event;
 struct proxy;
+struct cred_set;
 
 struct stream {
 	int fd;
@@ -82,6 +83,8 @@ struct session {
 	unsigned oom_checks;
 	uint64_t start_ms, start_unix_ms, end_ms;
 	struct proxy *proxy;   /* serves the sandbox's listeners */
+	struct cred_set *creds; /* the run's credentials until its proxy
+				   takes them (proxy_credentials) */
 	uint64_t sbox_id;      /* the long-lived sandbox (sbox.h) it runs
 				  in, or 0 */
 	bool sbox_holder;      /* it is that sandbox itself: its command
@@ -104,12 +107,15 @@ int session_launch(struct conn *c, const Sbx__RunRequest *req,
 		   char *err, size_t errlen, struct session **out);
 
 /* The command's environment under policy p (proxy_env_free(pe) and
- * runenv_free it), and the names p withheld in s->env_withheld. NULL:
- * out of memory. */
+ * runenv_free it), and the names p withheld in s->env_withheld; each
+ * variable of creds (or NULL) holds its sentinel. NULL: out of memory. */
 struct proxy_env;
 char **session_env(struct session *s, const Sbx__RunRequest *req,
 		   const struct policy *p, const char *tmp,
-		   const uint16_t ports[2], struct proxy_env *pe);
+		   const uint16_t ports[2], const struct cred_set *creds,
+		   struct proxy_env *pe);
+/* The credentials of the sandbox s runs (its own, or its proxy's). */
+const struct cred_set *session_creds(const struct session *s);
 
 /* session-exec.c: the command of s, started in holder's sandbox (with
  * the holder's policy, proxy and /tmp). As spawn: err says why. */

@@ -87,6 +87,10 @@ session_proxy_listeners(struct session *s, int *fds, int nfds,
 	s->proxy = proxy_attach(s->id, s->policy, &hooks, slot,
 				PROXY_FD_MAX);
 	session_forward_attach(s);
+	if (s->proxy) {
+		proxy_credentials(s->proxy, s->creds);
+		s->creds = NULL;
+	}
 }
 /* No network namespace (SANDBOX_NET_HOST_PORTS): the proxy's ports are
  * on the host's loopback, and a connection is served only when its peer
@@ -122,6 +126,10 @@ session_loopback_proxy(struct session *s, uint16_t ports[2])
 					   session_answered_hook };
 
 	s->proxy = proxy_listen_loopback(s->id, s->policy, &hooks, ports);
-	return s->proxy ? 0 : -EADDRNOTAVAIL;
+	if (!s->proxy)
+		return -EADDRNOTAVAIL;
+	proxy_credentials(s->proxy, s->creds);
+	s->creds = NULL;
+	return 0;
 }
 

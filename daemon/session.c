@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +27,7 @@
 #include "daemon/policy/fsplan.h"
 #include "daemon/policy/fsplan-cache.h"
 #include "daemon/policy/limits.h"
+#include "daemon/policy/reqrule.h"
 #include "daemon/home-diverted.h"
 #include "daemon/home-overlay.h"
 #include "daemon/policy/store.h"
@@ -33,14 +35,17 @@
 #include "daemon/policy/watch.h"
 #include "daemon/log.h"
 #include "daemon/policy/policy.h"
+#include "daemon/proxy/cred.h"
 #include "daemon/proxy/env.h"
 #include "daemon/proxy/proxy.h"
+#include "daemon/proxy/tls.h"
 #include "daemon/runenv.h"
 #include "daemon/sandbox.h"
 #include "daemon/sbox.h"
 #include "daemon/session.h"
 #include "daemon/ws-tmp.h"
 #include "daemon/session-int.h"
+#include "daemon/usercred.h"
 #include "daemon/violation.h"
 #include "daemon/workspace.h"
 #include "proto/blocked.h"
@@ -85,6 +90,7 @@ session_free_cb(evutil_socket_t fd, short what, void *arg)
 		sandbox_net_recycle(&s->proc, proxy_netns_listener(s->proxy));
 	proxy_free(s->proxy);
 	session_forward_free(s);
+	cred_set_free(s->creds);
 	sandbox_audit_cancel(s);
 	violation_log_free(s->vlog);
 	session_io_close(s);
@@ -538,14 +544,23 @@ temp_dirs(struct session *s, const char *ws, char tmpdir[PATH_MAX],
 char **
 session_env(struct session *s, const Sbx__RunRequest *req,
 	    const struct policy *p, const char *tmp, const uint16_t ports[2],
-	    struct proxy_env *pe)
+	    const struct cred_set *creds, struct proxy_env *pe)
 {
 	enum sandbox_net net = sandbox_caps()->net;
-	char **env;
+	char **env, **cenv;
 
 	env = runenv_build(req, p, s->id, tmp,
 			   net == SANDBOX_NET_NONE ? NULL : ports,
 			   net == SANDBOX_NET_HOST_PORTS, pe);
+	/* The real values stay here: the sandbox gets the sentinels. */
+	if (env && creds) {
+		if (!(cenv = cred_set_env(creds, env))) {
+			runenv_free(env);
+			proxy_env_free(pe);
+			return NULL;
+		}
+		env = cenv;
+	}
 	if (env && !(s->env_withheld = runenv_withheld(req->env, req->n_env,
 							 p))) {
 		runenv_free(env);
@@ -553,6 +568,36 @@ session_env(struct session *s, const Sbx__RunRequest *req,
 		env = NULL;
 	}
 	return env;
+}
+
+/* A credential's file, read with the user's rights (the first
+ * size - 1 bytes, NUL-ended): its length, or -errno. */
+static int
+cred_file(const char *path, char *buf, size_t size)
+{
+	struct stat st;
+	ssize_t n = -1;
+	int fd, e;
+
+	usercred_enter();
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	e = errno;
+	usercred_leave();
+	if (fd < 0)
+		return -e;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -EINVAL;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+const struct cred_set *
+session_creds(const struct session *s)
+{
+	return s->creds ? s->creds : s->proxy ? proxy_creds(s->proxy) : NULL;
 }
 
 static int
@@ -578,6 +623,9 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 				   errlen);
 	if (r < 0)
 		return r;
+	if ((r = cred_set_build(s->policy, req->env, req->n_env, cred_file,
+				&s->creds, err, errlen)) < 0)
+		return r;
 	if (net == SANDBOX_NET_HOST_PORTS &&
 	    (r = session_loopback_proxy(s, ports)) < 0) {
 		snprintf(err, errlen, "cannot listen for the proxy on "
@@ -598,7 +646,7 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	}
 	/* /tmp is the sandbox's own, except where there are no mounts. */
 	env = session_env(s, req, s->policy, sandbox_caps()->landlock_only ?
-			  tmpdir : "/tmp", ports, &pe);
+			  tmpdir : "/tmp", ports, session_creds(s), &pe);
 	if (!env) {
 		close(tmp_fd);
 		if (vartmp_fd >= 0)
@@ -618,6 +666,8 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.tty = req->tty;
 	sr.umask = req->umask || req->umask_set ? req->umask : DEFAULT_UMASK;
 	sr.resident = s->sbox_holder;
+	if (policy_reqrule_inspects(s->policy))
+		sr.ca_pem = tls_ca_pem();
 	sr.proxy = net == SANDBOX_NET_NAMESPACE;
 	session_limits_resolve(s->policy, &sr.limits);
 	if (sandbox_caps()->cgroups[0])

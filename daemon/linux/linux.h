@@ -126,6 +126,8 @@ struct sandbox_plan {
 	int ll_ruleset;
 	int ll_dev;
 	struct sandbox_limits limits; /* for its cgroup (linux/cgroup.h) */
+	const char *ca_pem;        /* daemon-wide, borrowed: added to the CA
+				      bundles (linux/mount-ca.c), or NULL */
 };
 
 /* What a session init is handed (-1: none): the Landlock ruleset, and the

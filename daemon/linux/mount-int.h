@@ -40,6 +40,10 @@ int lmount_read_only_links(const struct fsplan_list *trees,
  * bound over theirs (a sandbox with a network namespace; after /dev). */
 struct sandbox_plan;
 void lmount_java(const struct sandbox_plan *p);
+/* mount-ca.c: each CA bundle of the distribution (proxy/env.h's list)
+ * with pem appended, bound read-only over it (in the fresh /dev/shm,
+ * like lmount_java). A bundle it cannot read is left as it is. */
+void lmount_ca(const char *pem);
 /* mount-proc.c: a fresh /proc of pid namespace pidns (-1: the caller's)
  * over /proc, its host-wide settings read-only. */
 int lmount_proc(int pidns);

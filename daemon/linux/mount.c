@@ -710,6 +710,8 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 	 * proxy properties needed. */
 	if (p->net == SANDBOX_NET_NAMESPACE && !p->capture)
 		lmount_java(p);
+	if (p->ca_pem)
+		lmount_ca(p->ca_pem);
 	/* The policy's paths and the workspace's walk (its ignore files,
 	 * the masks and read-only binds, and the masker it starts) with the
 	 * user's file-system rights. */

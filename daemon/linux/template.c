@@ -524,7 +524,8 @@ static bool
 same_sandbox(const struct ltemplate *t, const struct sandbox_plan *p)
 {
 	return !strcmp(t->key, p->fs->key) &&
-	       t->landlock_log == p->landlock_log;
+	       t->landlock_log == p->landlock_log &&
+	       t->ca == (p->ca_pem != NULL);
 }
 
 static struct ltemplate *
@@ -542,6 +543,7 @@ template_new(const struct sandbox_plan *p)
 		return NULL;
 	}
 	t->landlock_log = p->landlock_log;
+	t->ca = p->ca_pem != NULL;
 	t->limits = p->limits;
 	/* Before the template looks: a directory replaced in between makes
 	 * one template too many, never a stale one. */

@@ -67,6 +67,7 @@ struct ltemplate {
 	char *key;
 	char *workspace;
 	bool landlock_log;
+	bool ca;		/* its mounts add sbx's CA to the bundles */
 	pid_t pid;
 	int pidfd;          /* template init */
 	int ready_fd;       /* read end; EOF once the template is done */

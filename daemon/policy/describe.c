@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/policy/reqrule.h"
 #include "daemon/policy/describe.h"
 #include "daemon/policy/size.h"
 
@@ -227,6 +228,7 @@ write_text(FILE *f, const struct policy *p, const struct fsplan *fs,
 		fprintf(f, "- Other hosts: %s\n", ask ?
 			"the user is asked to approve; the command waits for "
 			"the answer" : "refused");
+		policy_reqrule_describe(f, p);
 	}
 	if (p->lists[POLICY_HOST_SERVICES].n > 0)
 		rules_line(f, c->host_network || c->no_network ?
@@ -305,7 +307,8 @@ describe_build(const struct policy *p, const struct fsplan *fs,
 	if (o && (json_object_set_new(o, "tmp_limit",
 	    json_integer((json_int_t)c->tmp_limit)) < 0 ||
 	    json_object_set_new(o, "network_capture",
-	    json_boolean(c->captured)) < 0)) {
+	    json_boolean(c->captured)) < 0 ||
+	    (p->l7 && policy_reqrule_render(p, o) < 0))) {
 		json_decref(o);
 		o = NULL;
 	}

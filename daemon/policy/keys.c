@@ -61,11 +61,15 @@ static const struct policy_key net_keys[] = {
 	{ "deniedDomainReasons", POLICY_KEY_REASONS, 0, NULL },
 	{ "parentProxy", POLICY_KEY_PARENT, 0, NULL },
 	{ "hostServices", POLICY_KEY_LIST, POLICY_HOST_SERVICES, NULL },
+	{ "requestRules", POLICY_KEY_L7, 0, NULL },
+	{ "tls", POLICY_KEY_L7, 1, NULL },
+	{ "credentials", POLICY_KEY_L7, 2, NULL },
 	{ "_comment", POLICY_KEY_COMMENT, 0, NULL },
 	SRT("httpProxyPort", "sbx runs its own proxy"),
 	SRT("socksProxyPort", "sbx runs its own proxy"),
 	SRT("mitmProxy", "sbx sends no traffic through an inspecting proxy"),
-	SRT("tlsTerminate", "sbx does not terminate TLS"),
+	SRT("tlsTerminate", "sbx inspects TLS only for the hosts "
+	    "network.requestRules and network.credentials name"),
 	SRT("allowMachLookup", NOTE_MACOS),
 	{ NULL, 0, 0, NULL }
 };

@@ -18,6 +18,8 @@ enum policy_key_kind {
 	POLICY_KEY_LIMITS,
 	POLICY_KEY_PARENT,	/* network.parentProxy (policy/parent.h) */
 	POLICY_KEY_COMMENT,	/* "_comment", "$schema": people, tools */
+	POLICY_KEY_L7,		/* arg 0: requestRules, 1: tls, 2:
+				   credentials (reqrule.h) */
 	POLICY_KEY_SRT		/* an srt setting sbx does not implement */
 };
 

@@ -11,6 +11,7 @@
 #include "daemon/policy/domain.h"
 #include "daemon/policy/glob.h"
 #include "daemon/policy/limits.h"
+#include "daemon/policy/reqrule.h"
 #include "daemon/policy/merge.h"
 #include "daemon/policy/parent.h"
 #include "daemon/policy/path.h"
@@ -374,6 +375,8 @@ merge_run(struct merge *m)
 		r = policy_parent_merge(m->docs, m->n, m->eff, m->diags);
 	if (r >= 0)
 		r = merge_protect_ignores(m);
+	if (r >= 0)
+		r = policy_reqrule_merge(m->docs, m->n, m->eff);
 	for (k = 0; k < m->n; k++)
 		if (m->docs[k]->layer == POLICY_LAYER_ORG &&
 		    m->docs[k]->serial > m->eff->serial)

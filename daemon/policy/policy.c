@@ -12,6 +12,7 @@
 #include "daemon/policy/keys.h"
 #include "daemon/policy/limits.h"
 #include "daemon/policy/parent.h"
+#include "daemon/policy/reqrule.h"
 #include "daemon/policy/rule.h"
 
 static const struct policy_list_info list_info[POLICY_NLISTS] = {
@@ -168,6 +169,9 @@ doc_key(struct doc *d, const struct policy_key *k, json_t *v)
 		break;
 	case POLICY_KEY_COMMENT:
 		doc_comment(d, v);
+		break;
+	case POLICY_KEY_L7:
+		policy_reqrule_parse(&d->pj, v, k->arg, d->p);
 		break;
 	case POLICY_KEY_SRT:
 		policy_json_report(&d->pj, POLICY_WARNING, true, "srt setting "
@@ -343,6 +347,7 @@ policy_free(struct policy *p)
 	for (i = 0; i < POLICY_NLIMITS; i++)
 		policy_rule_origin_clear(&p->limits[i].origin);
 	policy_parent_clear(&p->parent);
+	policy_reqrule_free(p->l7);
 	free(p);
 }
 

@@ -76,6 +76,7 @@ struct policy_origin {
 					   reserved address (proxy/rules.h) */
 
 struct policy_domain;
+struct policy_l7;
 
 /*
  * One rule. value is its canonical text: a resolved path, a domain rule
@@ -178,6 +179,7 @@ struct policy {
 	struct policy_setting settings[POLICY_NSETTINGS];
 	struct policy_limit limits[POLICY_NLIMITS];
 	struct policy_parent_proxy parent;
+	struct policy_l7 *l7;	/* request rules, TLS settings; or NULL */
 	long long serial;	/* org "serial"; 0 when absent */
 	unsigned extra_refs;	/* policy_ref()s not dropped yet */
 };

@@ -6,6 +6,7 @@
 #include "daemon/policy/limits.h"
 #include "daemon/policy/parent.h"
 #include "daemon/policy/render.h"
+#include "daemon/policy/reqrule.h"
 
 void
 policy_render_origin(const struct policy_origin *o, char *buf, size_t len)
@@ -137,7 +138,8 @@ render_all(const struct policy *p, json_t *root)
 			return -ENOMEM;
 	}
 	if (policy_limits_render(p, root) < 0 ||
-	    policy_parent_render(p, root) < 0)
+	    policy_parent_render(p, root) < 0 ||
+	    policy_reqrule_render(p, root) < 0)
 		return -ENOMEM;
 	if (p->serial > 0 && set_new(root, "serial",
 	    json_integer(p->serial)) < 0)

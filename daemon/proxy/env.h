@@ -29,4 +29,13 @@ bool	proxy_env_replaces(const struct proxy_env *pe, const char *entry);
 
 void	proxy_env_free(struct proxy_env *pe);
 
+/* The distributions' CA bundle files (NULL-ended); inside a sandbox with
+ * TLS inspection on, each one there is holds sbx's CA too. */
+extern const char *const proxy_ca_bundles[];
+/* The first of them this host has, or NULL. */
+const char *proxy_ca_bundle(void);
+/* Appends the variables naming a CA bundle (SSL_CERT_FILE and the
+ * tool-specific ones), each set to bundle: 0, -ENOSPC, -ENOMEM. */
+int	proxy_env_ca(struct proxy_env *pe, const char *bundle);
+
 #endif

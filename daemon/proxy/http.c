@@ -20,6 +20,7 @@
 #include "daemon/proxy/http-chunked.h"
 #include "daemon/proxy/http-parse.h"
 #include "daemon/proxy/http-response.h"
+#include "daemon/proxy/inspect.h"
 #include "daemon/proxy/int.h"
 #include "daemon/proxy/upstream.h"
 #include "daemon/proxy/io.h"
@@ -189,6 +190,7 @@ head_parsed(struct pconn *pc, size_t n)
 {
 	struct http_state *h = pc->http;
 	struct http_req *r = &h->req;
+	struct proxy_denial d = { 0 };
 	const char *why;
 
 	pc->host = r->host;
@@ -204,6 +206,10 @@ head_parsed(struct pconn *pc, size_t n)
 		pc->proto = "http";
 		if (http_parse_host_agrees(r, &why) < 0) {
 			host_mismatch(pc, why);
+			return;
+		}
+		if (inspect_plain(pc, r, n, &d) < 0) {
+			reply_denied(pc, &d);
 			return;
 		}
 		h->head_method = http_parse_token_is(r->head + r->method.off,

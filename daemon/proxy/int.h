@@ -16,6 +16,9 @@ struct evdns_base;
 struct evdns_getaddrinfo_request;
 struct ask;
 struct http_state;
+struct inspect;
+struct inspect_rules;
+struct cred_set;
 struct tunnel_check;
 struct upstream_url;
 struct dns_stub;
@@ -35,6 +38,8 @@ struct proxy {
 	uint64_t session_id;
 	struct proxy_hooks hooks;
 	struct proxy_rules *rules;	/* never NULL */
+	struct inspect_rules *l7;	/* request rules (inspect-rules.h) */
+	struct cred_set *creds;		/* the run's credentials, or NULL */
 	/* HTTP, SOCKS5, captured TCP over IPv4 and IPv6 (PROXY_FD_*) */
 	struct evconnlistener *lis[4];
 	struct dns_stub *dns;		/* with capture: names, made-up
@@ -123,6 +128,7 @@ struct pconn {
 	struct tunnel_check *tc;
 
 	struct http_state *http;
+	struct inspect *insp;		/* inspect.c's, while it runs */
 	struct pconn *next, **pprev;
 };
 

@@ -39,8 +39,12 @@
 
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/proxy/cred.h"
+#include "daemon/proxy/inspect-rules.h"
+#include "daemon/proxy/inspect.h"
 #include "daemon/proxy/int.h"
 #include "daemon/proxy/io.h"
+#include "daemon/proxy/tls.h"
 
 static struct evdns_base *dns;
 static struct proxy_config config;
@@ -94,12 +98,13 @@ proxy_init(const struct proxy_config *cfg, char *err, size_t errlen)
 		    cfg->hosts_file);
 		return -EINVAL;
 	}
-	return 0;
+	return tls_ca_init(cfg->upstream_ca, err, errlen);
 }
 
 void
 proxy_cleanup(void)
 {
+	tls_ca_cleanup();
 	if (dns != NULL)
 		evdns_base_free(dns, 1);
 	dns = NULL;
@@ -114,6 +119,7 @@ reap_cb(evutil_socket_t fd, short what, void *arg)
 	while ((pc = px->dead) != NULL) {
 		px->dead = pc->next;
 		http_free(pc);
+		inspect_free(pc);
 		free(pc->tc);
 		event_free(pc->timer);
 		free(pc);
@@ -349,6 +355,15 @@ proxy_attach(uint64_t session_id, const struct policy *policy,
 		    sizeof(err)) < 0)
 			goto fail;
 	}
+	if (inspect_rules_compile(policy, &px->l7, err, sizeof(err)) < 0) {
+		/* Fail closed: the rules cannot be applied. */
+		log_error("session %llu: request rules: %s; denying every "
+		    "destination", (unsigned long long)session_id, err);
+		proxy_rules_free(px->rules);
+		if (proxy_rules_compile(NULL, &px->rules, err,
+		    sizeof(err)) < 0)
+			goto fail;
+	}
 	px->reap_ev = event_new(sbxd.base, -1, 0, reap_cb, px);
 	if (px->reap_ev == NULL)
 		goto fail;
@@ -470,6 +485,8 @@ proxy_free(struct proxy *px)
 	fdlimit_cancel(&px->waiter);
 	proxy_fds_leave(px);
 	proxy_rules_free(px->rules);
+	inspect_rules_free(px->l7);
+	cred_set_free(px->creds);
 	free(px);
 }
 
@@ -493,4 +510,17 @@ void
 proxy_client_gone(struct proxy *px)
 {
 	ask_end_all(px, "the client left before answering");
+}
+
+void
+proxy_credentials(struct proxy *px, struct cred_set *creds)
+{
+	cred_set_free(px->creds);
+	px->creds = creds;
+}
+
+const struct cred_set *
+proxy_creds(const struct proxy *px)
+{
+	return px->creds;
 }

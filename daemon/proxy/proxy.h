@@ -20,6 +20,8 @@ struct proxy_config {
 					   handshake, a tunnel's first bytes */
 	const char *hosts_file;		/* extra resolver entries, or NULL */
 	const char *resolv_conf;	/* NULL: /etc/resolv.conf */
+	const char *upstream_ca;	/* PEM CAs for inspected upstreams
+					   besides the system's, or NULL */
 };
 
 /*
@@ -125,6 +127,11 @@ int proxy_forward_add(struct proxy *px, int fd, const struct proxy_forward *f);
 /* Closes every forward of px and its connections (its command ended: a
  * published port is free at once for the next run). NULL: nothing. */
 void proxy_forwards_end(struct proxy *px);
+/* The run's credentials (proxy/cred.h), taken over: inspected hosts get
+ * their real values, and their sentinels go nowhere else. */
+struct cred_set;
+void proxy_credentials(struct proxy *px, struct cred_set *creds);
+const struct cred_set *proxy_creds(const struct proxy *px);
 
 /* Stops serving and frees every connection. Not from a proxy callback. */
 void proxy_free(struct proxy *px);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "daemon/proxy/inspect.h"
 #include "daemon/proxy/int.h"
 #include "daemon/proxy/io.h"
 #include "daemon/proxy/tunnel-check.h"
@@ -284,6 +285,8 @@ static const struct pio_ops ops[2] = {
 void
 tunnel_start(struct pconn *pc)
 {
+	if (inspect_take(pc))
+		return;
 	if ((pc->tc = malloc(sizeof(*pc->tc))) == NULL) {
 		pconn_close(pc);
 		return;

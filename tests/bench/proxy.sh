@@ -10,6 +10,7 @@
 # same run (standalone: srtproxy-*, from inside srt: srt-*; its own direct
 # baseline is direct-peers). Then the daemon's RSS with 1,000 idle tunnels.
 # Not part of `make check`.
+# TLS (direct, tunnelled, inspected) follows from proxy-tls.sh unless TLS=0.
 #   tests/bench/proxy.sh [BUILD]
 #   knobs: N_BIG=10 N_SEQ=200 WRK_D=10s WRK_CONNS="1 16" PORT=18190
 #          TUNNELS=1000 PEERS=<dir of peers-proxy.sh> RESULTS=<dir to keep>
@@ -212,3 +213,7 @@ print(f"\nsbxd RSS with {n} idle tunnels ({t['idle_tunnels']}): "
       f"{before} KiB -> {during} KiB, {(during - before) * 1024 / n:.0f} "
       f"bytes per tunnel")
 PYEOF
+if [ "${TLS:-1}" != 0 ]; then
+	echo
+	PORT=$((PORT + 100)) bash "$here/proxy-tls.sh" "$b"
+fi

@@ -4,7 +4,13 @@ accepts connections (tests read that line; no sleeps), and appends one line
 per accepted connection to LOG ("conn PEER", then "bytes N" when it ends for
 raw), so a test can assert that nothing reached it.
 
-usage: netserver.py MODE LOG [--bind ADDR] [--port N] [ARGS...]
+usage: netserver.py MODE LOG [--bind ADDR] [--port N] [--tls CERT KEY] [ARGS...]
+  --tls            http and git modes over TLS; every request is logged
+                   ("req METHOD TARGET", then "auth VALUE" for an
+                   Authorization field, "key VALUE" for X-Api-Key, and
+                   with SIGV4_SECRET set "sigv4 KEYID ok|bad"); GET /headers answers the
+                   request's header lines; GET /ws answers 101 and
+                   echoes every byte after it
   http DIR         files from DIR (GET, HEAD), POST /echo answers the body
                    (Content-Length or chunked); HTTP/1.1 keep-alive
   tls CERT KEY     TLS; answers one HTTP request with "tls ok SNI"
@@ -59,6 +65,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     mode = "http"
     args = []
+    tls = False
 
     def log_message(self, *a):
         pass
@@ -84,6 +91,28 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(data)
 
+    def parse_request(self):
+        ok = super().parse_request()
+        if ok and Handler.tls:
+            log(self.server.logpath, "req %s %s" % (self.command, self.path))
+            if "Authorization" in self.headers:
+                log(self.server.logpath, "auth %s" % self.headers["Authorization"])
+            if "X-Api-Key" in self.headers:
+                log(self.server.logpath, "key %s" % self.headers["X-Api-Key"])
+            if os.environ.get("SIGV4_SECRET") and "Authorization" in self.headers:
+                sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+                import sigv4
+                kid, ok = sigv4.verify(self.command, self.path, self.headers,
+                                       os.environ["SIGV4_SECRET"])
+                log(self.server.logpath, "sigv4 %s %s" % (kid, "ok" if ok else "bad"))
+        return ok
+
+    def do_DELETE(self):
+        self.send(200, b"deleted\n")
+
+    def do_PUT(self):
+        self.do_POST()
+
     def do_POST(self):
         if self.mode == "git":
             return self.git()
@@ -97,7 +126,26 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return self.pypi()
         if self.mode == "npm":
             return self.npm()
+        if self.path == "/headers" and Handler.tls:
+            return self.send(200, str(self.headers).encode())
+        if self.path == "/ws" and Handler.tls:
+            return self.upgrade()
         return super().do_GET()
+
+    def upgrade(self):
+        """101, then every byte echoed back until the end (the framing of
+        WebSocket is not what a test looks at)."""
+        self.send_response(101)
+        self.send_header("Upgrade", "websocket")
+        self.send_header("Connection", "Upgrade")
+        self.end_headers()
+        self.wfile.flush()
+        while True:
+            data = self.connection.recv(65536)
+            if not data:
+                break
+            self.connection.sendall(data)
+        self.close_connection = True
 
     def pypi(self):
         root = self.args[0]
@@ -267,10 +315,13 @@ def serve_dns(bind, port, logpath, entries):
 def main():
     mode, logpath = sys.argv[1], sys.argv[2]
     rest = sys.argv[3:]
-    bind, port = "127.0.0.1", 0
-    while rest and rest[0] in ("--bind", "--port"):
+    bind, port, tls = "127.0.0.1", 0, None
+    while rest and rest[0] in ("--bind", "--port", "--tls"):
         if rest[0] == "--bind":
             bind = rest[1]
+        elif rest[0] == "--tls":
+            tls = rest[1:3]
+            rest = rest[1:]
         else:
             port = int(rest[1])
         rest = rest[2:]
@@ -297,6 +348,11 @@ def main():
     if mode == "http":
         os.chdir(rest[0])
     srv = Server((bind, port), Handler, logpath)
+    if tls:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(tls[0], tls[1])
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+        Handler.tls = True
     print("listening %d" % srv.server_address[1], flush=True)
     srv.serve_forever()
 

@@ -1,0 +1,183 @@
+/* Unit tests for credentials: the policy entries, sentinels, the request head rewrite, leaks and response redaction. */
+#include <errno.h>
+#include <event2/buffer.h>
+#include <stdlib.h>
+
+#include "daemon/policy/credential.h"
+#include "daemon/policy/reqrule.h"
+#include "daemon/proxy/cred.h"
+#include "policy-unit.h"
+#include "unit.h"
+
+static const char doc[] = "{\"network\": {\"credentials\": ["
+    "{\"id\": \"gh\", \"env\": \"GH_TOKEN\", \"hosts\": [\"api.test\"], "
+    "\"format\": \"Bearer {}\"},"
+    "{\"id\": \"k\", \"env\": \"KEY\", \"hosts\": [\"*.k.test:443\"], "
+    "\"header\": \"X-Key\"}]}}";
+
+static struct cred_set *
+build(struct policy **p)
+{
+	static char e0[] = "PATH=/bin", e1[] = "GH_TOKEN=ghp_abcDEF123",
+	    e2[] = "KEY=k-9-x";
+	char *env[] = { e0, e1, e2, NULL };
+	struct policy_diags d = { 0 };
+	struct cred_set *s = NULL;
+	char err[256];
+
+	CHECK_INT(parse_as(doc, POLICY_LAYER_USER, p, &d), 0);
+	CHECK(policy_reqrule_inspects(*p));
+	CHECK_INT(cred_set_build(*p, env, 3, NULL, &s, err, sizeof(err)), 0);
+	CHECK(s != NULL && s->n == 2);
+	policy_diag_free(&d);
+	return s;
+}
+
+static struct host
+H(const char *name)
+{
+	struct host h;
+	const char *why;
+
+	CHECK_INT(host_canon(name, strlen(name), &h, &why), 0);
+	return h;
+}
+
+static void
+test_sentinel(void)
+{
+	uint8_t rnd[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+	    15, 16 };
+	char out[16];
+
+	cred_sentinel("ghp_aB3-x", 9, rnd, out);
+	CHECK(memcmp(out, "ghp_", 4) == 0);
+	CHECK(out[4] >= 'a' && out[4] <= 'z');
+	CHECK(out[5] >= 'A' && out[5] <= 'Z');
+	CHECK(out[6] >= '0' && out[6] <= '9');
+	CHECK(out[7] == '-');
+	cred_sentinel("12345", 5, rnd, out);
+	CHECK(out[0] >= '0' && out[0] <= '9');
+}
+
+/* head as it goes to h:443. */
+static void
+rewritten(const struct cred_set *s, const char *head, const struct host *h,
+    const char *want)
+{
+	struct evbuffer *b = evbuffer_new();
+	size_t len;
+	char *t;
+
+	CHECK_INT(cred_set_head(s, head, strlen(head), h, 443, b), 0);
+	len = evbuffer_get_length(b);
+	t = strndup((char *)evbuffer_pullup(b, -1), len);
+	CHECK_STR(t, want);
+	free(t);
+	evbuffer_free(b);
+}
+
+static void
+test_wire(void)
+{
+	struct policy *p;
+	struct cred_set *s = build(&p);
+	struct host api = H("api.test"), other = H("other.test"),
+	    k = H("a.k.test");
+	const struct cred *gh = &s->v[0];
+	static char a1[] = "A=1", g1[] = "GH_TOKEN=x";
+	char head[256], *env[] = { a1, g1, NULL }, **e;
+	size_t hold;
+
+	CHECK_INT((int)strlen(gh->sentinel), 13);
+	CHECK(strcmp(gh->sentinel, gh->real) != 0);
+	CHECK(cred_set_for(s, &api, 443));
+	CHECK(!cred_set_for(s, &other, 443));
+	CHECK(cred_set_for(s, &k, 443) && !cred_set_for(s, &k, 80));
+
+	/* The header is added when the head lacks it. */
+	snprintf(head, sizeof(head), "GET / HTTP/1.1\r\nHost: api.test\r\n\r\n");
+	rewritten(s, head, &api, "GET / HTTP/1.1\r\nHost: api.test\r\n"
+	    "Authorization: Bearer ghp_abcDEF123\r\n\r\n");
+	/* The sentinel where the tool put it becomes the value. */
+	snprintf(head, sizeof(head), "GET /?t=%s HTTP/1.1\r\nauthorization: "
+	    "token %s\r\n\r\n", gh->sentinel, gh->sentinel);
+	rewritten(s, head, &api, "GET /?t=ghp_abcDEF123 HTTP/1.1\r\n"
+	    "authorization: token ghp_abcDEF123\r\n\r\n");
+
+	/* Leaks: the sentinel to a host it is not for. */
+	CHECK(cred_set_leak(s, head, strlen(head), &other, 443) == gh);
+	CHECK(cred_set_leak(s, head, strlen(head), &api, 443) == NULL);
+	CHECK(cred_set_leak(s, "nothing", 7, &other, 443) == NULL);
+
+	/* Redaction, and what to hold back at the end. */
+	snprintf(head, sizeof(head), "echo ghp_abcDEF123 and ghp_ab");
+	hold = cred_set_redact(s, head, strlen(head));
+	CHECK(strncmp(head + 5, gh->sentinel, gh->len) == 0);
+	CHECK_INT((int)hold, 6);
+	snprintf(head, sizeof(head), "plain text");
+	CHECK_INT((int)cred_set_redact(s, head, strlen(head)), 0);
+
+	/* The variable: the sentinel, whatever came from the client. */
+	e = calloc(3, sizeof(*e));
+	e[0] = env[0];
+	e[1] = env[1];
+	e = cred_set_env(s, e);
+	CHECK(e != NULL);
+	CHECK_STR(e[0], "A=1");
+	CHECK(strncmp(e[1], "GH_TOKEN=ghp_", 13) == 0 &&
+	    strcmp(e[1] + 9, gh->sentinel) == 0);
+	CHECK(strncmp(e[2], "KEY=k-", 6) == 0);
+	CHECK(e[3] == NULL);
+	free(e);
+	cred_set_free(s);
+	policy_free(p);
+}
+
+static void
+bad(const char *text, enum policy_layer layer, const char *what)
+{
+	struct policy_diags d = { 0 };
+	struct policy *p;
+	const char *e;
+
+	CHECK_INT(parse_as(text, layer, &p, &d), -EINVAL);
+	e = policy_diag_first_error(&d);
+	CHECK(e != NULL && strstr(e, what) != NULL);
+	policy_free(p);
+	policy_diag_free(&d);
+}
+
+static void
+test_policy(void)
+{
+	bad(doc, POLICY_LAYER_WORKSPACE, "only accepted in an org or user");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"hosts\": "
+	    "[\"a.test\"]}]}}", POLICY_LAYER_USER, "one source");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
+	    "\"file\": \"/f\", \"hosts\": [\"a.test\"]}]}}", POLICY_LAYER_USER,
+	    "one source");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": "
+	    "\"SBX_X\", \"hosts\": [\"a.test\"]}]}}", POLICY_LAYER_USER,
+	    "env:");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
+	    "\"sigv4\": \"SBX_K\", \"hosts\": [\"a.test\"]}]}}",
+	    POLICY_LAYER_USER, "sigv4:");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\"}]}}",
+	    POLICY_LAYER_USER, "needs \"hosts\"");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
+	    "\"hosts\": [\"a.test\"], \"format\": \"Bearer\"}]}}",
+	    POLICY_LAYER_USER, "format:");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
+	    "\"hosts\": [\"a.test\"], \"header\": \"A: b\"}]}}",
+	    POLICY_LAYER_USER, "header:");
+}
+
+int
+main(void)
+{
+	test_sentinel();
+	test_wire();
+	test_policy();
+	UNIT_DONE();
+}
