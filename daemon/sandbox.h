@@ -382,6 +382,10 @@ int sandbox_net_socket(const int fds[2], int family);
  * only for an IPv6 address) in the caller's network namespace: the fd, or
  * -errno. */
 int sandbox_listen_tcp(const struct sandbox_listen *l);
+/* The lowest TCP port a user without CAP_NET_BIND_SERVICE may bind in the
+ * daemon's network namespace: a root daemon binds nothing below it for
+ * an unprivileged served user (--publish). */
+int sandbox_unprivileged_port_start(void);
 /* At exit, after the sessions: ends what the backend still holds
  * (templates, their namespaces and processes) and waits until it is
  * gone. */

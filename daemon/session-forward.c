@@ -255,6 +255,16 @@ session_publish_bind(struct session *s, const Sbx__RunRequest *req,
 		l.family = (uint8_t)w->spec[i].family;
 		memcpy(l.addr, w->spec[i].addr, sizeof(l.addr));
 		l.port = w->spec[i].host_port;
+		/* Root binds as the user it serves could: not a port only
+		 * CAP_NET_BIND_SERVICE may bind (squatting a system
+		 * service's port before it starts). */
+		if (sbxd.privileged &&
+		    l.port < sandbox_unprivileged_port_start()) {
+			snprintf(err, errlen, "--publish %s: ports below %d "
+				 "are root's", w->text[i],
+				 sandbox_unprivileged_port_start());
+			return -EACCES;
+		}
 		if ((fd = sandbox_listen_tcp(&l)) < 0) {
 			snprintf(err, errlen, "--publish %s: cannot listen "
 				 "on the host: %s%s", w->text[i],

@@ -156,6 +156,24 @@ sandbox_listen_tcp(const struct sandbox_listen *l)
 	return fd;
 }
 
+int
+sandbox_unprivileged_port_start(void)
+{
+	char buf[16] = "";
+	int fd = open("/proc/sys/net/ipv4/ip_unprivileged_port_start",
+		      O_RDONLY | O_CLOEXEC), v = 1024;
+	ssize_t n;
+
+	if (fd < 0)
+		return v;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	/* Unreadable: the kernel's default, so never lower than it. */
+	if (n > 0 && sscanf(buf, "%d", &v) != 1)
+		v = 1024;
+	return v;
+}
+
 /* The host services' addresses (network.hostServices), listened on by the
  * command process in the sandbox's network namespace before anything of
  * the job runs, so a connection the command makes at once waits in the

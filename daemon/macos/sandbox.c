@@ -118,6 +118,12 @@ sandbox_listen_tcp(const struct sandbox_listen *l)
 	return -ENOTSUP;
 }
 
+int
+sandbox_unprivileged_port_start(void)
+{
+	return 1024;
+}
+
 /* The request's environment with TMPDIR pointing at the temp dir. */
 static char **
 plan_env(const struct sandbox_request *req)

@@ -49,6 +49,10 @@
 /* Datagrams read per wake-up before other work gets a turn. */
 #define UDP_BURST 32
 #define TCP_MSG_MAX 4096
+/* Answers a TCP client may leave unread: past it, its queries are not
+ * read until it has read them (else a client that never reads grows the
+ * daemon without bound, one answer per query it sends). */
+#define TCP_OUT_MAX (16 * 1024)
 
 struct dns_tcp {
 	struct dns_stub *stub;
@@ -233,6 +237,12 @@ tcp_read(struct bufferevent *bev, void *arg)
 	int k;
 
 	while (evbuffer_copyout(in, hdr, 2) == 2) {
+		if (evbuffer_get_length(bufferevent_get_output(bev)) >=
+		    TCP_OUT_MAX) {
+			/* Read again once it has read its answers. */
+			bufferevent_disable(bev, EV_READ);
+			return;
+		}
 		len = (size_t)hdr[0] << 8 | hdr[1];
 		if (len > sizeof(msg)) {
 			tcp_free(c);
@@ -249,6 +259,17 @@ tcp_read(struct bufferevent *bev, void *arg)
 			bufferevent_write(bev, out, (size_t)k + 2);
 		}
 	}
+}
+
+/* The answers are read (the output at its low watermark): queries again,
+ * those waiting first. */
+static void
+tcp_written(struct bufferevent *bev, void *arg)
+{
+	if (bufferevent_get_enabled(bev) & EV_READ)
+		return;
+	bufferevent_enable(bev, EV_READ);
+	tcp_read(bev, arg);
 }
 
 static void
@@ -277,7 +298,8 @@ tcp_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 		free(c);
 		return;
 	}
-	bufferevent_setcb(c->bev, tcp_read, NULL, tcp_event, c);
+	bufferevent_setcb(c->bev, tcp_read, tcp_written, tcp_event, c);
+	bufferevent_setwatermark(c->bev, EV_WRITE, TCP_OUT_MAX / 2, 0);
 	bufferevent_set_timeouts(c->bev, &idle, &idle);
 	bufferevent_enable(c->bev, EV_READ);
 	c->next = d->clients;
