@@ -17,6 +17,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,9 +73,21 @@ self_target(int fd, struct proxy_forward *f, char *host, size_t len,
 {
 	struct sockaddr_storage *ss = &f->to[0];
 	socklen_t sl = sizeof(*ss);
+#ifdef SO_PROTOCOL
+	int v = 0;
+	socklen_t vl = sizeof(v);
 
+	/* Only a TCP socket: an AF_UNIX one's address read as IPv4 would
+	 * make us connect to whatever those bytes name. */
+	if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &v, &vl) < 0)
+		return -errno;
+	if (v != IPPROTO_TCP)
+		return -EPROTONOSUPPORT;
+#endif
 	if (getsockname(fd, (struct sockaddr *)ss, &sl) < 0)
 		return -errno;
+	if (ss->ss_family != AF_INET && ss->ss_family != AF_INET6)
+		return -EAFNOSUPPORT;
 	f->tolen[0] = sl;
 	f->nto = 1;
 	if (ss->ss_family == AF_INET6) {
@@ -121,6 +134,17 @@ session_host_listeners(struct session *s, int *fds, int nfds)
 	int i, port = 0, r, on = 0;
 	socklen_t olen = sizeof(on);
 
+	/* One record per session, sent before the command runs: a further
+	 * one (SO_REUSEPORT copies of the same listener) could make us hold
+	 * fds without bound. */
+	if (s->host_listeners_seen) {
+		log_warn("session %llu: a second host service record: closed",
+			 (unsigned long long)s->id);
+		for (i = 0; i < nfds; i++)
+			close(fds[i]);
+		return;
+	}
+	s->host_listeners_seen = true;
 	for (i = 0; i < nfds; i++) {
 		/* The record comes from inside the sandbox: a process there
 		 * that took over one of ours (a debugger on the job server)

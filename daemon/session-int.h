@@ -50,6 +50,7 @@ struct session {
 	struct evbuffer *stdin_buf;
 	bool stdin_eof, tty, streaming, exited, timed_out, paused;
 	bool setup_failed, got_status;
+	bool host_listeners_seen;  /* its one HOST_LISTENERS record came */
 	bool term_sent;            /* timeout: SIGTERM went, SIGKILL is next */
 	bool credit;               /* the client sends stdin by credit */
 	uint64_t stdin_in, stdin_out; /* stdin bytes received, passed on */

@@ -126,7 +126,7 @@ refused_read(struct pconn *pc, struct pio *p)
 		;
 	if (i == len && len < 16)
 		return;		/* a method, maybe: more */
-	if (i > 0 && b[i] == ' ') {
+	if (i > 0 && i < len && b[i] == ' ') {
 		n = snprintf(msg, sizeof(msg), http_refusal,
 		    (int)strlen(pc->errmsg) + 1, pc->errmsg);
 		if (n > 0 && (size_t)n < sizeof(msg)) {
