@@ -23,8 +23,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (c.real == NULL) {
 		netrule_parse("api.test", 8, &rule, &why);
-		c = (struct cred){ id, real, sentinel, 11, NULL, &rule, 1,
-		    header, format };
+		c = (struct cred){ .id = id, .real = real,
+		    .sentinel = sentinel, .len = 11, .hosts = &rule,
+		    .nhosts = 1, .header = header, .format = format };
 	}
 	host_canon("api.test", 8, &h, &why);
 	if ((buf = malloc(size + 1)) == NULL || (b = evbuffer_new()) == NULL) {

@@ -1,4 +1,5 @@
 /* libFuzzer target for SigV4 re-signing: any head; a re-signed one keeps everything but its Authorization, and never names the sentinel key id again. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <event2/buffer.h>
 #include <stdlib.h>
