@@ -275,6 +275,7 @@ static void
 connect_next(struct pconn *pc)
 {
 	struct proxy_denial d = { 0 };
+	enum addr_class cls;
 	struct host addr;
 	int r;
 
@@ -291,6 +292,9 @@ connect_next(struct pconn *pc)
 		pio_set_ops(pc->u, &dial_ops);
 		r = pio_connect(pc->u, ai->ai_addr, (socklen_t)ai->ai_addrlen,
 		    PROXY_CONNECT_TIMEOUT_MS);
+		if (r == 0 && addr_class_host(&addr, &cls) == 0 &&
+		    cls == ADDR_LOOPBACK)
+			pio_loopback(pc->u);	/* a service on this host */
 		if (r == 0)
 			return;
 		pc->dial_err = -r;

@@ -160,6 +160,13 @@ pio_raw(struct pio *p, bool raw)
 	p->raw = raw;
 }
 
+/* rsize grows only from reads that filled it. */
+bool
+pio_bulk(const struct pio *p)
+{
+	return p->rsize > READ_MIN;
+}
+
 void
 pio_low_mark(struct pio *p, size_t low)
 {
@@ -190,7 +197,9 @@ read_some(struct pio *p)
 		left -= v[i].iov_len;
 	}
 	evbuffer_commit_space(p->in, v, nv);
-	if (n > 0 && (size_t)n == p->rsize && p->rsize < READ_MAX)
+	/* The space reserved may be larger than asked for: full is at
+	 * least rsize. */
+	if (n > 0 && (size_t)n >= p->rsize && p->rsize < READ_MAX)
 		p->rsize *= 2;
 	else if (n > 0 && (size_t)n < p->rsize / 8 && p->rsize > READ_MIN)
 		p->rsize /= 2;

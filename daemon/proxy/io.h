@@ -37,7 +37,8 @@ struct pio *pio_new(int fd, struct pconn *pc);
  * after calling back, and libevent allows freeing a running event). */
 void pio_free(struct pio *p);
 void pio_set_ops(struct pio *p, const struct pio_ops *ops);
-/* The peer is on this host's loopback (every client is): no pacing. */
+/* The peer is on this host's loopback (every client is, and an upstream
+ * on a loopback address): no pacing. */
 void pio_loopback(struct pio *p);
 
 struct evbuffer *pio_in(struct pio *p);
@@ -50,6 +51,9 @@ int pio_error(const struct pio *p);
  * reads it itself (splice). */
 void pio_read(struct pio *p, bool on);
 void pio_raw(struct pio *p, bool raw);
+/* A read filled its buffer (READ_MIN): bulk is flowing, not small
+ * messages (for those a splice costs more than a copy). */
+bool pio_bulk(const struct pio *p);
 /* ops->drained is called when the queue falls to at most low bytes. */
 void pio_low_mark(struct pio *p, size_t low);
 

@@ -10,8 +10,8 @@
  * goes upstream; the server's bytes flow at once (SSH servers speak
  * first).
  *
- * Once a direction has carried bytes and has nothing buffered it moves by
- * splice(2) through a pipe of its own: socket to socket inside the
+ * Once a direction carries bulk (a read filled its buffer) and has nothing
+ * buffered it moves by splice(2) through a pipe of its own: socket to socket inside the
  * kernel, which is what keeps a bulk download through the tunnel near
  * the speed of a direct one. Without pipes (fd limit) it stays on the
  * buffered path.
@@ -126,11 +126,17 @@ pass_end(struct pconn *pc, int d)
 	maybe_done(pc);
 }
 
-/* Direction d goes raw (splice) when nothing of it is buffered. */
+/*
+ * Direction d goes raw (splice) once it carries bulk and nothing of it is
+ * buffered. Small messages (keep-alive requests and answers) stay on the
+ * copy: a splice in and out costs more than reading and writing a few
+ * KiB, and the tunnel holds no pipe.
+ */
 static void
 try_splice(struct pconn *pc, int d)
 {
 	if (*eof_of(pc, d) || (d == 0 && pc->tc != NULL) ||
+	    !pio_bulk(src(pc, d)) ||
 	    evbuffer_get_length(pio_in(src(pc, d))) > 0 ||
 	    pio_pending(dst(pc, d)) > 0 || proxy_fds_pipe(pc, d) < 0)
 		return;

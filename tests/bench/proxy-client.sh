@@ -8,9 +8,12 @@
 # request on it, from a single Python process) and, captured,
 # dns_stub_query_us are this repository's own.
 #   env: N_BIG=10 N_SEQ=200 WRK_D=10s WRK_CONNS="1 16" BIG=/100m.bin SMALL=/1k.bin
-#        N_CONN=500 N_DNS=2000
+#        N_CONN=500 N_DNS=2000; ONLY=wrk: the request rate alone, with
+#        wrk_cN_reqs (requests made) and wrk_cN_cpu_ms (wrk's own CPU), for
+#        proxy.sh's CPU per request
 set -u
 mode=$1 base=$2
+TIMEFORMAT='%3U %3S'
 here=$(cd "$(dirname "$0")" && pwd)
 N_BIG=${N_BIG:-10} N_SEQ=${N_SEQ:-200} WRK_D=${WRK_D:-10s}
 WRK_CONNS=${WRK_CONNS:-1 16} BIG=${BIG:-/100m.bin} SMALL=${SMALL:-/1k.bin}
@@ -33,6 +36,7 @@ stats() {
 		printf "%.1f\t%.1f\t%.1f\n", m, a[1], a[NR]}'
 }
 
+if [ "${ONLY:-}" != wrk ]; then
 for ((i = 0; i < N_BIG; i++)); do
 	curl -sS -o /dev/null -w '%{speed_download}\n' "${copts[@]}" "$base$BIG"
 done | awk '{print $1/1e6}' | stats | awk -F'\t' '{print "big_MBps_median\t"$1;
@@ -105,19 +109,29 @@ print("dns_stub_query_us\t%.1f" % statistics.median(t))
 PYEOF
 fi
 
+fi
+
 # Keep-alive request rate (not through CONNECT: wrk speaks no proxy).
 if [ "$mode" != connect ] && command -v wrk >/dev/null; then
 	for c in $WRK_CONNS; do
 		t=$((c < 2 ? 1 : 2))
+		# wrk's CPU (user + system) from bash's time, on the last line.
 		if [ "$mode" = direct ] || [ "$mode" = captured ]; then
-			out=$(wrk -t$t -c"$c" -d"$WRK_D" --latency "$base$SMALL" 2>&1)
+			out=$({ time wrk -t$t -c"$c" -d"$WRK_D" --latency \
+				"$base$SMALL"; } 2>&1)
 		else
-			out=$(TARGET="$base$SMALL" wrk -t$t -c"$c" -d"$WRK_D" \
-				--latency -s "$here/wrk-proxy.lua" "$proxy" 2>&1)
+			out=$({ time TARGET="$base$SMALL" wrk -t$t -c"$c" \
+				-d"$WRK_D" --latency -s "$here/wrk-proxy.lua" \
+				"$proxy"; } 2>&1)
 		fi
 		printf 'wrk_c%s_rps\t%s\n' "$c" "$(awk '/Requests\/sec/ {print $2}' <<<"$out")"
 		printf 'wrk_c%s_p50\t%s\n' "$c" "$(awk '$1 == "50%" {print $2}' <<<"$out")"
 		printf 'wrk_c%s_p99\t%s\n' "$c" "$(awk '$1 == "99%" {print $2}' <<<"$out")"
+		if [ "${ONLY:-}" = wrk ]; then
+			printf 'wrk_c%s_reqs\t%s\n' "$c" "$(awk '/requests in/ {print $1}' <<<"$out")"
+			printf 'wrk_c%s_cpu_ms\t%s\n' "$c" "$(tail -1 <<<"$out" |
+				awk '{printf "%.0f", ($1 + $2) * 1000}')"
+		fi
 		n=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
 		[ -n "$n" ] && printf 'wrk_c%s_non2xx\t%s\n' "$c" "$n"
 	done

@@ -14,6 +14,7 @@
 #   tests/bench/proxy.sh [BUILD]
 #   knobs: N_BIG=10 N_SEQ=200 WRK_D=10s WRK_CONNS="1 16" PORT=18190
 #          TUNNELS=1000 PEERS=<dir of peers-proxy.sh> RESULTS=<dir to keep>
+#          CPU=1: CPU per keep-alive request of wrk, the server and sbxd
 #          ROUNDS=1: direct, fwd and connect run in turn this many times
 #          (interleaved, so a neighbour's load lands on all three alike);
 #          the table has each metric's median over the rounds.
@@ -95,14 +96,49 @@ ROUNDS=${ROUNDS:-1}
 modes="fwd connect"
 sbx status | grep -q 'no transparent capture' ||
 	modes="$modes captured"
+# The CPU each process spends per keep-alive request (CPU=1): wrk again,
+# alone, with the server's and sbxd's CPU read from /proc around it and
+# wrk's from bash's time. Unlike the rates, these hardly move with the
+# neighbours' load, so they compare builds and paths.
+CPU=${CPU:-1}
+srv=$(pgrep -P "${pids[0]}" | head -1)
+srv=${srv:-${pids[0]}}
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+cpu_rows() {	# mode url out
+	local c s0 d0 s1 d1 kv
+	for c in $WRK_CONNS; do
+		s0=$(ticks "$srv") d0=$(ticks "$dpid")
+		if [ "$1" = direct ]; then
+			kv=$(ONLY=wrk WRK_CONNS=$c bash "$here/proxy-client.sh" \
+				"$1" "$2")
+		else
+			kv=$(sbx run -- env ONLY=wrk WRK_CONNS=$c bash \
+				"$here/proxy-client.sh" "$1" "$2")
+		fi
+		s1=$(ticks "$srv") d1=$(ticks "$dpid")
+		awk -F'\t' -v c="$c" -v srv=$((s1 - s0)) -v sbxd=$((d1 - d0)) \
+		    -v hz="$(getconf CLK_TCK)" -v proxied="$([ "$1" != direct ] && echo 1)" '
+			$1 == "wrk_c" c "_reqs" { n = $2 }
+			$1 == "wrk_c" c "_cpu_ms" { ms = $2 }
+			END { if (n == 0) exit
+				printf "cpu_c%s_client_us\t%.1f\n", c, ms * 1e3 / n
+				printf "cpu_c%s_server_us\t%.1f\n", c, srv * 1e6 / hz / n
+				if (proxied)
+					printf "cpu_c%s_sbxd_us\t%.1f\n", c, sbxd * 1e6 / hz / n
+			}' <<<"$kv" >>"$3"
+	done
+}
 for ((r = 1; r <= ROUNDS; r++)); do
 	echo "... round $r/$ROUNDS: direct" >&2
 	bash "$here/proxy-client.sh" direct "$url" >"$t/direct.$r"
+	[ "$CPU" = 1 ] && cpu_rows direct "$url" "$t/direct.$r"
 	for m in $modes; do
 		echo "... round $r/$ROUNDS: through sbx: $m" >&2
 		u=$url
 		[ $m = captured ] && u=http://bench.test:$PORT
 		sbx run -- bash "$here/proxy-client.sh" "$m" "$u" >"$t/sbx-$m.$r"
+		[ "$CPU" = 1 ] && [ $m != connect ] && command -v wrk >/dev/null &&
+			cpu_rows "$m" "$u" "$t/sbx-$m.$r"
 	done
 done
 # Each metric's median over the rounds (times in us/ms, counts summed;

@@ -54,6 +54,12 @@ expect_eq "chunked upload echoed intact" "$sum" "$(md5sum <"$T/www/big.bin")"
 # CONNECT: a plain-HTTP tunnel whose Host names the CONNECT host.
 out=$(sbx run -- curl -sS -p "http://127.0.0.1:$WEB/hello.txt")
 expect_eq "CONNECT tunnel" "$out" hello
+# A tunnel copies small answers and splices once bulk flows: a small
+# answer, then long ones, on one tunnel, each intact.
+sums=$(sbx run -- sh -c "curl -sS -m 60 -p http://127.0.0.1:$WEB/hello.txt \
+	$u $u | md5sum")
+want=$( (echo hello; cat "$T/www/huge.bin" "$T/www/huge.bin") | md5sum)
+expect_eq "small then 2 x 8 MB through one CONNECT tunnel, intact" "$sums" "$want"
 
 # localhost is allowed by name and reaches loopback.
 out=$(sbx run -- curl -sS "http://localhost:$WEB/hello.txt")
