@@ -11,7 +11,7 @@ json() { "$PY" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 verbs=$(sbx help | sed -n 's/^  sbxctl \([a-z]*\).*/\1/p' | tr '\n' ' ')
 expect_eq "help lists every verb" "$verbs" \
-	"run attach sandbox ps kill status policy describe events doctor reset shutdown version help "
+	"run attach sandbox mcp ps kill status policy describe events doctor reset shutdown version help "
 for v in $verbs; do
 	out=$(sbx "$v" --help 2>"$T/err"); rc=$?
 	expect_eq "$v --help exits 0" "$rc" 0
