@@ -215,26 +215,38 @@ home_overlay_remove(const char *ws)
 	return r;
 }
 
+#define BLIND (UINT64_MAX / 2)
+
 /* The blocks below dfd (closed here), each directory opened from its
  * parent's fd without following a link: a running sandbox renames in the
  * layer, and in privileged mode this walk is root's. One file system, at
- * most a million entries and 128 levels (deeper ones go uncounted);
- * stopped once past stop bytes (0: never). */
+ * most a million entries and 128 levels (past them, or a directory it
+ * cannot open, counts as BLIND: over any limit); stopped once past stop
+ * bytes (0: never). */
+
 static void
-usage_at(int dfd, dev_t dev, int depth, uint64_t stop, uint64_t *bytes,
-	 unsigned long *n)
+usage_at(int dfd, dev_t dev, int depth, bool strict, uint64_t stop,
+	 uint64_t *bytes, unsigned long *n)
 {
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
 	int fd;
 
+	/* What the walk cannot see counts as over any limit: the sandbox
+	 * could hide its writes there (a directory of mode 0, deep nesting,
+	 * many names). */
 	if (depth > 128 || !(d = fdopendir(dfd))) {
 		close(dfd);
+		if (strict)
+			*bytes = BLIND;
 		return;
 	}
-	while (*n < 1000000 && (!stop || *bytes <= stop) &&
-	       (de = readdir(d))) {
+	while ((!stop || *bytes <= stop) && (de = readdir(d))) {
+		if (*n >= 1000000) {
+			*bytes = BLIND;
+			break;
+		}
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -245,8 +257,14 @@ usage_at(int dfd, dev_t dev, int depth, uint64_t stop, uint64_t *bytes,
 			continue;
 		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
 			    O_NOFOLLOW | O_CLOEXEC);
+		/* The overlay's work/ holds its own mode-0 directory; the
+		 * sandbox writes only to upper/. */
 		if (fd >= 0)
-			usage_at(fd, dev, depth + 1, stop, bytes, n);
+			usage_at(fd, dev, depth + 1, strict && (depth > 0 ||
+				 strcmp(de->d_name, "work") != 0), stop, bytes,
+				 n);
+		else if (errno != ENOENT && strict)
+			*bytes = BLIND;
 	}
 	closedir(d);
 }
@@ -301,7 +319,7 @@ home_overlay_measure(const char *ws, uint64_t stop, struct home_usage *u)
 		close(fd);
 		return;
 	}
-	usage_at(fd, st.st_dev, 0, stop, &bytes, &n);
+	usage_at(fd, st.st_dev, 0, true, stop, &bytes, &n);
 	u->used = bytes + (uint64_t)st.st_blocks * 512;
 }
 

@@ -76,6 +76,55 @@ policy_reqrule_spec(const char *s, unsigned *mout, char **path,
 }
 
 /* Iterative glob with one backtrack point: linear enough for any input. */
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return -1;
+}
+
+int
+policy_reqrule_path_norm(const char *t, size_t len, char *out,
+    size_t *olen)
+{
+	size_t i = 0, n = 0, seg = 0;
+	int hi, lo;
+	char c;
+
+	for (; i < len && t[i] != '?'; i++) {
+		c = t[i];
+		if (c == '%' && i + 2 < len && (hi = hexval(t[i + 1])) >= 0 &&
+		    (lo = hexval(t[i + 2])) >= 0) {
+			c = (char)(hi << 4 | lo);
+			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+			    c == '_' || c == '~')
+				i += 2;
+			else
+				c = '%';
+		}
+		if (c == '/') {
+			if ((n - seg == 1 && out[seg] == '.') ||
+			    (n - seg == 2 && out[seg] == '.' &&
+			    out[seg + 1] == '.'))
+				return -EINVAL;
+			if (n > 0 && out[n - 1] == '/')
+				continue;
+			seg = n + 1;
+		}
+		out[n++] = c;
+	}
+	if ((n - seg == 1 && out[seg] == '.') ||
+	    (n - seg == 2 && out[seg] == '.' && out[seg + 1] == '.'))
+		return -EINVAL;
+	memcpy(out + n, t + i, len - i);
+	*olen = n + len - i;
+	return 0;
+}
+
 bool
 policy_reqrule_path_match(const char *pat, const char *t, size_t len)
 {

@@ -91,6 +91,16 @@ unsigned policy_reqrule_method(const char *m, size_t len);
 int policy_reqrule_spec(const char *s, unsigned *methods, char **path,
     const char **why);
 
+/*
+ * The origin-form target t[0..len) as a server reads its path, into out
+ * (len bytes at least): percent-encoded unreserved characters decoded,
+ * runs of '/' made one; the query as it is. *olen its length; -EINVAL
+ * for a "." or ".." segment (servers resolve them, so the path the rules
+ * saw would not be the one served).
+ */
+int policy_reqrule_path_norm(const char *t, size_t len, char *out,
+    size_t *olen);
+
 /* Does target[0..len) (origin form) match pattern? */
 bool policy_reqrule_path_match(const char *pattern, const char *target,
     size_t len);

@@ -23,6 +23,7 @@
 
 #include "daemon/policy/credential.h"
 #include "daemon/policy/policy.h"
+#include "daemon/policy/reqrule.h"
 #include "daemon/proxy/cred.h"
 #include "daemon/proxy/http-chunked.h"
 #include "daemon/proxy/http-parse.h"
@@ -127,24 +128,36 @@ refuse(struct pconn *pc, unsigned status, const char *phrase,
 /*
  * The request rules on r. They match the path and query as origin form
  * has them: an absolute URI's scheme and authority are not part of it,
- * and an empty path (or one that starts with '?') is "/".
+ * and an empty path (or one that starts with '?') is "/"; the path as a
+ * server reads it (policy_reqrule_path_norm). *dots: a dot segment, which
+ * no rule can decide (NULL then).
  */
 static const struct inspect_rule *
-decide(struct pconn *pc, const struct http_req *r, bool *unlisted)
+decide(struct pconn *pc, const struct http_req *r, bool *unlisted,
+    bool *dots)
 {
-	static char t[HTTP_HEAD_MAX + 1];
-	size_t len = 0;
+	static char t[HTTP_HEAD_MAX + 1], n[HTTP_HEAD_MAX + 1];
+	size_t len = 0, nlen;
 
 	*unlisted = false;
+	*dots = false;
 	if (pc->px->l7 == NULL)
 		return NULL;
 	if (r->path.len == 0 || r->head[r->path.off] != '/')
 		t[len++] = '/';
 	memcpy(t + len, r->head + r->path.off, r->path.len);
 	len += r->path.len;
+	if (policy_reqrule_path_norm(t, len, n, &nlen) < 0) {
+		*dots = true;
+		return NULL;
+	}
 	return inspect_rules_decide(pc->px->l7, &pc->host, pc->port,
-	    r->head + r->method.off, r->method.len, t, len, unlisted);
+	    r->head + r->method.off, r->method.len, n, nlen, unlisted);
 }
+
+static const char dots_why[] = "a \".\" or \"..\" segment in the request "
+    "path", dots_remedy[] = "request paths to a host with request rules "
+    "go without dot segments";
 
 /* The denial of request r by rule ir: the request, the rule's layer and
  * file. */
@@ -293,7 +306,7 @@ head(struct pconn *pc, size_t n)
 	struct inspect *i = pc->insp;
 	struct http_req *r = &i->req;
 	const struct inspect_rule *ir;
-	bool unlisted;
+	bool unlisted, dots;
 
 	if (!host_ok(pc, r)) {
 		report(pc, NULL, "request names another host", "",
@@ -303,7 +316,12 @@ head(struct pconn *pc, size_t n)
 		    "carries requests for its own host only");
 		return -1;
 	}
-	ir = decide(pc, r, &unlisted);
+	ir = decide(pc, r, &unlisted, &dots);
+	if (dots) {
+		report(pc, NULL, dots_why, "", dots_remedy);
+		refuse(pc, 403, "Forbidden", dots_why);
+		return -1;
+	}
 	if (ir != NULL) {
 		refuse_rule(pc, ir, unlisted);
 		return -1;
@@ -630,10 +648,17 @@ inspect_plain(struct pconn *pc, const struct http_req *r, size_t n,
 {
 	const struct cred_set *s = pc->px->creds;
 	const struct inspect_rule *ir = NULL;
-	bool unlisted;
+	bool unlisted, dots;
 	size_t k;
 
-	ir = decide(pc, r, &unlisted);
+	ir = decide(pc, r, &unlisted, &dots);
+	if (dots) {
+		d->check = "request rules";
+		d->why = dots_why;
+		d->remedy = dots_remedy;
+		proxy_report(pc, d);
+		return -EACCES;
+	}
 	if (ir != NULL) {
 		rule_denial(r, ir, unlisted, d);
 		proxy_report(pc, d);

@@ -24,7 +24,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *nl = memchr(data, '\n', size), *why;
 	char *spec, *path;
-	size_t tlen, stars = 0, i;
+	size_t tlen, stars = 0, i, olen;
+	char *out;
 	unsigned m;
 
 	if (nl == NULL || size > 4096)
@@ -32,6 +33,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((spec = strndup((const char *)data, (size_t)(nl - (const char *)data))) == NULL)
 		return 0;
 	tlen = size - (size_t)(nl + 1 - (const char *)data);
+	/* The normal form is never longer than the target (out's size). */
+	if ((out = malloc(tlen + 1)) != NULL &&
+	    policy_reqrule_path_norm(nl + 1, tlen, out, &olen) == 0 &&
+	    olen > tlen)
+		abort();
+	free(out);
 	if (policy_reqrule_spec(spec, &m, &path, &why) == 0) {
 		if (m == 0 || path[0] == '\0')
 			abort();

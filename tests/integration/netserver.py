@@ -9,7 +9,8 @@ usage: netserver.py MODE LOG [--bind ADDR] [--port N] [--tls CERT KEY] [ARGS...]
                    ("req METHOD TARGET", then "auth VALUE" for an
                    Authorization field, "key VALUE" for X-Api-Key, and
                    with SIGV4_SECRET set "sigv4 KEYID ok|bad"); GET /headers answers the
-                   request's header lines; GET /ws answers 101 and
+                   request's header lines (gzip when Accept-Encoding asks);
+                   GET /ws answers 101 and
                    echoes every byte after it
   http DIR         files from DIR (GET, HEAD), POST /echo answers the body
                    (Content-Length or chunked); HTTP/1.1 keep-alive
@@ -83,9 +84,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 self.rfile.readline()
         return self.rfile.read(int(self.headers.get("Content-Length", 0)))
 
-    def send(self, code, data, ctype="text/plain"):
+    def send(self, code, data, ctype="text/plain", gz=False):
         self.send_response(code)
         self.send_header("Content-Type", ctype)
+        if gz:
+            import gzip
+            data = gzip.compress(data)
+            self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         if self.command != "HEAD":
@@ -127,7 +132,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if self.mode == "npm":
             return self.npm()
         if self.path == "/headers" and Handler.tls:
-            return self.send(200, str(self.headers).encode())
+            # Compressed when asked, like most servers.
+            return self.send(200, str(self.headers).encode(), gz="gzip" in
+                             self.headers.get("Accept-Encoding", ""))
         if self.path == "/ws" and Handler.tls:
             return self.upgrade()
         return super().do_GET()

@@ -48,6 +48,13 @@ if [ "$(id -u)" -ne 0 ]; then
 	expect_eq "over it again: read-only" \
 		"$(sbx run -- "$P" write "$H/more" x 2>/dev/null)" EROFS
 	sbx reset >/dev/null
+	# The measure cannot be dodged: a directory the walk cannot read
+	# counts as over the limit.
+	sbx run -- sh -c 'mkdir "$1/hid"; "$0" fill "$1/hid/big" 12 >/dev/null; chmod 0 "$1/hid"' \
+		"$P" "$H" 2>/dev/null
+	expect_eq "a layer filled in an unreadable directory: read-only" \
+		"$(sbx run -- "$P" write "$H/more" x 2>/dev/null)" EROFS
+	sbx reset >/dev/null
 	expect_eq "after reset the home is writable again" \
 		"$(sbx run -- "$P" write "$H/more" x)" ok
 	stop_daemon

@@ -45,6 +45,11 @@ check "... never the real one" bash -c "! grep -q '$REAL' <<<'$out'"
 check "a file's credential went as its header" grep -qx "key $FILEKEY" "$T/api.log"
 check "... and came back as a sentinel of its length" bash -c "grep -Eq '^X-Api-Key: k-[a-z0-9]{20}\$' <<<'$out' && ! grep -q '$FILEKEY' <<<'$out'"
 check "... a file the sandbox cannot read" bash -c "! sbx run -- cat '$T/secret' 2>/dev/null"
+# A compressed echo would hide the value from the redaction: the
+# credential's host is asked for an uncompressed answer.
+out=$(sbx run -- curl -sS --compressed "https://l7.test:$API/headers")
+check "a compressed echo asked for comes back redacted" grep -q "Authorization: Bearer ghp_" <<<"$out"
+check "... never with the real value" bash -c "! grep -q '$REAL' <<<'$out'"
 out=$(sbx run -- sh -c 'curl -sS -H "Authorization: token $GH_TEST_TOKEN" "https://l7.test:'"$API"'/hello.txt"')
 expect_eq "a request carrying the sentinel itself" "$out" hello
 check "... reached the host with the real value" grep -qx "auth token $REAL" "$T/api.log"

@@ -79,6 +79,19 @@ out=$(sbx run -- curl -sS -o /dev/null -o /dev/null -w '%{http_code} ' \
 	"https://l7.test:$WEB/hello.txt" "https://l7.test:$WEB/secret.txt" 2>/dev/null)
 expect_eq "each request of a kept-alive connection is decided" "$out" "200 403 "
 
+# Paths are decided as the server reads them: percent-encoded letters
+# decoded, and a dot segment (which servers resolve, past an allowed
+# prefix or around a denied one) refused; none of them reaches it.
+n=$(grep -c '^req' "$T/web.log")
+for p in /%73ecret.txt /%2573ecret.txt /x/../secret.txt /x/%2e%2E/secret.txt /./secret.txt //secret.txt; do
+	code=$(sbx run -- curl -sS --path-as-is -o /dev/null -w '%{http_code}' \
+		"https://l7.test:$WEB$p" 2>/dev/null)
+	case $p in
+	/%2573*) expect_eq "$p is not the denied path: it passes" "$code" 404 ;;
+	*) expect_eq "$p is the denied path: 403" "$code" 403 ;;
+	esac
+done
+expect_eq "... only the one that is not reached the server" "$(grep -c '^req' "$T/web.log")" $((n + 1))
 # Plain HTTP to a host with rules is decided the same way.
 expect_eq "plain HTTP GET under readOnly" "$(sbx run -- curl -sS "http://l7.test:$PLAIN/hello.txt")" hello
 n=$(conns plain)

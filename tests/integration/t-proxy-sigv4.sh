@@ -28,6 +28,12 @@ check "so is the secret" bash -c "grep -q '^AWS_SECRET_ACCESS_KEY=' <<<'$env_in'
 out=$(sbx run -- "$PY" "$HERE/sigv4.py" get "https://l7.test:$AWS/hello.txt" 2>"$T/err")
 expect_eq "signed inside with the sentinels, accepted" "$out" "200 hello"
 check "... the server verified the real key's signature" grep -qx "sigv4 $KID ok" "$T/aws.log"
+# A server that echoes the request (S3's SignatureDoesNotMatch answers
+# carry the Authorization's key id) shows the sandbox no real key id.
+out=$(sbx run -- sh -c 'printenv AWS_ACCESS_KEY_ID; "$0" "$1" get "$2"' \
+	"$PY" "$HERE/sigv4.py" "https://l7.test:$AWS/headers" 2>"$T/err")
+check "an echoed Authorization comes back with the sentinel key id" grep -q "Credential=$(head -1 <<<"$out")/" <<<"$out"
+check "... never the real one" bash -c "! grep -q '$KID' <<<'$out'"
 n=$(grep -c '^req' "$T/aws.log")
 out=$(sbx run -- "$PY" "$HERE/sigv4.py" get "https://l7.test:$AWS/hello.txt" \
 	STREAMING-AWS4-HMAC-SHA256-PAYLOAD 2>"$T/err")

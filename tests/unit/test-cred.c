@@ -98,12 +98,17 @@ test_wire(void)
 	/* The header is added when the head lacks it. */
 	snprintf(head, sizeof(head), "GET / HTTP/1.1\r\nHost: api.test\r\n\r\n");
 	rewritten(s, head, &api, "GET / HTTP/1.1\r\nHost: api.test\r\n"
+	    "Accept-Encoding: identity\r\n"
 	    "Authorization: Bearer ghp_abcDEF123\r\n\r\n");
-	/* The sentinel where the tool put it becomes the value. */
-	snprintf(head, sizeof(head), "GET /?t=%s HTTP/1.1\r\nauthorization: "
-	    "token %s\r\n\r\n", gh->sentinel, gh->sentinel);
+	/* The sentinel where the tool put it becomes the value; the
+	 * sandbox's Accept-Encoding goes (a compressed echo would pass the
+	 * redaction). */
+	snprintf(head, sizeof(head), "GET /?t=%s HTTP/1.1\r\naccept-encoding: "
+	    "gzip\r\nauthorization: token %s\r\n\r\n", gh->sentinel,
+	    gh->sentinel);
 	rewritten(s, head, &api, "GET /?t=ghp_abcDEF123 HTTP/1.1\r\n"
-	    "authorization: token ghp_abcDEF123\r\n\r\n");
+	    "authorization: token ghp_abcDEF123\r\n"
+	    "Accept-Encoding: identity\r\n\r\n");
 
 	/* Leaks: the sentinel to a host it is not for. */
 	CHECK(cred_set_leak(s, head, strlen(head), &other, 443) == gh);

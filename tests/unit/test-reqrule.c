@@ -61,6 +61,37 @@ test_path(void)
 	CHECK(!policy_reqrule_path_match("/a", "/a\0b", 4));
 }
 
+/* The path as a server reads it, or -EINVAL for a dot segment. */
+static int
+norm(const char *t, char *out)
+{
+	size_t n = 0;
+	int r = policy_reqrule_path_norm(t, strlen(t), out, &n);
+
+	out[r == 0 ? n : 0] = '\0';
+	return r;
+}
+
+static void
+test_norm(void)
+{
+	char o[64];
+
+	CHECK(norm("/a/b?x=%41/../", o) == 0 && strcmp(o, "/a/b?x=%41/../") == 0);
+	CHECK(norm("/%73ecret%7e%2D", o) == 0 && strcmp(o, "/secret~-") == 0);
+	CHECK(norm("/a%2Fb%25%3f%", o) == 0 && strcmp(o, "/a%2Fb%25%3f%") == 0);
+	CHECK(norm("//a///b/", o) == 0 && strcmp(o, "/a/b/") == 0);
+	CHECK(norm("/%2573", o) == 0 && strcmp(o, "/%2573") == 0);
+	CHECK(norm("/a.b/..c/.d/", o) == 0 && strcmp(o, "/a.b/..c/.d/") == 0);
+	CHECK_INT(norm("/a/../b", o), -EINVAL);
+	CHECK_INT(norm("/a/..", o), -EINVAL);
+	CHECK_INT(norm("/./b", o), -EINVAL);
+	CHECK_INT(norm("/a/.?q", o), -EINVAL);
+	CHECK_INT(norm("/a/%2e%2E/b", o), -EINVAL);
+	CHECK_INT(norm("/a/.%2e", o), -EINVAL);
+	CHECK_INT(norm("/a//..//b", o), -EINVAL);
+}
+
 static const char doc_user[] = "{\"network\": {\"requestRules\": ["
     "{\"host\": \"git.test\", \"allow\": [\"GET /*\", "
     "\"POST /*/git-upload-pack\"], \"deny\": [\"* /*git-receive-pack*\"], "
@@ -202,6 +233,7 @@ main(void)
 {
 	test_spec();
 	test_path();
+	test_norm();
 	test_policy();
 	test_errors();
 	UNIT_DONE();
