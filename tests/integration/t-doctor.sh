@@ -29,7 +29,7 @@ for c in userns mount-api landlock seccomp seccomp-notify netns overlay \
 done
 # Not ours to make ok here: audit is off or the daemon is in user mode,
 # and the cgroup hierarchy is what the host has.
-for c in audit cgroup; do
+for c in audit cgroup notify-wakeup; do
 	check "$c is ok or warn" grep -Eq "^(ok|warn) +$c: " <<<"$out"
 done
 check "no check failed" test "$(grep -c '^fail' <<<"$out")" = 0
