@@ -343,11 +343,15 @@ walk_prefix(struct sup *s, int *cur, const char **p)
 	return true;
 }
 
-/* With absent_only, a last name that exists ends the walk with EEXIST
- * and nothing open: no fstat, no path of the parent for the rules. */
+/* What the walk does with the last name: looks it up; or (ABSENT) ends
+ * with EEXIST and nothing open when it exists: no fstat, no path of the
+ * parent for the rules; or (PARENT) leaves it unlooked-at (out->obj -1,
+ * out->st unset) when it is a plain name, else fails with EAGAIN. */
+enum { LAST_LOOKUP, LAST_ABSENT, LAST_PARENT };
+
 static int
 walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
-     bool absent_only, struct rpath *out)
+     int mode, struct rpath *out)
 {
 	char buf[PATH_MAX * 2], link[PATH_MAX + 1], comp[NAME_MAX + 1];
 	const char *p = buf, *rest;
@@ -384,6 +388,13 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 		for (rest = p + len, slash = false; *rest == '/'; rest++)
 			slash = true;
 		last = !*rest;
+		if (last && mode == LAST_PARENT) {
+			if (slash || res_is_dot(comp)) {
+				e = -EAGAIN;
+				goto fail;
+			}
+			return finish_statted(cur, -1, comp, len, false, out);
+		}
 		if (last && !follow) {
 			/* A name being made, renamed or removed: never
 			 * followed; a trailing slash stays in the name for
@@ -393,7 +404,7 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 				e = -errno;
 				goto fail;
 			}
-			if (fd >= 0 && absent_only) {
+			if (fd >= 0 && mode == LAST_ABSENT) {
 				close(fd);
 				e = -EEXIST;
 				goto fail;
@@ -481,12 +492,12 @@ int
 res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 	 bool follow, struct rpath *out)
 {
-	return walk(s, r, base, path, follow, false, out);
+	return walk(s, r, base, path, follow, LAST_LOOKUP, out);
 }
 
 static int
 path_at(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, bool follow,
-	bool absent_only, struct rpath *out)
+	int mode, struct rpath *out)
 {
 	char path[PATH_MAX];
 	int base, e;
@@ -505,7 +516,7 @@ path_at(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, bool follow,
 		base = -1;
 	else if ((base = res_base(s, r, dirfd, path)) < 0)
 		return base;
-	if ((e = walk(s, r, base, path, follow, absent_only, out)) < 0)
+	if ((e = walk(s, r, base, path, follow, mode, out)) < 0)
 		res_close(out);
 	return e;
 }
@@ -514,14 +525,21 @@ int
 res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	 bool follow, struct rpath *out)
 {
-	return path_at(s, r, dirfd, addr, follow, false, out);
+	return path_at(s, r, dirfd, addr, follow, LAST_LOOKUP, out);
 }
 
 int
 res_path_new(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	     struct rpath *out)
 {
-	return path_at(s, r, dirfd, addr, false, true, out);
+	return path_at(s, r, dirfd, addr, false, LAST_ABSENT, out);
+}
+
+int
+res_path_parent(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+		struct rpath *out)
+{
+	return path_at(s, r, dirfd, addr, false, LAST_PARENT, out);
 }
 
 int

@@ -144,6 +144,11 @@ int res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
  * the command's own). */
 int res_path_new(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 		 struct rpath *out);
+/* For a file to be made: the directory and the last name, not looked
+ * up (out->obj -1, out->st unset); -EAGAIN when that name is ".", ".."
+ * or ends in "/" (res_path then). */
+int res_path_parent(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+		    struct rpath *out);
 /* The existing object a call acting on one names (linkat's source,
  * fchmodat): the path at addr from dirfd, or with empty_path
  * (AT_EMPTY_PATH) and an empty path dirfd itself; into out->obj and
