@@ -163,6 +163,9 @@ int res_reopen(int fd, int flags);
 bool res_is_dot(const char *name);
 /* /proc/TID/NAME into buf (NUL-terminated). */
 int res_proc_read(pid_t tid, const char *name, char *buf, size_t len);
+/* The pidfd kept with thread tid's umask (PIDFD_THREAD, linux/emulate.c),
+ * or -1: it names that very thread or one that is gone, never another. */
+int res_tid_pidfd(const struct sup *s, pid_t tid);
 /* Umask and thread group of the target, from /proc/TID/status. */
 int res_status(pid_t tid, mode_t *umask, pid_t *tgid);
 

@@ -47,6 +47,25 @@ for op in create create-open; do
 	rmdir "$WS/a"
 done
 
+# Relative to a directory fd (tar's openat(dirfd, ...), which the
+# supervisor takes from the command with pidfd_getfd once it knows the
+# thread): the files land where bare tar puts them, a protected name
+# among them is refused (tar says so and exits 2), nothing else.
+mkdir -p "$T/tar/sub/deep"
+for i in $(seq 40); do echo "$i" >"$T/tar/sub/f$i"; done
+echo x >"$T/tar/sub/deep/.mcp.json"
+tar cf "$T/t.tar" -C "$T/tar" sub
+rm "$T/tar/sub/deep/.mcp.json"
+mkdir "$WS/untar"
+out=$(sbx run -q -- tar xf "$T/t.tar" -C untar 2>&1)
+expect_eq "tar's exit status" "$?" 2
+check "tar names the refused file ($out)" grep -q "deep/.mcp.json" <<<"$out"
+expect_eq "the other files as tar made them" \
+	"$(cd "$WS/untar" && find . -type f | sort | xargs cat | md5sum)" \
+	"$(cd "$T/tar" && find . -type f | sort | xargs cat | md5sum)"
+absent "no .mcp.json from tar" untar/sub/deep/.mcp.json
+rm -rf "$WS/untar"
+
 # The cost of a file made: the supervisor's syscalls while a shell in the
 # sandbox makes 200 files (one notification each), as root only.
 if [ "$(id -u)" -eq 0 ] && command -v strace >/dev/null; then
