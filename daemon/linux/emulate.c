@@ -430,6 +430,15 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 		res_close(&p);
 		return -EEXIST;
 	}
+	/* The lookup ran unlocked: a name that exists (most of a package
+	 * manager's mkdirs) changes nothing and needs no order with other
+	 * sandboxes' renames. What is checked and made is, from here: the
+	 * parent's path as it is under the lock. */
+	sup_lock(s, false);
+	if ((e = res_abs(&p)) < 0) {
+		res_close(&p);
+		return e;
+	}
 	v = protect_decide(s->fs, op, op == PROTECT_MKDIR ? S_IFDIR :
 			   op == PROTECT_SYMLINK ? S_IFLNK : S_IFREG,
 			   p.abs, &rule);
@@ -734,8 +743,11 @@ emu_run(struct sup *s, struct sreq *r, int op, struct sup_answer *a)
 	int e = -ENOSYS;
 
 	memset(a, 0, sizeof(*a));
-	sup_lock(s, op == SUP_RENAME || op == SUP_RENAMEAT ||
-			    op == SUP_RENAMEAT2);
+	/* emu_make takes it itself, after its lookup. */
+	if (op != SUP_MKDIR && op != SUP_MKDIRAT && op != SUP_MKNOD &&
+	    op != SUP_MKNODAT && op != SUP_SYMLINK && op != SUP_SYMLINKAT)
+		sup_lock(s, op == SUP_RENAME || op == SUP_RENAMEAT ||
+				    op == SUP_RENAMEAT2);
 	switch (op) {
 	case SUP_OPEN:
 		e = emu_open(s, r, AT_FDCWD, A[0], ifd(A[1]), (mode_t)A[2], a);

@@ -233,23 +233,34 @@ splice_link(char *buf, size_t cap, const char **p, const char *head,
 	return 0;
 }
 
-/* The walk's result: out->st is obj's already. */
-static int
-finish_statted(int cur, int obj, const char *comp, size_t len, bool slash,
-	       struct rpath *out)
+int
+res_abs(struct rpath *p)
 {
 	char dir[PATH_MAX];
+	size_t len = strlen(p->name);
 	int r;
 
+	if (len && p->name[len - 1] == '/')
+		len--;
+	if ((r = res_fd_path(p->parent, dir, sizeof(dir))) != 0)
+		return r < 0 ? r : -ENOENT;
+	r = snprintf(p->abs, sizeof(p->abs), "%s%s%.*s", dir,
+		     strcmp(dir, "/") && len ? "/" : "", (int)len, p->name);
+	return r < 0 || (size_t)r >= sizeof(p->abs) ? -ENAMETOOLONG : 0;
+}
+
+/* The walk's result, without its path when that is the caller's to take
+ * (res_abs); out->st is obj's already. */
+static int
+finish_statted(int cur, int obj, const char *comp, size_t len, bool slash,
+	       bool abs, struct rpath *out)
+{
 	out->parent = cur;
 	out->obj = obj;
+	out->abs[0] = '\0';
 	snprintf(out->name, sizeof(out->name), "%.*s%s", (int)len, comp,
 		 slash ? "/" : "");
-	if ((r = res_fd_path(cur, dir, sizeof(dir))) != 0)
-		return r < 0 ? r : -ENOENT;
-	r = snprintf(out->abs, sizeof(out->abs), "%s%s%.*s", dir,
-		     strcmp(dir, "/") && len ? "/" : "", (int)len, comp);
-	return r < 0 || (size_t)r >= sizeof(out->abs) ? -ENAMETOOLONG : 0;
+	return abs ? res_abs(out) : 0;
 }
 
 static int
@@ -261,7 +272,7 @@ finish(int cur, int obj, const char *comp, size_t len, bool slash,
 		out->obj = obj;
 		return -errno;
 	}
-	return finish_statted(cur, obj, comp, len, slash, out);
+	return finish_statted(cur, obj, comp, len, slash, true, out);
 }
 
 /* The last id of a status line "KEY:\t<id>\t<id>...": the one in the
@@ -359,8 +370,9 @@ walk_prefix(struct sup *s, int *cur, const char **p)
 }
 
 /* What the walk does with the last name: looks it up; or (ABSENT) ends
- * with EEXIST and nothing open when it exists: no fstat, no path of the
- * parent for the rules; or (PARENT) leaves it unlooked-at (out->obj -1,
+ * with EEXIST and nothing open when it exists: no fstat, and no path of
+ * the parent for the rules, which is the caller's to take (res_abs) when
+ * it is absent; or (PARENT) leaves it unlooked-at (out->obj -1,
  * out->st unset) when it is a plain name, else fails with EAGAIN. */
 enum { LAST_LOOKUP, LAST_ABSENT, LAST_PARENT };
 
@@ -408,7 +420,8 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 				e = -EAGAIN;
 				goto fail;
 			}
-			return finish_statted(cur, -1, comp, len, false, out);
+			return finish_statted(cur, -1, comp, len, false, true,
+					      out);
 		}
 		if (last && !follow) {
 			/* A name being made, renamed or removed: never
@@ -424,6 +437,9 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 				e = -EEXIST;
 				goto fail;
 			}
+			if (mode == LAST_ABSENT)
+				return finish_statted(cur, -1, comp, len,
+						      slash, false, out);
 			return finish(cur, fd, comp, len, slash, out);
 		}
 		if ((len == 4 && !memcmp(comp, "self", 4)) ||
@@ -488,7 +504,8 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 			continue;
 		}
 		if (last)
-			return finish_statted(cur, fd, comp, len, slash, out);
+			return finish_statted(cur, fd, comp, len, slash, true,
+					      out);
 		if (!S_ISDIR(out->st.st_mode)) {
 			close(fd);
 			e = -ENOTDIR;

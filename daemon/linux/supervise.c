@@ -268,6 +268,7 @@ sup_lock(struct sup *s, bool exclusive)
 	if (s->lock >= 0)
 		while (fcntl(s->lock, F_SETLKW, &fl) < 0 && errno == EINTR)
 			;
+	s->locked = true;
 }
 
 void
@@ -276,8 +277,9 @@ sup_unlock(struct sup *s)
 	struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET,
 			    .l_len = 1 };
 
-	if (s->lock >= 0)
+	if (s->lock >= 0 && s->locked)
 		fcntl(s->lock, F_SETLK, &fl);
+	s->locked = false;
 }
 
 static int

@@ -121,6 +121,7 @@ struct sup {
 	} gl[4];
 	unsigned ngl;
 	unsigned workers;            /* FIFO openers not reaped yet */
+	bool locked;                 /* sup_lock held */
 	struct { pid_t tid; int pidfd; mode_t mask; } umasks[64];
 	unsigned numasks, next_umask;
 	mode_t umask_now;            /* ours, once umask_known */
@@ -141,7 +142,7 @@ int res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 /* For a name to be made (mkdir, mknod, symlink): res_path without
  * following the last component, and -EEXIST, cheaply, when it exists
  * (the kernel's answer, before any permission or rule: the lookup was
- * the command's own). */
+ * the command's own); out->abs is left empty for res_abs. */
 int res_path_new(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 		 struct rpath *out);
 /* For a file to be made: the directory and the last name, not looked
@@ -156,6 +157,8 @@ int res_path_parent(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 int res_object(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	       bool empty_path, bool follow, struct rpath *out);
 void res_close(struct rpath *p);
+/* p->abs from p->parent's path now and p->name. 0 or -errno. */
+int res_abs(struct rpath *p);
 /* The absolute path of fd (without " (deleted)"). */
 int res_fd_path(int fd, char *buf, size_t len);
 /* Reopens an O_PATH fd with open(2) flags. */

@@ -73,11 +73,21 @@ if [ "$(id -u)" -eq 0 ] && command -v strace >/dev/null; then
 	mark=sbx-create-cost-$$
 	sbx run -q -- sh -c "read x < go; i=0; while [ \$i -lt 200 ]; do : > c\$i; i=\$((i + 1)); done; : $mark" &
 	rpid=$!
-	wait_for "the sandboxed shell" pgrep -f "$mark" >/dev/null
-	p=$(pgrep -f "$mark" | head -1)
-	while [ "$p" -gt 1 ] && [ "$(cat "/proc/$p/comm")" != sbx-supervise ]; do
-		p=$(awk '{print $4}' "/proc/$p/stat")
-	done
+	# The shell's supervisor, up from the processes naming the mark (sbx
+	# run's own names it too, with no supervisor above it).
+	sup_of_mark() {
+		local q
+		for q in $(pgrep -f "$mark"); do
+			p=$q
+			while [ "${p:-1}" -gt 1 ] &&
+			      [ "$(cat "/proc/$p/comm" 2>/dev/null)" != sbx-supervise ]; do
+				p=$(ps -o ppid= -p "$p" | tr -d ' ')
+			done
+			[ "${p:-1}" -gt 1 ] && return 0
+		done
+		return 1
+	}
+	wait_for "the sandboxed shell" sup_of_mark
 	strace -qq -c -p "$p" -o "$T/sup.strace" &
 	spid=$!
 	wait_for "strace attached" grep -q TracerPid:.[1-9] "/proc/$p/status"
