@@ -369,6 +369,34 @@ walk_prefix(struct sup *s, int *cur, const char **p)
 	return true;
 }
 
+/* For a name to be made: whether the whole path names something already
+ * (a symlink last too), reached without a symlink, a magic link or
+ * "..": the kernel's EEXIST, in one lookup instead of the directories'
+ * and the name's (npm ci makes a mkdir of every directory above every
+ * file). Anything else (absent, a symlink on the way, "..") is the
+ * walk's to tell. */
+static bool
+exists_plainly(struct sup *s, int cur, const char *path)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	const char *q = path;
+	int fd;
+
+	while (*q == '/')
+		q++;
+	if (!*q || has_dotdot(q, strlen(q)))
+		return false;
+	fd = (int)syscall(SYS_openat2, *path == '/' ? s->root : cur, q, &how,
+			  sizeof(how));
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 /* What the walk does with the last name: looks it up; or (ABSENT) ends
  * with EEXIST and nothing open when it exists: no fstat, and no path of
  * the parent for the rules, which is the caller's to take (res_abs) when
@@ -394,6 +422,10 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 		return -ENAMETOOLONG;
 	}
 	strcpy(buf, path);
+	if (mode == LAST_ABSENT && exists_plainly(s, cur, buf)) {
+		drop(cur);
+		return -EEXIST;
+	}
 	walk_prefix(s, &cur, &p);
 	for (;;) {
 		if (*p == '/' && (e = replace(&cur, fcntl(s->root,

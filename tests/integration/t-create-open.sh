@@ -6,7 +6,8 @@
 # bare one, errno for errno, and the host shows what bare would have
 # made ("name/" with O_CREAT is EISDIR, O_EXCL or not). Then what a file
 # made costs the supervisor: at most 14 syscalls (strace -c of it, as
-# root: it is not dumpable), where it took 16.
+# root: it is not dumpable), where it took 16; a mkdir onto an existing
+# directory at an absolute path at most 7, where it took 11.
 . "$(dirname "$0")/lib.sh"
 P=$BIN/sbx-probe
 . "$(dirname "$0")/protect-lib.sh"
@@ -66,38 +67,58 @@ expect_eq "the other files as tar made them" \
 absent "no .mcp.json from tar" untar/sub/deep/.mcp.json
 rm -rf "$WS/untar"
 
-# The cost of a file made: the supervisor's syscalls while a shell in the
-# sandbox makes 200 files (one notification each), as root only.
-if [ "$(id -u)" -eq 0 ] && command -v strace >/dev/null; then
+# sup_syscalls LOOP: how many syscalls the supervisor makes while a
+# shell in the sandbox runs LOOP 200 times (strace -c of it), into n
+# (empty when the run or strace did not start).
+sup_syscalls() {
+	local mark=sbx-create-cost-$$-$RANDOM rpid spid
+	n=
+	rm -f "$WS/go"
 	mkfifo "$WS/go"
-	mark=sbx-create-cost-$$
-	sbx run -q -- sh -c "read x < go; i=0; while [ \$i -lt 200 ]; do : > c\$i; i=\$((i + 1)); done; : $mark" &
+	sbx run -q -- sh -c "read x < go; i=0; while [ \$i -lt 200 ]; do $1; i=\$((i + 1)); done; : $mark" >/dev/null &
 	rpid=$!
 	# The shell's supervisor, up from the processes naming the mark (sbx
 	# run's own names it too, with no supervisor above it).
 	sup_of_mark() {
 		local q
 		for q in $(pgrep -f "$mark"); do
-			p=$q
-			while [ "${p:-1}" -gt 1 ] &&
-			      [ "$(cat "/proc/$p/comm" 2>/dev/null)" != sbx-supervise ]; do
-				p=$(ps -o ppid= -p "$p" | tr -d ' ')
+			sup=$q
+			while [ "${sup:-1}" -gt 1 ] &&
+			      [ "$(cat "/proc/$sup/comm" 2>/dev/null)" != sbx-supervise ]; do
+				sup=$(ps -o ppid= -p "$sup" | tr -d ' ')
 			done
-			[ "${p:-1}" -gt 1 ] && return 0
+			[ "${sup:-1}" -gt 1 ] && return 0
 		done
 		return 1
 	}
-	wait_for "the sandboxed shell" sup_of_mark
-	strace -qq -c -p "$p" -o "$T/sup.strace" &
+	if ! wait_for "the sandboxed shell" sup_of_mark; then
+		kill "$rpid"
+		return
+	fi
+	strace -qq -c -p "$sup" -o "$T/sup.strace" &
 	spid=$!
-	wait_for "strace attached" grep -q TracerPid:.[1-9] "/proc/$p/status"
-	echo go >"$WS/go"
-	wait "$rpid"
+	if wait_for "strace attached" grep -q TracerPid:.[1-9] "/proc/$sup/status"; then
+		echo go >"$WS/go"
+		wait "$rpid"
+	else
+		kill "$rpid"
+	fi
 	kill -INT "$spid"
 	wait "$spid"
 	n=$(awk '$NF == "total" { print $4 }' "$T/sup.strace")
+}
+
+# What a file made costs the supervisor, and a mkdir onto a directory
+# that exists (most of npm ci's calls; an absolute path, as npm's): its
+# syscalls for 200 of each (one notification each), as root only.
+if [ "$(id -u)" -eq 0 ] && command -v strace >/dev/null; then
+	sup_syscalls ': > c$i'
 	expect_eq "200 files made" "$(ls "$WS" | grep -c '^c[0-9]')" 200
 	check "at most 14 syscalls a file in the supervisor (made $n for 200)" \
 		test "${n:-99999}" -le $((200 * 14))
+	mkdir "$WS/there"
+	sup_syscalls "$P mkdir $WS/there"
+	check "at most 7 syscalls a mkdir of an existing directory (made $n for 200)" \
+		test "${n:-99999}" -le $((200 * 7))
 fi
 done_test
