@@ -216,6 +216,16 @@ check_seccomp(struct doctor *d, const struct doctor_daemon *dd)
 		doctor_add(d, DOCTOR_OK, "seccomp-notify", "keyctl was "
 			   "reported to a listener, which answered EPERM, as "
 			   "sbxd reports refused syscalls");
+	if (probe_notify_sync(&f) == 0) {
+		doctor_add(d, DOCTOR_OK, "notify-wakeup", "a supervisor is "
+			   "woken on the CPU of the command that waits for it "
+			   "(SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP)");
+		return;
+	}
+	c = doctor_add(d, DOCTOR_WARN, "notify-wakeup", "each file a sandbox "
+		       "makes waits for its supervisor to be scheduled: %s",
+		       failed(&f, buf, sizeof(buf)));
+	doctor_fix(c, "use Linux >= 6.6 (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP)");
 }
 
 /* A check that needs a user namespace this process cannot make. */

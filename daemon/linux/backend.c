@@ -259,6 +259,10 @@ setup_seccomp(bool emulate, char *err, size_t errlen)
 	if (!notify)
 		degrade("no seccomp user notification: refused syscalls are "
 			"not reported");
+	else if (probe_notify_sync(&f) < 0)
+		degrade("no SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux < 6.6; "
+			"%s: %s): each file a sandbox makes waits for its "
+			"supervisor to be scheduled", f.step, strerror(f.err));
 	if (emulate && notify && seccomp_probe_emulate()) {
 		free(lb.seccomp.filter);
 		lb.seccomp.filter = NULL;

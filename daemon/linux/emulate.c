@@ -141,7 +141,8 @@ writes(int flags)
 
 /* On a read-only mount nothing changes whatever the name: the kernel's
  * EROFS (or EXDEV) stands, as for existing protected paths, which are
- * read-only binds. */
+ * read-only binds. Asked only of what the rules refuse: a syscall of
+ * its own, which most files made need not pay. */
 static bool
 ro_mount(int fd)
 {
@@ -215,6 +216,11 @@ open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	const char *rule = NULL;
 	int e;
 
+	/* The kernel's answer to O_CREAT of "name/", whatever name is,
+	 * before O_EXCL's. */
+	if ((flags & O_CREAT) && p->name[0] &&
+	    p->name[strlen(p->name) - 1] == '/')
+		return -EISDIR;
 	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 		return -EEXIST;
 	if (S_ISLNK(p->st.st_mode))
@@ -280,16 +286,16 @@ static int
 open_new(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	 mode_t mode)
 {
-	enum protect_verdict v = PROTECT_ALLOW;
+	enum protect_verdict v;
 	const char *rule = NULL;
 	int fd, e;
 
 	if (!(flags & O_CREAT))
 		return -ENOENT;
-	if (!ro_mount(p->parent))
-		v = protect_decide(s->fs, PROTECT_CREATE, S_IFREG, p->abs,
-				   &rule);
-	if (allowed_here(s, v, p->parent, p->abs, p->abs))
+	v = protect_decide(s->fs, PROTECT_CREATE, S_IFREG, p->abs, &rule);
+	if (v != PROTECT_ALLOW && (ro_mount(p->parent) ||
+				   allowed_here(s, v, p->parent, p->abs,
+						p->abs)))
 		v = PROTECT_ALLOW;
 	switch (v) {
 	case PROTECT_ALLOW:
@@ -314,6 +320,33 @@ open_new(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	return fd < 0 ? made(s, r, p, "fs.make_reg", -errno) : fd;
 }
 
+/* A new file made before the name is looked for, where the rules allow
+ * one there: a lookup fewer for each file made. -EAGAIN: the name exists
+ * (and the call does not demand a new one), or the rules have a say, or
+ * it is no plain name: emu_open then looks it up first. */
+static int
+open_created(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+	     int flags, mode_t mode, bool excl)
+{
+	struct rpath p;
+	int e, fd;
+
+	if ((e = res_path_parent(s, r, dirfd, addr, &p)) < 0)
+		return e;
+	if (p.obj >= 0 || protect_decide(s->fs, PROTECT_CREATE, S_IFREG,
+					 p.abs, NULL) != PROTECT_ALLOW)
+		e = -EAGAIN;
+	else if ((e = use_umask(s, r)) == 0) {
+		fd = openat(p.parent, p.name, (flags & ~O_CLOEXEC) | O_CREAT |
+			    O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, mode);
+		e = fd >= 0 ? fd :
+		    errno != EEXIST ? made(s, r, &p, "fs.make_reg", -errno) :
+		    excl ? -EEXIST : -EAGAIN;
+	}
+	res_close(&p);
+	return e;
+}
+
 static int
 emu_open(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, int flags,
 	 mode_t mode, struct sup_answer *a)
@@ -336,6 +369,10 @@ emu_open(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, int flags,
 		res_close(&p);
 		return e;
 	}
+	if ((flags & O_CREAT) && (flags & __O_TMPFILE) != __O_TMPFILE &&
+	    (e = open_created(s, r, dirfd, addr, flags, mode, excl)) !=
+		    -EAGAIN)
+		return e;
 	for (tries = 0; tries < 4 && e == -EAGAIN; tries++) {
 		if ((e = res_path(s, r, dirfd, addr,
 				  !(flags & O_NOFOLLOW) && !excl, &p)) < 0)
@@ -393,10 +430,20 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 		res_close(&p);
 		return -EEXIST;
 	}
-	v = ro_mount(p.parent) ? PROTECT_ALLOW :
-		protect_decide(s->fs, op, op == PROTECT_MKDIR ? S_IFDIR :
-			       op == PROTECT_SYMLINK ? S_IFLNK : S_IFREG,
-			       p.abs, &rule);
+	/* The lookup ran unlocked: a name that exists (most of a package
+	 * manager's mkdirs) changes nothing and needs no order with other
+	 * sandboxes' renames. What is checked and made is, from here: the
+	 * parent's path as it is under the lock. */
+	sup_lock(s, false);
+	if ((e = res_abs(&p)) < 0) {
+		res_close(&p);
+		return e;
+	}
+	v = protect_decide(s->fs, op, op == PROTECT_MKDIR ? S_IFDIR :
+			   op == PROTECT_SYMLINK ? S_IFLNK : S_IFREG,
+			   p.abs, &rule);
+	if (v != PROTECT_ALLOW && ro_mount(p.parent))
+		v = PROTECT_ALLOW;
 	if (op == PROTECT_SYMLINK && v == PROTECT_DENY &&
 	    protect_module_symlink(p.abs, target, rule))
 		v = PROTECT_ALLOW;
@@ -696,8 +743,11 @@ emu_run(struct sup *s, struct sreq *r, int op, struct sup_answer *a)
 	int e = -ENOSYS;
 
 	memset(a, 0, sizeof(*a));
-	sup_lock(s, op == SUP_RENAME || op == SUP_RENAMEAT ||
-			    op == SUP_RENAMEAT2);
+	/* emu_make takes it itself, after its lookup. */
+	if (op != SUP_MKDIR && op != SUP_MKDIRAT && op != SUP_MKNOD &&
+	    op != SUP_MKNODAT && op != SUP_SYMLINK && op != SUP_SYMLINKAT)
+		sup_lock(s, op == SUP_RENAME || op == SUP_RENAMEAT ||
+				    op == SUP_RENAMEAT2);
 	switch (op) {
 	case SUP_OPEN:
 		e = emu_open(s, r, AT_FDCWD, A[0], ifd(A[1]), (mode_t)A[2], a);

@@ -210,6 +210,33 @@ probe_seccomp(const struct sock_fprog *prog, bool notify,
 	return in_child(seccomp_fn, &a, f);
 }
 
+/* A listener (of a filter that allows everything) takes the flag. */
+static int
+notify_sync_fn(const void *arg, struct probe_fail *f)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K,
+					    SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+	int fd;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return step(f, "prctl(PR_SET_NO_NEW_PRIVS)", errno);
+	if ((fd = seccomp_load_prog(&prog, SECCOMP_FILTER_FLAG_NEW_LISTENER)) <
+	    0)
+		return step(f, "seccomp(SET_MODE_FILTER, FLAG_NEW_LISTENER)",
+			    -fd);
+	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+		  SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) < 0)
+		return step(f, "SECCOMP_IOCTL_NOTIF_SET_FLAGS", errno);
+	return 0;
+}
+
+int
+probe_notify_sync(struct probe_fail *f)
+{
+	return in_child(notify_sync_fn, NULL, f);
+}
+
 int
 probe_loopback_up(void)
 {

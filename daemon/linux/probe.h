@@ -31,6 +31,11 @@ int probe_mount_api(void);
 int probe_seccomp(const struct sock_fprog *prog, bool notify,
 		  struct probe_fail *f);
 
+/* A seccomp listener takes SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux
+ * 6.6): a supervisor is woken on the notifying task's CPU and answers it
+ * on its own, and a waiting RECV ends with the filter. */
+int probe_notify_sync(struct probe_fail *f);
+
 /* A fresh network namespace (inside a fresh user namespace when userns):
  * loopback up as sandboxes bring it up, and a TCP connection over it. */
 int probe_netns(bool userns, struct probe_fail *f);

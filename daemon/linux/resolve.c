@@ -98,6 +98,17 @@ res_status(pid_t tid, mode_t *umask_out, pid_t *tgid)
 }
 
 int
+res_tid_pidfd(const struct sup *s, pid_t tid)
+{
+	unsigned i;
+
+	for (i = 0; i < s->numasks; i++)
+		if (s->umasks[i].tid == tid)
+			return s->umasks[i].pidfd;
+	return -1;
+}
+
+int
 res_base(struct sup *s, struct sreq *r, int dirfd, const char *path)
 {
 	char p[64];
@@ -110,7 +121,11 @@ res_base(struct sup *s, struct sreq *r, int dirfd, const char *path)
 		fd = open(p, O_PATH | O_CLOEXEC);
 	} else if (dirfd < 0)
 		return -EBADF;
-	else {
+	else if ((fd = res_tid_pidfd(s, r->tid)) < 0 ||
+		 (fd = (int)syscall(SYS_pidfd_getfd, fd, dirfd, 0)) < 0) {
+		/* The command's file itself, when a pidfd of the thread
+		 * is at hand (a third of the cost of /proc's lookup; a
+		 * gone thread's fails): the same directory to walk. */
 		snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)r->tid, dirfd);
 		fd = open(p, O_PATH | O_CLOEXEC);
 		if (fd < 0 && errno == ENOENT)
@@ -218,23 +233,34 @@ splice_link(char *buf, size_t cap, const char **p, const char *head,
 	return 0;
 }
 
-/* The walk's result: out->st is obj's already. */
-static int
-finish_statted(int cur, int obj, const char *comp, size_t len, bool slash,
-	       struct rpath *out)
+int
+res_abs(struct rpath *p)
 {
 	char dir[PATH_MAX];
+	size_t len = strlen(p->name);
 	int r;
 
+	if (len && p->name[len - 1] == '/')
+		len--;
+	if ((r = res_fd_path(p->parent, dir, sizeof(dir))) != 0)
+		return r < 0 ? r : -ENOENT;
+	r = snprintf(p->abs, sizeof(p->abs), "%s%s%.*s", dir,
+		     strcmp(dir, "/") && len ? "/" : "", (int)len, p->name);
+	return r < 0 || (size_t)r >= sizeof(p->abs) ? -ENAMETOOLONG : 0;
+}
+
+/* The walk's result, without its path when that is the caller's to take
+ * (res_abs); out->st is obj's already. */
+static int
+finish_statted(int cur, int obj, const char *comp, size_t len, bool slash,
+	       bool abs, struct rpath *out)
+{
 	out->parent = cur;
 	out->obj = obj;
+	out->abs[0] = '\0';
 	snprintf(out->name, sizeof(out->name), "%.*s%s", (int)len, comp,
 		 slash ? "/" : "");
-	if ((r = res_fd_path(cur, dir, sizeof(dir))) != 0)
-		return r < 0 ? r : -ENOENT;
-	r = snprintf(out->abs, sizeof(out->abs), "%s%s%.*s", dir,
-		     strcmp(dir, "/") && len ? "/" : "", (int)len, comp);
-	return r < 0 || (size_t)r >= sizeof(out->abs) ? -ENAMETOOLONG : 0;
+	return abs ? res_abs(out) : 0;
 }
 
 static int
@@ -246,7 +272,7 @@ finish(int cur, int obj, const char *comp, size_t len, bool slash,
 		out->obj = obj;
 		return -errno;
 	}
-	return finish_statted(cur, obj, comp, len, slash, out);
+	return finish_statted(cur, obj, comp, len, slash, true, out);
 }
 
 /* The last id of a status line "KEY:\t<id>\t<id>...": the one in the
@@ -343,11 +369,44 @@ walk_prefix(struct sup *s, int *cur, const char **p)
 	return true;
 }
 
-/* With absent_only, a last name that exists ends the walk with EEXIST
- * and nothing open: no fstat, no path of the parent for the rules. */
+/* For a name to be made: whether the whole path names something already
+ * (a symlink last too), reached without a symlink, a magic link or
+ * "..": the kernel's EEXIST, in one lookup instead of the directories'
+ * and the name's (npm ci makes a mkdir of every directory above every
+ * file). Anything else (absent, a symlink on the way, "..") is the
+ * walk's to tell. */
+static bool
+exists_plainly(struct sup *s, int cur, const char *path)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	const char *q = path;
+	int fd;
+
+	while (*q == '/')
+		q++;
+	if (!*q || has_dotdot(q, strlen(q)))
+		return false;
+	fd = (int)syscall(SYS_openat2, *path == '/' ? s->root : cur, q, &how,
+			  sizeof(how));
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* What the walk does with the last name: looks it up; or (ABSENT) ends
+ * with EEXIST and nothing open when it exists: no fstat, and no path of
+ * the parent for the rules, which is the caller's to take (res_abs) when
+ * it is absent; or (PARENT) leaves it unlooked-at (out->obj -1,
+ * out->st unset) when it is a plain name, else fails with EAGAIN. */
+enum { LAST_LOOKUP, LAST_ABSENT, LAST_PARENT };
+
 static int
 walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
-     bool absent_only, struct rpath *out)
+     int mode, struct rpath *out)
 {
 	char buf[PATH_MAX * 2], link[PATH_MAX + 1], comp[NAME_MAX + 1];
 	const char *p = buf, *rest;
@@ -363,6 +422,10 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 		return -ENAMETOOLONG;
 	}
 	strcpy(buf, path);
+	if (mode == LAST_ABSENT && exists_plainly(s, cur, buf)) {
+		drop(cur);
+		return -EEXIST;
+	}
 	walk_prefix(s, &cur, &p);
 	for (;;) {
 		if (*p == '/' && (e = replace(&cur, fcntl(s->root,
@@ -384,6 +447,14 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 		for (rest = p + len, slash = false; *rest == '/'; rest++)
 			slash = true;
 		last = !*rest;
+		if (last && mode == LAST_PARENT) {
+			if (slash || res_is_dot(comp)) {
+				e = -EAGAIN;
+				goto fail;
+			}
+			return finish_statted(cur, -1, comp, len, false, true,
+					      out);
+		}
 		if (last && !follow) {
 			/* A name being made, renamed or removed: never
 			 * followed; a trailing slash stays in the name for
@@ -393,11 +464,14 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 				e = -errno;
 				goto fail;
 			}
-			if (fd >= 0 && absent_only) {
+			if (fd >= 0 && mode == LAST_ABSENT) {
 				close(fd);
 				e = -EEXIST;
 				goto fail;
 			}
+			if (mode == LAST_ABSENT)
+				return finish_statted(cur, -1, comp, len,
+						      slash, false, out);
 			return finish(cur, fd, comp, len, slash, out);
 		}
 		if ((len == 4 && !memcmp(comp, "self", 4)) ||
@@ -462,7 +536,8 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 			continue;
 		}
 		if (last)
-			return finish_statted(cur, fd, comp, len, slash, out);
+			return finish_statted(cur, fd, comp, len, slash, true,
+					      out);
 		if (!S_ISDIR(out->st.st_mode)) {
 			close(fd);
 			e = -ENOTDIR;
@@ -481,12 +556,12 @@ int
 res_walk(struct sup *s, struct sreq *r, int base, const char *path,
 	 bool follow, struct rpath *out)
 {
-	return walk(s, r, base, path, follow, false, out);
+	return walk(s, r, base, path, follow, LAST_LOOKUP, out);
 }
 
 static int
 path_at(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, bool follow,
-	bool absent_only, struct rpath *out)
+	int mode, struct rpath *out)
 {
 	char path[PATH_MAX];
 	int base, e;
@@ -505,7 +580,7 @@ path_at(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, bool follow,
 		base = -1;
 	else if ((base = res_base(s, r, dirfd, path)) < 0)
 		return base;
-	if ((e = walk(s, r, base, path, follow, absent_only, out)) < 0)
+	if ((e = walk(s, r, base, path, follow, mode, out)) < 0)
 		res_close(out);
 	return e;
 }
@@ -514,14 +589,21 @@ int
 res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	 bool follow, struct rpath *out)
 {
-	return path_at(s, r, dirfd, addr, follow, false, out);
+	return path_at(s, r, dirfd, addr, follow, LAST_LOOKUP, out);
 }
 
 int
 res_path_new(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	     struct rpath *out)
 {
-	return path_at(s, r, dirfd, addr, false, true, out);
+	return path_at(s, r, dirfd, addr, false, LAST_ABSENT, out);
+}
+
+int
+res_path_parent(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+		struct rpath *out)
+{
+	return path_at(s, r, dirfd, addr, false, LAST_PARENT, out);
 }
 
 int

@@ -3,11 +3,21 @@
 #define SBX_LINUX_SECCOMP_H
 
 #include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "daemon/sandbox.h"
+
+/* Linux 6.6, newer than the installed headers may be: the listener wakes
+ * its reader on the notifying task's CPU, and the reply the task. */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
 
 struct seccomp_opts {
 	bool allow_unix;        /* with notify: permit socket(AF_UNIX) of

@@ -29,14 +29,6 @@
 #include "daemon/policy/protect.h"
 #include "proto/fdpass.h"
 
-/* Linux 6.6; the installed headers may be older. */
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
-#endif
-
 void
 sup_answer_send(struct sup *s, uint64_t id, int res,
 		const struct sup_answer *a)
@@ -276,6 +268,7 @@ sup_lock(struct sup *s, bool exclusive)
 	if (s->lock >= 0)
 		while (fcntl(s->lock, F_SETLKW, &fl) < 0 && errno == EINTR)
 			;
+	s->locked = true;
 }
 
 void
@@ -284,8 +277,9 @@ sup_unlock(struct sup *s)
 	struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET,
 			    .l_len = 1 };
 
-	if (s->lock >= 0)
+	if (s->lock >= 0 && s->locked)
 		fcntl(s->lock, F_SETLK, &fl);
+	s->locked = false;
 }
 
 static int
@@ -387,6 +381,13 @@ finish(pid_t init)
 	_exit(0);
 }
 
+static bool
+recv_notif(struct sup *s, struct seccomp_notif *n, size_t size)
+{
+	memset(n, 0, size);
+	return ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, n) == 0;
+}
+
 static void __attribute__((noreturn))
 serve(struct sup *s, const struct sandbox_plan *p, pid_t init)
 {
@@ -396,34 +397,47 @@ serve(struct sup *s, const struct sandbox_plan *p, pid_t init)
 	} u;
 	struct seccomp_notif_sizes sz;
 	struct pollfd pfd = { .fd = s->listener, .events = POLLIN };
+	bool recv_waits;
 
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0 ||
 	    sz.seccomp_notif > sizeof(u))
 		_exit(1);
 	/* The command waits while we work: hand the CPU over directly both
 	 * ways, instead of queueing for it on a busy machine (Linux 6.6;
-	 * older ones just wake us the ordinary way). */
-	ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
-	      SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
+	 * older ones just wake us the ordinary way). The kernels that take
+	 * it also end a waiting RECV once no task uses the filter (ENOENT,
+	 * with POLLHUP): no poll is needed before each, a syscall less per
+	 * notification. */
+	recv_waits = ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+			   SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0;
+
 	for (;;) {
 		while (s->workers && waitpid(-1, NULL, WNOHANG) > 0)
 			s->workers--;
-		if (poll(&pfd, 1, -1) < 0) {
+		if (recv_waits && recv_notif(s, &u.n, sz.seccomp_notif)) {
+			/* A .git file written since the last call is
+			 * complete (linux/gitlink.c). */
+			gitlink_settle(s, false);
+			handle(s, p, &u.n);
+			continue;
+		}
+		/* Then (EINTR, a call gone meanwhile, the end), or on older
+		 * kernels before each RECV: is anything filtered left? */
+		if (poll(&pfd, 1, recv_waits ? 0 : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			_exit(1);
 		}
-		/* A .git file written since the last call is complete
-		 * (linux/gitlink.c). */
 		gitlink_settle(s, false);
 		if (!(pfd.revents & POLLIN)) {
+			if (recv_waits && !(pfd.revents & POLLHUP))
+				continue;
 			gitlink_settle(s, true);
 			finish(init); /* nothing filtered is left */
 		}
-		memset(&u, 0, sz.seccomp_notif);
-		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &u.n) < 0)
-			continue; /* gone meanwhile (ENOENT), or EINTR */
-		handle(s, p, &u.n);
+		/* Failing: gone meanwhile (ENOENT), or EINTR. */
+		if (recv_notif(s, &u.n, sz.seccomp_notif))
+			handle(s, p, &u.n);
 	}
 }
 

@@ -121,6 +121,7 @@ struct sup {
 	} gl[4];
 	unsigned ngl;
 	unsigned workers;            /* FIFO openers not reaped yet */
+	bool locked;                 /* sup_lock held */
 	struct { pid_t tid; int pidfd; mode_t mask; } umasks[64];
 	unsigned numasks, next_umask;
 	mode_t umask_now;            /* ours, once umask_known */
@@ -141,9 +142,14 @@ int res_path(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 /* For a name to be made (mkdir, mknod, symlink): res_path without
  * following the last component, and -EEXIST, cheaply, when it exists
  * (the kernel's answer, before any permission or rule: the lookup was
- * the command's own). */
+ * the command's own); out->abs is left empty for res_abs. */
 int res_path_new(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 		 struct rpath *out);
+/* For a file to be made: the directory and the last name, not looked
+ * up (out->obj -1, out->st unset); -EAGAIN when that name is ".", ".."
+ * or ends in "/" (res_path then). */
+int res_path_parent(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
+		    struct rpath *out);
 /* The existing object a call acting on one names (linkat's source,
  * fchmodat): the path at addr from dirfd, or with empty_path
  * (AT_EMPTY_PATH) and an empty path dirfd itself; into out->obj and
@@ -151,6 +157,8 @@ int res_path_new(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 int res_object(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	       bool empty_path, bool follow, struct rpath *out);
 void res_close(struct rpath *p);
+/* p->abs from p->parent's path now and p->name. 0 or -errno. */
+int res_abs(struct rpath *p);
 /* The absolute path of fd (without " (deleted)"). */
 int res_fd_path(int fd, char *buf, size_t len);
 /* Reopens an O_PATH fd with open(2) flags. */
@@ -158,6 +166,9 @@ int res_reopen(int fd, int flags);
 bool res_is_dot(const char *name);
 /* /proc/TID/NAME into buf (NUL-terminated). */
 int res_proc_read(pid_t tid, const char *name, char *buf, size_t len);
+/* The pidfd kept with thread tid's umask (PIDFD_THREAD, linux/emulate.c),
+ * or -1: it names that very thread or one that is gone, never another. */
+int res_tid_pidfd(const struct sup *s, pid_t tid);
 /* Umask and thread group of the target, from /proc/TID/status. */
 int res_status(pid_t tid, mode_t *umask, pid_t *tgid);
 

@@ -26,3 +26,12 @@ init_repo() {
 	echo data >"$WS/file.txt"
 	git -C "$WS" add file.txt && git -C "$WS" commit -qm init
 }
+
+# start_protected: the daemon, from the workspace; a skip where it cannot
+# refuse protected paths that do not exist yet.
+start_protected() {
+	cd "$WS" || exit 1
+	start_daemon
+	has_protect_new ||
+		skip "kernel cannot refuse new protected paths (see sbxctl status)"
+}

@@ -28,9 +28,10 @@ for c in userns mount-api landlock seccomp seccomp-notify netns capture \
 	expect_eq "$c is ok" "$(status_of "$c" "$out")" ok
 done
 # Not ours to make ok here: audit is off or the daemon is in user mode,
-# the cgroup hierarchy is what the host has, and only root loop-mounts
-# the home layers (limits.home).
-for c in audit cgroup home-quota; do
+# the cgroup hierarchy is what the host has, only root loop-mounts
+# the home layers (limits.home), and the seccomp wake-up flag is the
+# kernel's (6.6).
+for c in audit cgroup home-quota notify-wakeup; do
 	check "$c is ok or warn" grep -Eq "^(ok|warn) +$c: " <<<"$out"
 done
 check "no check failed" test "$(grep -c '^fail' <<<"$out")" = 0

@@ -208,6 +208,8 @@ attempt_fs(const char *op, const char *a, const char *b)
 
 	if (!strcmp(op, "create"))
 		return open(a, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (!strcmp(op, "create-open")) /* O_CREAT without O_EXCL */
+		return open(a, O_WRONLY | O_CREAT, 0644);
 	if (!strcmp(op, "open-write"))
 		return open(a, O_WRONLY);
 	if (!strcmp(op, "reopen-write")) {
