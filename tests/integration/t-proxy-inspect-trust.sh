@@ -18,16 +18,7 @@ unset SSL_CERT_FILE SSL_CERT_DIR NODE_EXTRA_CA_CERTS REQUESTS_CA_BUNDLE \
 	CURL_CA_BUNDLE GIT_SSL_CAINFO PIP_CERT NIX_SSL_CERT_FILE AWS_CA_BUNDLE
 host_certs=$(grep -c "BEGIN CERTIFICATE" "$BUNDLE")
 
-start_server web http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
-WEB=$SRV_PORT
-policy_for() { # policy_for RULES
-	printf '{"network": {"allowedDomains": ["l7.test", "127.0.0.1:%s"],
-	  "requestRules": [%s]}}' "$WEB" "$1"
-}
-start_proxy_daemon "$(policy_for '{"host": "l7.test", "readOnly": true}')" \
-	"$HOSTS" --upstream-ca "$T/corp.pem"
-cd "$WS"
-URL="https://l7.test:$WEB/hello.txt"
+start_web_daemon '{"host": "l7.test", "readOnly": true}'
 
 expect_eq "the bundle inside holds one more certificate" \
 	"$(sbx run -- grep -c "BEGIN CERTIFICATE" "$BUNDLE")" $((host_certs + 1))
@@ -63,8 +54,7 @@ fi
 stop_daemon
 
 # No request rules: no inspection, no change to trust.
-rm -f "$T/policy.json"
-start_proxy_daemon "$(policy_for '')" "$HOSTS" --upstream-ca "$T/corp.pem"
+start_web_daemon ''
 expect_eq "without inspection the bundle is the host's" \
 	"$(sbx run -- grep -c "BEGIN CERTIFICATE" "$BUNDLE")" "$host_certs"
 check "... and no CA variable is set" bash -c "! sbx run -- env | grep -q '^SSL_CERT_FILE='"
