@@ -2,8 +2,8 @@
 # Trust inside the sandbox, only with TLS inspection on: the
 # distribution's CA bundle holds sbx's CA too (for programs that read no
 # variable), and SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE,
-# CURL_CA_BUNDLE, GIT_SSL_CAINFO and PIP_CERT name it: curl, Python and
-# Node reach an inspected host with nothing set by the test. Without
+# CURL_CA_BUNDLE, GIT_SSL_CAINFO and PIP_CERT name it: curl, Python,
+# Node and Go reach an inspected host with nothing set by the test. Without
 # request rules the bundle is the host's and no variable is set.
 . "$(dirname "$0")/lib.sh"
 . "$HERE/proxy-lib.sh"
@@ -50,6 +50,36 @@ http.request({host: p.hostname, port: p.port, method: "CONNECT",
 }).end();' "$URL" 2>"$T/node.err")
 	expect_eq "Node https trusts it" "$out" hello
 	[ "$out" = hello ] || cat "$T/node.err" >&2
+fi
+if command -v go >/dev/null; then
+	# Go reads the system's bundle (SSL_CERT_FILE unset here): the
+	# mounted one. Built on the host, static.
+	mkdir -p "$WS/go"
+	cat >"$WS/go/get.go" <<'GO'
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+)
+
+func main() {
+	r, err := http.Get(os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer r.Body.Close()
+	io.Copy(os.Stdout, r.Body)
+}
+GO
+	(cd "$WS/go" && GOCACHE="$T/gocache" GOPATH="$T/gopath" CGO_ENABLED=0 \
+		GO111MODULE=off go build -o get get.go) || fail "go build"
+	expect_eq "Go's net/http trusts it with no CA variable" \
+		"$(sbx run -- env -u SSL_CERT_FILE -u SSL_CERT_DIR go/get "$URL" 2>"$T/go.err")" hello
+	grep -q . "$T/go.err" && cat "$T/go.err" >&2
 fi
 stop_daemon
 
