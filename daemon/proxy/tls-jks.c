@@ -142,13 +142,15 @@ digest(struct out *o)
 	put(o, md, n);
 }
 
-/* The store for the CA pem: the system's first bundle, then pem. */
+/* The store for the CA pem: the system's first bundle, then pem.
+ * -ENOENT: no system roots. */
 static int
 make(const char *pem, struct out *o)
 {
 	const char *bundle = proxy_ca_bundle();
 	uint64_t ms = (uint64_t)time(NULL) * 1000;
 	uint32_t n = 0;
+	unsigned k;
 	FILE *f;
 	BIO *b;
 
@@ -163,14 +165,16 @@ make(const char *pem, struct out *o)
 		entries(o, b, "system", &n, ms);
 		BIO_free(b);
 	}
+	/* Without the system's roots the store would trust sbx's CA
+	 * alone and break Java towards every host that is not inspected. */
+	if (n == 0)
+		return o->err ? o->err : -ENOENT;
 	if ((b = BIO_new_mem_buf(pem, -1)) == NULL)
 		return -ENOMEM;
 	entries(o, b, "sbx-inspection-ca", &n, ms);
 	BIO_free(b);
-	if (o->err == 0 && o->len >= 12)
-		o->v[8] = (unsigned char)(n >> 24), o->v[9] =
-		    (unsigned char)(n >> 16), o->v[10] = (unsigned char)(n >> 8),
-		    o->v[11] = (unsigned char)n;
+	for (k = 0; o->err == 0 && k < 4; k++)
+		o->v[8 + k] = (unsigned char)(n >> (24 - 8 * k));
 	digest(o);
 	return o->err;
 }

@@ -27,7 +27,7 @@ const char *tls_ca_pem(void);
 
 /* Java's trust store with the CA (tls-jks.c): the system's first CA
  * bundle and the CA as a JKS file of *len bytes, made once per CA
- * (static); NULL if it cannot be made. */
+ * (static); NULL if it cannot be made or there is no system bundle. */
 const void *tls_ca_java(size_t *len);
 
 /*
