@@ -163,6 +163,10 @@ struct sandbox_request {
 	const char *ca_pem;        /* TLS inspection is on: this CA (PEM)
 				      is added to the distribution's CA
 				      bundles inside; NULL: none */
+	const void *ca_jks;        /* and Java's trust store with it (JKS,
+				      ca_jks_len bytes) over the JDKs', or
+				      NULL */
+	size_t ca_jks_len;
 };
 
 /* A further command for a long-lived sandbox; borrowed during the call. */

@@ -666,8 +666,10 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	sr.tty = req->tty;
 	sr.umask = req->umask || req->umask_set ? req->umask : DEFAULT_UMASK;
 	sr.resident = s->sbox_holder;
-	if (policy_reqrule_inspects(s->policy))
+	if (policy_reqrule_inspects(s->policy)) {
 		sr.ca_pem = tls_ca_pem();
+		sr.ca_jks = tls_ca_java(&sr.ca_jks_len);
+	}
 	sr.proxy = net == SANDBOX_NET_NAMESPACE;
 	session_limits_resolve(s->policy, &sr.limits);
 	if (sandbox_caps()->cgroups[0])

@@ -4,7 +4,7 @@
 pkgs="gcc make pkg-config protobuf-c-compiler libprotobuf-c-dev libevent-dev
 libseccomp-dev libsystemd-dev libssl-dev libjansson-dev clang
 libclang-rt-14-dev python3 python3-psutil procps util-linux iproute2 systemd git
-tmux strace gdb postgresql openssh-client openssh-server"
+tmux strace gdb postgresql openssh-client openssh-server golang-go"
 # Node for clients/node: NodeSource's nodejs brings its own npm, Debian's
 # needs the npm package.
 command -v node >/dev/null || pkgs="$pkgs nodejs"

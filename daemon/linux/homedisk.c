@@ -23,6 +23,7 @@
 
 #include "daemon/linux/linux.h"
 #include "daemon/linux/mount-int.h"
+#include "daemon/linux/probe.h"
 #include "daemon/sandbox.h"
 
 #define IMAGE "home.img"
@@ -43,11 +44,13 @@ linux_homedisk_probe(const struct sandbox_config *cfg, struct sandbox_caps *c)
 	size_t i;
 	int fd;
 
-	if (geteuid() != 0) {
+	/* Root of a user namespace (a container) cannot mount a block
+	 * file system: measured like a user's daemon. */
+	if (geteuid() != 0 || !probe_initial_userns()) {
 		snprintf(c->home_quota, sizeof(c->home_quota),
 			 "limits.home checked after each run (no loop mount "
-			 "without root): past it the workspace's home is "
-			 "read-only until sbxctl reset");
+			 "without root in the host's user namespace): past it "
+			 "the workspace's home is read-only until sbxctl reset");
 		return;
 	}
 	for (i = 0; i < sizeof(tools) / sizeof(*tools) && !mkfs; i++)

@@ -128,6 +128,9 @@ struct sandbox_plan {
 	struct sandbox_limits limits; /* for its cgroup (linux/cgroup.h) */
 	const char *ca_pem;        /* daemon-wide, borrowed: added to the CA
 				      bundles (linux/mount-ca.c), or NULL */
+	const void *ca_jks;        /* daemon-wide, borrowed: the JDKs'
+				      trust store (mount-ca.c), or NULL */
+	size_t ca_jks_len;
 };
 
 /* What a session init is handed (-1: none): the Landlock ruleset, and the

@@ -44,6 +44,9 @@ void lmount_java(const struct sandbox_plan *p);
  * with pem appended, bound read-only over it (in the fresh /dev/shm,
  * like lmount_java). A bundle it cannot read is left as it is. */
 void lmount_ca(const char *pem);
+/* The JDKs' trust stores (each cacerts found, links followed) replaced
+ * the same way by ks[0..len) (proxy/tls-jks.c). */
+void lmount_ca_java(const void *ks, size_t len);
 /* mount-proc.c: a fresh /proc of pid namespace pidns (-1: the caller's)
  * over /proc, its host-wide settings read-only. */
 int lmount_proc(int pidns);

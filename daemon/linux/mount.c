@@ -712,6 +712,8 @@ linux_mount_build(const struct sandbox_plan *p, int *err,
 		lmount_java(p);
 	if (p->ca_pem)
 		lmount_ca(p->ca_pem);
+	if (p->ca_jks)
+		lmount_ca_java(p->ca_jks, p->ca_jks_len);
 	/* The policy's paths and the workspace's walk (its ignore files,
 	 * the masks and read-only binds, and the masker it starts) with the
 	 * user's file-system rights. */

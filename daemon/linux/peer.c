@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "daemon/linux/probe.h"
 #include "daemon/sandbox.h"
 
 /*
@@ -35,20 +36,14 @@ unnamed_uid(void)
 {
 	static int known;
 	static uid_t uid = (uid_t)-1;
-	unsigned a, b, n, v = 65534;
+	unsigned v = 65534;
 	FILE *f;
 
 	if (known)
 		return uid;
 	known = 1;
-	if ((f = fopen("/proc/self/uid_map", "re")) != NULL) {
-		if (fscanf(f, "%u %u %u", &a, &b, &n) == 3 && a == 0 &&
-		    b == 0 && n == 4294967295u) {
-			fclose(f);
-			return uid; /* the initial user namespace */
-		}
-		fclose(f);
-	}
+	if (probe_initial_userns())
+		return uid;
 	if ((f = fopen("/proc/sys/kernel/overflowuid", "re")) != NULL) {
 		if (fscanf(f, "%u", &v) != 1)
 			v = 65534;

@@ -142,6 +142,8 @@ sandbox_plan_new(const struct sandbox_request *req, struct sandbox_plan **out,
 	p->fs = req->fs;
 	p->limits = req->limits;
 	p->ca_pem = req->ca_pem;
+	p->ca_jks = req->ca_pem ? req->ca_jks : NULL;
+	p->ca_jks_len = req->ca_jks_len;
 	p->umask = (mode_t)(req->umask & 0777);
 	if (req->tty && (r = tty_path(req->stdio[0], &p->tty_path)) < 0) {
 		snprintf(err, errlen, "the terminal is not a /dev/pts "

@@ -501,3 +501,18 @@ probe_landlock(int abi, const char *dir, struct probe_fail *f)
 
 	return in_child(landlock_fn, &a, f);
 }
+
+bool
+probe_initial_userns(void)
+{
+	unsigned a, b, n;
+	bool r = false;
+	FILE *f = fopen("/proc/self/uid_map", "re");
+
+	if (f) {
+		r = fscanf(f, "%u %u %u", &a, &b, &n) == 3 && a == 0 &&
+		    b == 0 && n == 4294967295u;
+		fclose(f);
+	}
+	return r;
+}

@@ -20,6 +20,10 @@ struct probe_fail {
  * sandbox makes (mnt, pid, ipc, uts; net is probe_netns's), then a tmpfs
  * made with the mount API. 0, or -errno with *f set. */
 int probe_userns(struct probe_fail *f);
+/* Whether this process is in the initial user namespace (its uid_map is
+ * the identity over every uid): only there does root's CAP_SYS_ADMIN
+ * reach loop devices and block file systems. */
+bool probe_initial_userns(void);
 
 /* The mount API (mount_setattr, Linux >= 5.12) exists: 0 or -ENOSYS. */
 int probe_mount_api(void);

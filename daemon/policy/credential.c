@@ -63,7 +63,7 @@ static const char *
 check(json_t *o)
 {
 	static const char *const keys[] = { "id", "env", "file", "hosts",
-	    "header", "format", "sigv4", "reason", "_comment", NULL };
+	    "header", "format", "sigv4", "body", "reason", "_comment", NULL };
 	const char *k, *f = str(o, "format"), *h = str(o, "header"), *why;
 	json_t *v, *hosts = json_object_get(o, "hosts"), *e;
 	struct netrule nr;
@@ -74,9 +74,13 @@ check(json_t *o)
 			;
 		if (keys[i] == NULL)
 			return "unknown key in a credential (id, env, file, "
-			    "hosts, header, format, sigv4, reason)";
-		if (strcmp(k, "hosts") && !json_is_string(v))
-			return "credential fields are strings, but hosts";
+			    "hosts, header, format, sigv4, body, reason)";
+		if (!strcmp(k, "body") && !json_is_boolean(v))
+			return "body: true or false";
+		if (strcmp(k, "hosts") && strcmp(k, "body") &&
+		    !json_is_string(v))
+			return "credential fields are strings, but hosts and "
+			    "body";
 	}
 	if (str(o, "id") == NULL || policy_rule_check_string(str(o, "id"),
 	    100) != NULL)
@@ -121,6 +125,7 @@ entry(struct policy_json *pj, json_t *o, struct policy_l7 *l7)
 		return 0;
 	}
 	policy_json_where(pj, false, &c.origin.line, &c.origin.col);
+	c.body = json_is_true(json_object_get(o, "body"));
 	c.origin.layer = pj->ctx->layer;
 	c.hosts = calloc(json_array_size(hosts), sizeof(*c.hosts));
 	if (c.hosts == NULL || (c.id = strdup(str(o, "id"))) == NULL ||
@@ -184,6 +189,7 @@ copy(struct policy_cred *d, const struct policy_cred *s)
 	size_t i;
 
 	memset(d, 0, sizeof(*d));
+	d->body = s->body;
 	if ((d->hosts = calloc(s->nhosts, sizeof(*d->hosts))) == NULL ||
 	    (d->id = strdup(s->id)) == NULL ||
 	    (s->env && (d->env = strdup(s->env)) == NULL) ||

@@ -18,7 +18,8 @@ struct policy_l7;
  * One entry. The secret is the run's client environment variable env, or
  * the first line of file (an absolute path, read with the user's rights);
  * it goes only to hosts (domain rule texts), in the request field header
- * as format with "{}" standing for it. Owned by the holder.
+ * as format with "{}" standing for it (and, with body, in place of its
+ * sentinel in request bodies). Owned by the holder.
  */
 struct policy_cred {
 	char *id;
@@ -31,6 +32,8 @@ struct policy_cred {
 	char *sigv4;		/* AWS: the variable holding the access key
 				   id; the secret is the credential's value,
 				   and requests are signed again (SigV4) */
+	int body;		/* the sentinel in request bodies towards
+				   hosts becomes the value too */
 	struct policy_origin origin;
 };
 

@@ -478,9 +478,10 @@ render_creds(const struct policy_l7 *l7)
 		for (j = 0; h != NULL && j < c->nhosts; j++)
 			json_array_append_new(h, json_string(c->hosts[j]));
 		if (json_array_append_new(a, with_from(json_pack("{s:s, s:s, "
-		    "s:s, s:o, s:s, s:s}", "id", c->id, "source", c->env ? "env" :
-		    "file", c->env ? "env" : "file", c->env ? c->env : c->file,
-		    "hosts", h, "header", c->header, "format", c->format),
+		    "s:s, s:o, s:s, s:s, s:b}", "id", c->id, "source", c->env ?
+		    "env" : "file", c->env ? "env" : "file", c->env ? c->env :
+		    c->file, "hosts", h, "header", c->header, "format",
+		    c->format, "body", c->body),
 		    &c->origin)) < 0) {
 			json_decref(a);
 			return NULL;

@@ -104,6 +104,7 @@ make(const struct policy_cred *pc, const char *v, size_t len, struct cred *c,
 		return -EINVAL;
 	}
 	c->len = len;
+	c->body = pc->body != 0;
 	if ((c->id = strdup(pc->id)) == NULL ||
 	    (c->real = strndup(v, len)) == NULL ||
 	    (c->sentinel = calloc(1, len + 1)) == NULL ||

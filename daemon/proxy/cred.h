@@ -23,6 +23,7 @@ struct cred {
 	struct netrule *hosts;
 	size_t nhosts;
 	char *header, *format;
+	bool body;		/* also in request bodies (cred-body.c) */
 	/* SigV4: the access key id and its sentinel, its variable's entry;
 	 * requests are signed again instead of having a header added. */
 	char *kid, *kid_sentinel, *kid_env;

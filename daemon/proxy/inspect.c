@@ -6,7 +6,8 @@
  * real server. Plaintext from the sandbox is parsed one request head at a
  * time (http-parse.c, origin form): the head must name the tunnel's host,
  * the request rules decide, and only then do the head and its body (by
- * length, or chunks validated by http-chunked.c) go upstream. What follows
+ * length, or chunks validated by http-chunked.c; with a body
+ * credential's sentinel replaced by cred-body.c) go upstream. What follows
  * a body is the next head, so a pipelined request is checked like the
  * first. Responses flow back as they come. A request with Upgrade holds
  * the sandbox's further bytes until the response starts: 101 turns the
@@ -23,6 +24,7 @@
 
 #include "daemon/policy/credential.h"
 #include "daemon/policy/policy.h"
+#include "daemon/proxy/cred-body.h"
 #include "daemon/policy/reqrule.h"
 #include "daemon/proxy/cred.h"
 #include "daemon/proxy/http-chunked.h"
@@ -53,6 +55,9 @@ struct inspect {
 	 * reads is still seen. */
 	char carry[POLICY_CRED_MAX];
 	size_t ncarry;
+	/* The body in flight has body credentials' sentinels replaced. */
+	bool rewrite;
+	struct cred_body body;
 	struct http_req req;
 };
 
@@ -345,6 +350,9 @@ head(struct pconn *pc, size_t n)
 		evbuffer_remove_buffer(i->cplain, i->uout, n);
 	}
 	i->left = r->content_length;
+	i->rewrite = r->body != HTTP_BODY_NONE && cred_body_for(pc->px->creds,
+	    &pc->host, pc->port);
+	i->body.nhold = 0;
 	i->st = r->body == HTTP_BODY_LENGTH ? I_LEN :
 	    r->body == HTTP_BODY_CHUNKED ? I_CHUNKED : I_HEAD;
 	if (r->body == HTTP_BODY_CHUNKED)
@@ -380,6 +388,27 @@ read_head(struct pconn *pc)
 	return 0;
 }
 
+/* len decided bytes of a body from cplain to uout (the body's last
+ * with end). 0, or -1: closed. */
+static int
+pass(struct pconn *pc, size_t len, bool end)
+{
+	struct inspect *i = pc->insp;
+
+	if (!i->rewrite) {
+		evbuffer_remove_buffer(i->cplain, i->uout, len);
+		return 0;
+	}
+	if (cred_body_pass(pc->px->creds, &pc->host, pc->port, &i->body,
+	    (const char *)evbuffer_pullup(i->cplain, (ev_ssize_t)len), len,
+	    end, i->uout) < 0) {
+		pconn_close(pc);
+		return -1;
+	}
+	evbuffer_drain(i->cplain, len);
+	return 0;
+}
+
 static int
 chunked(struct pconn *pc)
 {
@@ -396,9 +425,8 @@ chunked(struct pconn *pc)
 		return -1;
 	}
 	if (leaked(pc, (const char *)evbuffer_pullup(i->cplain,
-	    (ev_ssize_t)used), used) < 0)
+	    (ev_ssize_t)used), used) < 0 || pass(pc, used, r == 1) < 0)
 		return -1;
-	evbuffer_remove_buffer(i->cplain, i->uout, used);
 	if (r == 1)
 		i->st = i->upgrade ? I_WAIT_UP : I_HEAD;
 	return used == 0 && r == 0 ? 1 : 0;
@@ -421,9 +449,9 @@ process(struct pconn *pc)
 			if (len > i->left)
 				len = (size_t)i->left;
 			if (leaked(pc, (const char *)evbuffer_pullup(i->cplain,
-			    (ev_ssize_t)len), len) < 0)
+			    (ev_ssize_t)len), len) < 0 ||
+			    pass(pc, len, len == i->left) < 0)
 				return -1;
-			evbuffer_remove_buffer(i->cplain, i->uout, len);
 			if ((i->left -= len) == 0)
 				i->st = i->upgrade ? I_WAIT_UP : I_HEAD;
 			break;

@@ -196,6 +196,7 @@ tls_ca_cleanup(void)
 	free(ca.pem);
 	free(ca.upstream_ca);
 	memset(&ca, 0, sizeof(ca));
+	tls_jks_free();
 }
 
 /* The CA, made on first use. */

@@ -10,4 +10,7 @@
 SSL *tls_ca_server_ssl(const struct host *h);
 SSL *tls_ca_client_ssl(const struct host *h);
 
+/* Frees tls_ca_java's store (from tls_ca_cleanup). */
+void tls_jks_free(void);
+
 #endif

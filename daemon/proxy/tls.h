@@ -25,6 +25,11 @@ void tls_ca_cleanup(void);
 /* The CA certificate as PEM (static, NUL-ended), NULL if it cannot be made. */
 const char *tls_ca_pem(void);
 
+/* Java's trust store with the CA (tls-jks.c): the system's first CA
+ * bundle and the CA as a JKS file of *len bytes, made once per CA
+ * (static); NULL if it cannot be made or there is no system bundle. */
+const void *tls_ca_java(size_t *len);
+
 /*
  * A server end for the sandbox's side of a connection to h, presenting a
  * leaf certificate for h signed by the CA (cached per host, valid for a

@@ -24,3 +24,18 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
 	mkcert srv "DNS:l7.test,DNS:other.test" corp &&
 	mkcert bad "DNS:bad.test" || skip "openssl cannot make test certificates"
 HOSTS="127.0.0.1 l7.test other.test bad.test"
+
+# start_web_daemon RULES: server "web" (l7.test at $WEB, $URL its
+# hello.txt) and a daemon whose policy allows it with request rules
+# RULES ('' for none: no inspection); cd to the workspace.
+start_web_daemon() {
+	[ -n "${WEB:-}" ] || {
+		start_server web http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
+		WEB=$SRV_PORT
+	}
+	rm -f "$T/policy.json"
+	start_proxy_daemon "$(printf '{"network": {"allowedDomains": ["l7.test", "127.0.0.1:%s"],
+	  "requestRules": [%s]}}' "$WEB" "$1")" "$HOSTS" --upstream-ca "$T/corp.pem"
+	cd "$WS"
+	URL="https://l7.test:$WEB/hello.txt"
+}

@@ -8,8 +8,9 @@ usage: netserver.py MODE LOG [--bind ADDR] [--port N] [--tls CERT KEY] [ARGS...]
   --tls            http and git modes over TLS; every request is logged
                    ("req METHOD TARGET", then "auth VALUE" for an
                    Authorization field, "key VALUE" for X-Api-Key, and
-                   with SIGV4_SECRET set "sigv4 KEYID ok|bad"); GET /headers answers the
-                   request's header lines (gzip when Accept-Encoding asks);
+                   with SIGV4_SECRET set "sigv4 KEYID ok|bad", and a POST's
+                   "body BYTES"); GET /headers answers the request's
+                   header lines (gzip when Accept-Encoding asks);
                    GET /ws answers 101 and
                    echoes every byte after it
   http DIR         files from DIR (GET, HEAD), POST /echo answers the body
@@ -122,6 +123,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if self.mode == "git":
             return self.git()
         data = self.body()
+        if Handler.tls:
+            log(self.server.logpath, "body %s" % data.decode("latin1").replace("\n", " "))
         self.send(200, data)
 
     def do_GET(self):

@@ -25,7 +25,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	sbx status | grep -q 'no home overlay' && skip "no home overlay here"
 	expect_eq "status: how limits.home is enforced" \
 		"$(sbx status | grep '^home quota:')" \
-		"home quota: limits.home checked after each run (no loop mount without root): past it the workspace's home is read-only until sbxctl reset"
+		"home quota: limits.home checked after each run (no loop mount without root in the host's user namespace): past it the workspace's home is read-only until sbxctl reset"
 	cd "$WS"
 	subscribe ev --json --count 1
 	sbx run -- "$P" fill "$H/big" 12 2>"$T/err"

@@ -2,8 +2,8 @@
 # Trust inside the sandbox, only with TLS inspection on: the
 # distribution's CA bundle holds sbx's CA too (for programs that read no
 # variable), and SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE,
-# CURL_CA_BUNDLE, GIT_SSL_CAINFO and PIP_CERT name it: curl, Python and
-# Node reach an inspected host with nothing set by the test. Without
+# CURL_CA_BUNDLE, GIT_SSL_CAINFO and PIP_CERT name it: curl, Python,
+# Node and Go reach an inspected host with nothing set by the test. Without
 # request rules the bundle is the host's and no variable is set.
 . "$(dirname "$0")/lib.sh"
 . "$HERE/proxy-lib.sh"
@@ -18,16 +18,7 @@ unset SSL_CERT_FILE SSL_CERT_DIR NODE_EXTRA_CA_CERTS REQUESTS_CA_BUNDLE \
 	CURL_CA_BUNDLE GIT_SSL_CAINFO PIP_CERT NIX_SSL_CERT_FILE AWS_CA_BUNDLE
 host_certs=$(grep -c "BEGIN CERTIFICATE" "$BUNDLE")
 
-start_server web http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
-WEB=$SRV_PORT
-policy_for() { # policy_for RULES
-	printf '{"network": {"allowedDomains": ["l7.test", "127.0.0.1:%s"],
-	  "requestRules": [%s]}}' "$WEB" "$1"
-}
-start_proxy_daemon "$(policy_for '{"host": "l7.test", "readOnly": true}')" \
-	"$HOSTS" --upstream-ca "$T/corp.pem"
-cd "$WS"
-URL="https://l7.test:$WEB/hello.txt"
+start_web_daemon '{"host": "l7.test", "readOnly": true}'
 
 expect_eq "the bundle inside holds one more certificate" \
 	"$(sbx run -- grep -c "BEGIN CERTIFICATE" "$BUNDLE")" $((host_certs + 1))
@@ -60,11 +51,40 @@ http.request({host: p.hostname, port: p.port, method: "CONNECT",
 	expect_eq "Node https trusts it" "$out" hello
 	[ "$out" = hello ] || cat "$T/node.err" >&2
 fi
+if command -v go >/dev/null; then
+	# Go reads the system's bundle (SSL_CERT_FILE unset here): the
+	# mounted one. Built on the host, static.
+	mkdir -p "$WS/go"
+	cat >"$WS/go/get.go" <<'GO'
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+)
+
+func main() {
+	r, err := http.Get(os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer r.Body.Close()
+	io.Copy(os.Stdout, r.Body)
+}
+GO
+	(cd "$WS/go" && GOCACHE="$T/gocache" GOPATH="$T/gopath" CGO_ENABLED=0 \
+		GO111MODULE=off go build -o get get.go) || fail "go build"
+	expect_eq "Go's net/http trusts it with no CA variable" \
+		"$(sbx run -- env -u SSL_CERT_FILE -u SSL_CERT_DIR go/get "$URL" 2>"$T/go.err")" hello
+	grep -q . "$T/go.err" && cat "$T/go.err" >&2
+fi
 stop_daemon
 
 # No request rules: no inspection, no change to trust.
-rm -f "$T/policy.json"
-start_proxy_daemon "$(policy_for '')" "$HOSTS" --upstream-ca "$T/corp.pem"
+start_web_daemon ''
 expect_eq "without inspection the bundle is the host's" \
 	"$(sbx run -- grep -c "BEGIN CERTIFICATE" "$BUNDLE")" "$host_certs"
 check "... and no CA variable is set" bash -c "! sbx run -- env | grep -q '^SSL_CERT_FILE='"

@@ -153,6 +153,29 @@ bad(const char *text, enum policy_layer layer, const char *what)
 	policy_diag_free(&d);
 }
 
+/* "body": true reaches the run's set; the default is false. */
+static void
+test_body_key(void)
+{
+	static char e0[] = "A=aaaa", e1[] = "B=bbbb";
+	char *env[] = { e0, e1, NULL };
+	struct policy_diags d = { 0 };
+	struct policy *p = NULL;
+	struct cred_set *s = NULL;
+	char err[256];
+
+	CHECK_INT(parse_as("{\"network\": {\"credentials\": ["
+	    "{\"id\": \"a\", \"env\": \"A\", \"hosts\": [\"a.test\"], "
+	    "\"body\": true},"
+	    "{\"id\": \"b\", \"env\": \"B\", \"hosts\": [\"a.test\"]}]}}",
+	    POLICY_LAYER_USER, &p, &d), 0);
+	CHECK_INT(cred_set_build(p, env, 2, NULL, &s, err, sizeof(err)), 0);
+	CHECK(s != NULL && s->n == 2 && s->v[0].body && !s->v[1].body);
+	cred_set_free(s);
+	policy_diag_free(&d);
+	policy_free(p);
+}
+
 static void
 test_policy(void)
 {
@@ -176,6 +199,13 @@ test_policy(void)
 	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
 	    "\"hosts\": [\"a.test\"], \"header\": \"A: b\"}]}}",
 	    POLICY_LAYER_USER, "header:");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
+	    "\"hosts\": [\"a.test\"], \"body\": \"yes\"}]}}",
+	    POLICY_LAYER_USER, "body: true or false");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
+	    "\"hosts\": [\"a.test\"], \"header\": true}]}}",
+	    POLICY_LAYER_USER, "strings, but hosts and body");
+	test_body_key();
 }
 
 int
