@@ -392,3 +392,83 @@ cred_set_redact(const struct cred_set *s, char *buf, size_t len)
 	}
 	return hold;
 }
+
+/* Value k of s: even k a credential's real value, odd k its SigV4 key
+ * id (false when it has none). */
+static bool
+value_at(const struct cred_set *s, size_t k, const char **real,
+    const char **sent, size_t *n)
+{
+	const struct cred *c = &s->v[k / 2];
+
+	if (k % 2 == 0) {
+		*real = c->real;
+		*sent = c->sentinel;
+		*n = c->len;
+		return true;
+	}
+	if (c->kid == NULL)
+		return false;
+	*real = c->kid;
+	*sent = c->kid_sentinel;
+	*n = strlen(c->kid);
+	return *n <= POLICY_CRED_MAX;
+}
+
+void
+cred_set_release(const struct cred_set *s, char *buf, size_t len,
+    struct cred_tail *t)
+{
+	const char *real, *sent;
+	size_t k, n;
+
+	t->n = len < sizeof(t->real) ? len : sizeof(t->real);
+	memcpy(t->real, buf + len - t->n, t->n);
+	for (k = 0; s != NULL && k < 2 * s->n; k++)
+		if (value_at(s, k, &real, &sent, &n) && n > len &&
+		    memcmp(buf, real, len) == 0) {
+			memcpy(buf, sent, len);
+			return;
+		}
+}
+
+bool
+cred_set_continue(const struct cred_set *s, struct cred_tail *t, char *buf,
+    size_t len)
+{
+	char comb[2 * POLICY_CRED_MAX], out[POLICY_CRED_MAX];
+	size_t m = len < POLICY_CRED_MAX ? len : POLICY_CRED_MAX, n = t->n;
+	size_t k, p, e, vlen, keep;
+	const char *real, *sent;
+	bool open = false;
+
+	if (n == 0 || s == NULL)
+		return false;
+	memcpy(comb, t->real, n);
+	memcpy(comb + n, buf, m);
+	memcpy(out, buf, m);
+	/* Against the real bytes (comb), not ones already replaced: a
+	 * value that begins another is still seen. */
+	for (k = 0; k < 2 * s->n; k++) {
+		if (!value_at(s, k, &real, &sent, &vlen))
+			continue;
+		for (p = 0; p < n; p++) {
+			e = p + vlen < n + m ? p + vlen : n + m;
+			if (e <= n || memcmp(comb + p, real, e - p) != 0)
+				continue;
+			memcpy(out, sent + (n - p), e - n);
+			if (p + vlen > n + len)
+				open = true;
+		}
+	}
+	memcpy(buf, out, m);
+	t->n = 0;
+	if (open) {	/* then m == len: vlen <= POLICY_CRED_MAX */
+		keep = n + len < sizeof(t->real) ? n + len :
+		    sizeof(t->real);
+		memcpy(t->real, comb + n + len - keep, keep);
+		t->n = keep;
+	}
+	explicit_bzero(comb, sizeof(comb));
+	return open;
+}

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon/policy/credential.h"
 #include "daemon/policy/netrule.h"
 #include "daemon/policy/policy.h"
 
@@ -96,5 +97,32 @@ int cred_set_sigv4(const struct cred_set *s, const char *head, size_t len,
  * in place. Returns how many bytes at the end could begin a real value
  * (to hold back until more comes). */
 size_t cred_set_redact(const struct cred_set *s, char *buf, size_t len);
+
+/*
+ * The real bytes that last went to the sandbox as sentinel bytes: a
+ * held partial match let go when the upstream went quiet (a response
+ * that ends there would stall otherwise). What comes next is matched as
+ * their continuation.
+ */
+struct cred_tail {
+	char real[POLICY_CRED_MAX];
+	size_t n;
+};
+
+/* buf[0..len) (held: cred_set_redact's tail) turned into the same-length
+ * start of the sentinel of the value it begins, in place; t remembers
+ * the real bytes. */
+void cred_set_release(const struct cred_set *s, char *buf, size_t len,
+    struct cred_tail *t);
+
+/*
+ * The next bytes after t: those that continue a value begun in t become
+ * that sentinel's continuation, in place. True when all of buf does and
+ * the value is not complete yet (t then ends with buf's real bytes:
+ * nothing to hold); else t is emptied and buf goes on to
+ * cred_set_redact.
+ */
+bool cred_set_continue(const struct cred_set *s, struct cred_tail *t,
+    char *buf, size_t len);
 
 #endif

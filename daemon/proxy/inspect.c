@@ -18,10 +18,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <event2/buffer.h>
+#include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/daemon.h"
 #include "daemon/policy/credential.h"
 #include "daemon/policy/policy.h"
 #include "daemon/proxy/cred-body.h"
@@ -59,7 +61,16 @@ struct inspect {
 	bool rewrite;
 	struct cred_body body;
 	struct http_req req;
+	/* Armed while the response's last bytes are held (they could
+	 * begin a real value): when the upstream stays quiet they go as
+	 * the sentinel's first bytes, tail what they really were. */
+	struct event *quiet;
+	struct cred_tail tail;
 };
+
+/* Long enough for a value split across TLS records or segments, short
+ * enough not to be noticed at the end of a response. */
+#define QUIET_MS 50
 
 static const struct pio_ops c_ops, u_ops;
 
@@ -82,6 +93,9 @@ inspect_free(struct pconn *pc)
 		evbuffer_free(i->cout);
 	if (i->none)
 		evbuffer_free(i->none);
+	if (i->quiet)
+		event_free(i->quiet);
+	explicit_bzero(&i->tail, sizeof(i->tail));
 	free(i);
 	pc->insp = NULL;
 }
@@ -486,22 +500,53 @@ upgrade_answer(struct inspect *i)
 }
 
 /* The upstream's plaintext to the sandbox, each real value of a
- * credential turned back into its sentinel. */
+ * credential turned back into its sentinel; bytes that could begin one
+ * are held until more comes, the upstream ends or goes quiet. */
 static void
 to_sandbox(struct pconn *pc)
 {
+	static const struct timeval quiet = { 0, QUIET_MS * 1000 };
+	const struct cred_set *s = pc->px->creds;
 	struct inspect *i = pc->insp;
-	size_t len = evbuffer_get_length(i->uplain), hold;
+	size_t len = evbuffer_get_length(i->uplain), hold = 0;
+	char *buf;
 
-	if (pc->px->creds == NULL || len == 0) {
+	if (s == NULL || len == 0) {
 		evbuffer_add_buffer(i->cout, i->uplain);
 		return;
 	}
-	hold = cred_set_redact(pc->px->creds,
-	    (char *)evbuffer_pullup(i->uplain, -1), len);
-	if (i->u_end)
+	buf = (char *)evbuffer_pullup(i->uplain, -1);
+	if (!cred_set_continue(s, &i->tail, buf, len))
+		hold = cred_set_redact(s, buf, len);
+	if (hold > 0 && i->u_end) {
+		cred_set_release(s, buf + len - hold, hold, &i->tail);
 		hold = 0;
+	}
 	evbuffer_remove_buffer(i->uplain, i->cout, len - hold);
+	if (hold == 0)
+		evtimer_del(i->quiet);
+	else if (!evtimer_pending(i->quiet, NULL))
+		evtimer_add(i->quiet, &quiet);
+}
+
+static void pump(struct pconn *pc);
+
+/* The upstream went quiet with bytes held: they go, as sentinel bytes. */
+static void
+quiet_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct pconn *pc = arg;
+	struct inspect *i = pc->insp;
+	size_t len = evbuffer_get_length(i->uplain), hold;
+	char *buf;
+
+	if (i->st == I_DONE || len == 0)
+		return;
+	buf = (char *)evbuffer_pullup(i->uplain, -1);
+	hold = cred_set_redact(pc->px->creds, buf, len);
+	cred_set_release(pc->px->creds, buf + len - hold, hold, &i->tail);
+	evbuffer_add_buffer(i->cout, i->uplain);
+	pump(pc);
 }
 
 static void
@@ -651,6 +696,7 @@ start(struct pconn *pc)
 	    (i->uplain = evbuffer_new()) == NULL ||
 	    (i->cout = evbuffer_new()) == NULL ||
 	    (i->none = evbuffer_new()) == NULL ||
+	    (i->quiet = evtimer_new(sbxd.base, quiet_cb, pc)) == NULL ||
 	    (i->ct = tls_end_server(&pc->host)) == NULL ||
 	    (i->ut = tls_end_client(&pc->host)) == NULL) {
 		report(pc, NULL, "TLS inspection could not start", "",

@@ -1,4 +1,4 @@
-/* libFuzzer target for the credential rewrites: a request head and a response through a fixed set; the real value never survives redaction, a rewritten head has no sentinel left. */
+/* libFuzzer target for the credential rewrites: a request head and a response through a fixed set; the real value never survives redaction, a rewritten head has no sentinel left, and a response cut in two with its held bytes let go (the upstream quiet) carries the sentinel wherever the value was. */
 #include <event2/buffer.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +6,36 @@
 #include "daemon/proxy/cred.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* data as two reads, cut at its first byte's value, each one's held
+ * bytes let go as if the upstream went quiet, then the end. */
+static void
+two_reads(const struct cred_set *s, const uint8_t *data, size_t size)
+{
+	const struct cred *c = &s->v[0];
+	struct cred_tail t = { .n = 0 };
+	size_t cut, hold, k;
+	char *buf;
+	const char *p;
+
+	if (size < 1 || (buf = malloc(size)) == NULL)
+		return;
+	memcpy(buf, data, size);
+	cut = data[0] % size;
+	hold = cred_set_redact(s, buf, cut);
+	cred_set_release(s, buf + cut - hold, hold, &t);
+	if (!cred_set_continue(s, &t, buf + cut, size - cut)) {
+		hold = cred_set_redact(s, buf + cut, size - cut);
+		cred_set_release(s, buf + size - hold, hold, &t);
+	}
+	for (p = (const char *)data; (p = memmem(p, size - (size_t)(p -
+	    (const char *)data), c->real, c->len)) != NULL; p++) {
+		k = (size_t)(p - (const char *)data);
+		if (memcmp(buf + k, c->sentinel, c->len) != 0)
+			abort();
+	}
+	free(buf);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -43,5 +73,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	evbuffer_free(b);
 	free(buf);
+	two_reads(&s, data, size);
 	return 0;
 }

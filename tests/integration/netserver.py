@@ -37,6 +37,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 
 lock = threading.Lock()
 
@@ -140,7 +141,28 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                              self.headers.get("Accept-Encoding", ""))
         if self.path == "/ws" and Handler.tls:
             return self.upgrade()
+        if self.path.startswith("/tail?n=") and Handler.tls:
+            # A keep-alive answer that ends in the start of the token
+            # received (Authorization's last word): its first n bytes.
+            return self.send(200, self.token()[:int(self.path[8:])])
+        if self.path == "/split" and Handler.tls:
+            return self.split()
         return super().do_GET()
+
+    def token(self):
+        return self.headers.get("Authorization", "").split(" ")[-1].encode()
+
+    def split(self):
+        """The token received in two writes 0.3 s apart: longer than
+        sbxd holds bytes that could begin a credential."""
+        tok = self.token()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(tok)))
+        self.end_headers()
+        self.wfile.write(tok[:len(tok) // 2])
+        self.wfile.flush()
+        time.sleep(0.3)
+        self.wfile.write(tok[len(tok) // 2:])
 
     def upgrade(self):
         """101, then every byte echoed back until the end (the framing of

@@ -208,9 +208,67 @@ test_policy(void)
 	test_body_key();
 }
 
+/* A held partial match let go (the upstream went quiet) and what
+ * comes after it. */
+static void
+test_tail(void)
+{
+	struct policy *p = NULL;
+	struct cred_set *s = build(&p);
+	const struct cred *gh = &s->v[0];
+	struct cred_tail t = { .n = 0 };
+	char buf[64];
+	size_t hold;
+
+	/* The response ends in "...ghp_ab": held, then sent as the
+	 * sentinel's first 6 bytes, never the real ones. */
+	snprintf(buf, sizeof(buf), "body ghp_ab");
+	hold = cred_set_redact(s, buf, strlen(buf));
+	CHECK_INT((int)hold, 6);
+	cred_set_release(s, buf + 5, hold, &t);
+	CHECK(memcmp(buf, "body ", 5) == 0);
+	CHECK(memcmp(buf + 5, gh->sentinel, 6) == 0);
+	CHECK_INT((int)t.n, 6);
+	/* The rest in two pieces: each the sentinel's continuation. */
+	snprintf(buf, sizeof(buf), "cDE");
+	CHECK(cred_set_continue(s, &t, buf, 3));
+	CHECK(memcmp(buf, gh->sentinel + 6, 3) == 0);
+	CHECK_INT((int)t.n, 9);
+	snprintf(buf, sizeof(buf), "F123 more");
+	CHECK(!cred_set_continue(s, &t, buf, 9));
+	CHECK(memcmp(buf, gh->sentinel + 9, 4) == 0);
+	CHECK(strcmp(buf + 4, " more") == 0);
+	CHECK_INT((int)t.n, 0);
+	CHECK_INT((int)cred_set_redact(s, buf, 9), 0);
+	/* Not a continuation: the bytes pass as they are. */
+	snprintf(buf, sizeof(buf), "ghp");
+	cred_set_release(s, buf, 3, &t);
+	CHECK(memcmp(buf, gh->sentinel, 3) == 0);
+	snprintf(buf, sizeof(buf), "!ghp_abcDEF123");
+	CHECK(!cred_set_continue(s, &t, buf, 14));
+	CHECK(strcmp(buf, "!ghp_abcDEF123") == 0);
+	CHECK_INT((int)cred_set_redact(s, buf, 14), 0);
+	CHECK(memcmp(buf + 1, gh->sentinel, gh->len) == 0);
+	/* Another credential's start and continuation. */
+	snprintf(buf, sizeof(buf), "k-");
+	CHECK_INT((int)cred_set_redact(s, buf, 2), 2);
+	cred_set_release(s, buf, 2, &t);
+	CHECK(memcmp(buf, s->v[1].sentinel, 2) == 0);
+	snprintf(buf, sizeof(buf), "9-x.");
+	CHECK(!cred_set_continue(s, &t, buf, 4));
+	CHECK(memcmp(buf, s->v[1].sentinel + 2, 3) == 0 && buf[3] == '.');
+	/* Nothing released: nothing continued. */
+	snprintf(buf, sizeof(buf), "cDEF123");
+	CHECK(!cred_set_continue(s, &t, buf, 7));
+	CHECK(strcmp(buf, "cDEF123") == 0);
+	cred_set_free(s);
+	policy_free(p);
+}
+
 int
 main(void)
 {
+	test_tail();
 	test_sentinel();
 	test_wire();
 	test_policy();
