@@ -11,7 +11,7 @@
 . "$HERE/inspect-lib.sh"
 REAL=ghp_$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 36)
 [ ${#REAL} = 40 ] || skip "cannot make a token"
-FILEKEY=k-$(head -c 32 /dev/urandom | base64 | tr -dc 'a-z0-9' | head -c 20)
+FILEKEY=k-$(head -c 1024 /dev/urandom | tr -dc 'a-z0-9' | head -c 20)
 printf '%s\n' "$FILEKEY" >"$T/secret"
 chmod 644 "$T/secret"
 start_server api http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
