@@ -1,8 +1,10 @@
 #!/bin/bash
 # Spawn latency through each client of a warm sbxd, interleaved in one run
 # (clients.py): bare `true`, `sbxctl run true` (a sandbox of its own per
-# command), and `sbxctl mcp` (tools/call run_command true, N times over one
-# MCP session: each an exec in the session's long-lived sandbox). A client
+# command), `sbxctl mcp` (tools/call run_command true, N times over one
+# MCP session: each an exec in the session's long-lived sandbox), and the
+# Node library (clients/node, built by `make node`: one connection,
+# sbx.run(["true"]) N times; node-lines.mjs) when node is there. A client
 # adds its row to ROWS below (NAME|KIND|COMMAND, KIND exec, mcp or lines:
 # see clients.py). Run as root: the sandboxes run as $AS_USER (default
 # sbxtest, created if missing).
@@ -24,7 +26,7 @@ trap finish EXIT
 sbxd_args=()
 . "$here/bench-daemon.sh"
 read -r _ <"$root/ready"
-cp "$here/clients.py" "$root/"
+cp "$here/clients.py" "$here/node-lines.mjs" "$root/"
 chmod 755 "$root/clients.py"
 CTL="$root/sbxctl --no-autostart --socket $sock"
 ROWS=(
@@ -32,6 +34,12 @@ ROWS=(
 	"sbxctl run true|exec|$CTL run -- true"
 	"sbxctl mcp run_command true|mcp|$CTL mcp --workspace $root/ws"
 )
+lib=$(cd "$here/../.." && pwd)/clients/node/dist/src/index.js
+if command -v node >/dev/null && [ -f "$lib" ]; then
+	ROWS+=("library sbx.run(['true'])|lines|node $root/node-lines.mjs $lib $sock $root/ws")
+else
+	echo "(no Node library row: node or clients/node/dist missing; make node)"
+fi
 echo "$(date -u +%F) $(uname -m) $(nproc) CPUs, kernel $(uname -r):" \
 	"tests/bench/clients.sh, RUNS=$RUNS WARMUP=$WARMUP"
 cd "$root/ws"
