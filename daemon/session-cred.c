@@ -19,8 +19,10 @@
 #include "daemon/session-int.h"
 #include "daemon/usercred.h"
 
-/* How long a credential's command may take: the run waits for it. */
-#define CRED_COMMAND_MS 5000
+/* How long a credential's command may take: the run's start (and the
+ * daemon's loop) waits for it, and clients give up on an answer after
+ * 5 s by default, so well under that. */
+#define CRED_COMMAND_MS 3000
 
 extern char **environ;
 

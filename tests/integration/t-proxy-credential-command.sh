@@ -2,7 +2,7 @@
 # A credential whose source is a command run outside the sandbox: the
 # test's HTTPS server gets what the command printed, the sandbox only a
 # sentinel; the command runs with PATH and HOME only, as the served user
-# (in privileged mode too); one that hangs is killed after its timeout
+# (in privileged mode too); one that hangs is killed after its 3 s timeout
 # and the run starts without that credential, saying so.
 . "$(dirname "$0")/lib.sh"
 . "$HERE/proxy-lib.sh"
@@ -25,13 +25,15 @@ POLICY='{"network": {
   "filesystem": {"denyRead": ["'"$T/token.sh"'", "'"$T/out"'"]}}'
 start_proxy_daemon "$POLICY" "$HOSTS" --upstream-ca "$T/corp.pem"
 cd "$WS"
-# hang.sh found through the client's PATH.
-export PATH="$T:$PATH" SECRET_NOT_PASSED=1
+# hang.sh found through the client's PATH. The run's start waits the
+# 3 s the hanging command gets; the client's wait for an answer (5 s by
+# default) is raised so a loaded machine does not make that flaky.
+export PATH="$T:$PATH" SECRET_NOT_PASSED=1 SBX_CONNECT_TIMEOUT=30
 
 out=$(sbx run -- curl -sS "https://l7.test:$API/headers" 2>"$T/err")
 check "the command's first line went as the header" grep -qx "auth Bearer $REAL" "$T/api.log"
 check "the echo came back as a sentinel" bash -c "grep -Eq '^Authorization: Bearer gho_[A-Za-z0-9]{36}\$' <<<'$out' && ! grep -q '$REAL' <<<'$out'"
-check "the hanging command's credential skipped, said on stderr" grep -q "sbx: credential stuck skipped: its command hang.sh did not finish in 5 s: killed" "$T/err"
+check "the hanging command's credential skipped, said on stderr" grep -q "sbx: credential stuck skipped: its command hang.sh did not finish in 3 s: killed" "$T/err"
 check "... its header not sent" bash -c "! grep -qi x-stuck '$T/api.log'"
 pid=$(cat "$T/out/hang.pid")
 check "... and the command killed" bash -c "! kill -0 $pid 2>/dev/null"

@@ -196,7 +196,8 @@ test_command_key(void)
 	struct policy *p = NULL;
 	struct cred_set *s = NULL;
 	char *env[] = { NULL };
-	char err[256];
+	char err[256], *text;
+	json_t *root;
 	int calls = 0;
 
 	CHECK_INT(parse_as("{\"network\": {\"credentials\": ["
@@ -209,6 +210,13 @@ test_command_key(void)
 	CHECK(!strcmp(p->l7->cred[0].command[0], "gh") &&
 	    !strcmp(p->l7->cred[0].command[2], "token") &&
 	    p->l7->cred[0].command[3] == NULL);
+	root = json_object();
+	CHECK_INT(policy_reqrule_render(p, root), 0);
+	text = json_dumps(root, JSON_COMPACT);
+	CHECK(text != NULL && strstr(text, "{\"id\":\"gh\",\"source\":"
+	    "\"command\",\"command\":[\"gh\",\"auth\",\"token\"],\"hosts\""));
+	free(text);
+	json_decref(root);
 	CHECK_INT(cred_set_build(p, env, 0, NULL, NULL, &s, err, sizeof(err)),
 	    0);
 	CHECK(s == NULL);
