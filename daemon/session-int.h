@@ -217,4 +217,12 @@ void session_io_close_child(int child[3]);
  * is due now, else only once it is worth a frame). */
 void session_stdin_grant(struct session *s, bool all);
 
+struct policy_cred;
+/* cred_read_fn (proxy/cred.h): a file credential read with the user's
+ * rights, a command's run as the user outside the sandbox (bounded by a
+ * timeout); a skipped one said in the log and on *(int *)arg, the run's
+ * stderr, if not NULL (session-cred.c). */
+int session_cred_read(const struct policy_cred *pc, char *const *env,
+    size_t nenv, char *buf, size_t size, void *arg);
+
 #endif

@@ -570,30 +570,6 @@ session_env(struct session *s, const Sbx__RunRequest *req,
 	return env;
 }
 
-/* A credential's file, read with the user's rights (the first
- * size - 1 bytes, NUL-ended): its length, or -errno. */
-static int
-cred_file(const char *path, char *buf, size_t size)
-{
-	struct stat st;
-	ssize_t n = -1;
-	int fd, e;
-
-	usercred_enter();
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	e = errno;
-	usercred_leave();
-	if (fd < 0)
-		return -e;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -EINVAL;
-	buf[n] = '\0';
-	return (int)n;
-}
-
 const struct cred_set *
 session_creds(const struct session *s)
 {
@@ -623,8 +599,9 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 				   errlen);
 	if (r < 0)
 		return r;
-	if ((r = cred_set_build(s->policy, req->env, req->n_env, cred_file,
-				&s->creds, err, errlen)) < 0)
+	if ((r = cred_set_build(s->policy, req->env, req->n_env,
+				session_cred_read, &child[2], &s->creds, err,
+				errlen)) < 0)
 		return r;
 	if (net == SANDBOX_NET_HOST_PORTS &&
 	    (r = session_loopback_proxy(s, ports)) < 0) {

@@ -89,6 +89,18 @@ usercred_leave(void)
 	(void)set_groups(uc.nroot, uc.root_groups);
 }
 
+int
+usercred_become(void)
+{
+	if (!uc.privileged)
+		return 0;
+	if (set_groups(uc.ngroups, uc.groups) < 0 ||
+	    setresgid(uc.gid, uc.gid, uc.gid) < 0 ||
+	    setresuid(uc.uid, uc.uid, uc.uid) < 0)
+		return -EPERM;
+	return 0;
+}
+
 /* The child's half: as the user for real (uid, gid and groups; the
  * kernel charges what a task makes to its euid), make the object, send
  * it, or its errno, and exit. */
@@ -97,9 +109,7 @@ make_as_user(int sock, int (*make)(void))
 {
 	int fd = -EPERM, e;
 
-	if (set_groups(uc.ngroups, uc.groups) == 0 &&
-	    setresgid(uc.gid, uc.gid, uc.gid) == 0 &&
-	    setresuid(uc.uid, uc.uid, uc.uid) == 0)
+	if (usercred_become() == 0)
 		fd = make();
 	e = fd < 0 ? -fd : 0;
 	_exit(fdpass_send(sock, &e, sizeof(e), &fd, fd < 0 ? 0 : 1) ==

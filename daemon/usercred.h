@@ -20,6 +20,9 @@ void usercred_leave(void);
 /* Is st (an inode's) the served user's own? Such a file or directory the
  * user can always open, by a chmod of its own, whatever its mode says. */
 bool usercred_owns(const struct stat *st);
+/* In a child about to exec: become the user for real (uid, gid and
+ * groups, none of root's), for good. 0 or -EPERM; nothing in user mode. */
+int usercred_become(void);
 /* An fd that make() returns (or -errno) made by a short-lived child
  * running as the user (uid, gid, groups): the kernel charges what it
  * makes (an inotify instance and its watches) to the user's limits, not

@@ -17,6 +17,9 @@ cred_clear(struct policy_cred *c)
 	free(c->id);
 	free(c->env);
 	free(c->file);
+	for (i = 0; c->command && c->command[i]; i++)
+		free(c->command[i]);
+	free(c->command);
 	for (i = 0; i < c->nhosts; i++)
 		free(c->hosts[i]);
 	free(c->hosts);
@@ -58,11 +61,39 @@ str(json_t *o, const char *k)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* What is wrong with a command (NULL: none), or NULL. An argv, no shell:
+ * the first word an absolute path or a bare name looked up in PATH (a
+ * relative path would depend on the daemon's directory). */
+static const char *
+check_command(json_t *a)
+{
+	const char *w;
+	json_t *e;
+	size_t i;
+
+	if (a == NULL)
+		return NULL;
+	if (!json_is_array(a) || json_array_size(a) == 0 ||
+	    json_array_size(a) > 64)
+		return "command: an array of 1 to 64 strings (the argv, no "
+		    "shell)";
+	json_array_foreach(a, i, e)
+		if (!json_is_string(e) || strlen(json_string_value(e)) !=
+		    json_string_length(e) || json_string_length(e) > 4096)
+			return "command: each word a string (no NUL)";
+	w = json_string_value(json_array_get(a, 0));
+	if (w[0] == '\0' || (w[0] != '/' && strchr(w, '/') != NULL))
+		return "command: the program an absolute path or a name looked "
+		    "up in PATH";
+	return NULL;
+}
+
 /* What is wrong with entry o, or NULL. */
 static const char *
 check(json_t *o)
 {
-	static const char *const keys[] = { "id", "env", "file", "hosts",
+	static const char *const keys[] = { "id", "env", "file", "command",
+	    "hosts",
 	    "header", "format", "sigv4", "body", "reason", "_comment", NULL };
 	const char *k, *f = str(o, "format"), *h = str(o, "header"), *why;
 	json_t *v, *hosts = json_object_get(o, "hosts"), *e;
@@ -74,19 +105,24 @@ check(json_t *o)
 			;
 		if (keys[i] == NULL)
 			return "unknown key in a credential (id, env, file, "
-			    "hosts, header, format, sigv4, body, reason)";
+			    "command, hosts, header, format, sigv4, body, "
+			    "reason)";
 		if (!strcmp(k, "body") && !json_is_boolean(v))
 			return "body: true or false";
 		if (strcmp(k, "hosts") && strcmp(k, "body") &&
-		    !json_is_string(v))
-			return "credential fields are strings, but hosts and "
-			    "body";
+		    strcmp(k, "command") && !json_is_string(v))
+			return "credential fields are strings, but hosts, "
+			    "command and body";
 	}
 	if (str(o, "id") == NULL || policy_rule_check_string(str(o, "id"),
 	    100) != NULL)
 		return "a credential needs an \"id\" (a short name for events)";
-	if ((str(o, "env") == NULL) == (str(o, "file") == NULL))
-		return "a credential names one source: \"env\" or \"file\"";
+	if ((str(o, "env") != NULL) + (str(o, "file") != NULL) +
+	    (json_object_get(o, "command") != NULL) != 1)
+		return "a credential names one source: \"env\", \"file\" or "
+		    "\"command\"";
+	if ((why = check_command(json_object_get(o, "command"))) != NULL)
+		return why;
 	if (str(o, "env") && (!strcmp(str(o, "env"), "TMPDIR") ||
 	    !strncmp(str(o, "env"), "SBX_", 4) || str(o, "env")[0] == '\0' ||
 	    strchr(str(o, "env"), '=') != NULL))
@@ -118,6 +154,7 @@ entry(struct policy_json *pj, json_t *o, struct policy_l7 *l7)
 	struct policy_cred c = { 0 };
 	const char *why = check(o), *s;
 	json_t *hosts = json_object_get(o, "hosts"), *e;
+	json_t *cmd = json_object_get(o, "command");
 	size_t i;
 
 	if (why != NULL) {
@@ -143,6 +180,12 @@ entry(struct policy_json *pj, json_t *o, struct policy_l7 *l7)
 			goto nomem;
 		c.nhosts++;
 	}
+	if (cmd && (c.command = calloc(json_array_size(cmd) + 1,
+	    sizeof(*c.command))) == NULL)
+		goto nomem;
+	json_array_foreach(cmd, i, e)
+		if ((c.command[i] = strdup(json_string_value(e))) == NULL)
+			goto nomem;
 	if (push(l7, &c) == 0)
 		return 0;
 nomem:
@@ -186,7 +229,7 @@ policy_cred_parse(struct policy_json *pj, json_t *v, struct policy_l7 *l7)
 static int
 copy(struct policy_cred *d, const struct policy_cred *s)
 {
-	size_t i;
+	size_t i, n;
 
 	memset(d, 0, sizeof(*d));
 	d->body = s->body;
@@ -201,6 +244,14 @@ copy(struct policy_cred *d, const struct policy_cred *s)
 		return -ENOMEM;
 	for (i = 0; i < s->nhosts; i++, d->nhosts++)
 		if ((d->hosts[i] = strdup(s->hosts[i])) == NULL)
+			return -ENOMEM;
+	for (n = 0; s->command && s->command[n]; n++)
+		;
+	if (s->command && (d->command = calloc(n + 1, sizeof(*d->command))) ==
+	    NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if ((d->command[i] = strdup(s->command[i])) == NULL)
 			return -ENOMEM;
 	return 0;
 }

@@ -16,7 +16,9 @@ struct policy_l7;
 
 /*
  * One entry. The secret is the run's client environment variable env, or
- * the first line of file (an absolute path, read with the user's rights);
+ * the first line of file (an absolute path, read with the user's rights)
+ * or of what command prints (an argv run outside the sandbox as the user,
+ * no shell; argv[0] an absolute path or a name looked up in PATH);
  * it goes only to hosts (domain rule texts), in the request field header
  * as format with "{}" standing for it (and, with body, in place of its
  * sentinel in request bodies). Owned by the holder.
@@ -25,6 +27,7 @@ struct policy_cred {
 	char *id;
 	char *env;		/* or NULL */
 	char *file;		/* or NULL */
+	char **command;		/* or NULL; NULL-ended argv */
 	char **hosts;
 	size_t nhosts;
 	char *header;		/* default "Authorization" */

@@ -465,11 +465,31 @@ with_from(json_t *o, const struct policy_origin *origin)
 	return o;
 }
 
+/* Where c's value comes from: "env": NAME, "file": path or "command":
+ * argv, set on o with "source" naming which. 0 or -1. */
+static int
+render_source(const struct policy_cred *c, json_t *o)
+{
+	json_t *argv;
+	size_t i;
+
+	if (c->env || c->file)
+		return json_object_set_new(o, "source", json_string(c->env ?
+		    "env" : "file")) || json_object_set_new(o, c->env ? "env" :
+		    "file", json_string(c->env ? c->env : c->file)) ? -1 : 0;
+	if ((argv = json_array()) == NULL)
+		return -1;
+	for (i = 0; c->command && c->command[i]; i++)
+		json_array_append_new(argv, json_string(c->command[i]));
+	return json_object_set_new(o, "source", json_string("command")) ||
+	    json_object_set_new(o, "command", argv) ? -1 : 0;
+}
+
 static json_t *
 render_creds(const struct policy_l7 *l7)
 {
 	const struct policy_cred *c;
-	json_t *a = json_array(), *h;
+	json_t *a = json_array(), *h, *o, *rest;
 	size_t i, j;
 
 	for (i = 0; a != NULL && i < l7->ncred; i++) {
@@ -477,12 +497,17 @@ render_creds(const struct policy_l7 *l7)
 		h = json_array();
 		for (j = 0; h != NULL && j < c->nhosts; j++)
 			json_array_append_new(h, json_string(c->hosts[j]));
-		if (json_array_append_new(a, with_from(json_pack("{s:s, s:s, "
-		    "s:s, s:o, s:s, s:s, s:b}", "id", c->id, "source", c->env ?
-		    "env" : "file", c->env ? "env" : "file", c->env ? c->env :
-		    c->file, "hosts", h, "header", c->header, "format",
-		    c->format, "body", c->body),
-		    &c->origin)) < 0) {
+		/* In this order: id, the source, the rest. */
+		o = json_pack("{s:s}", "id", c->id);
+		rest = json_pack("{s:o, s:s, s:s, s:b}", "hosts", h, "header",
+		    c->header, "format", c->format, "body", c->body);
+		if (o != NULL && (rest == NULL || render_source(c, o) < 0 ||
+		    json_object_update(o, rest) < 0)) {
+			json_decref(o);
+			o = NULL;
+		}
+		json_decref(rest);
+		if (json_array_append_new(a, with_from(o, &c->origin)) < 0) {
 			json_decref(a);
 			return NULL;
 		}

@@ -155,7 +155,8 @@ make_kid(const struct policy_cred *pc, const char *kid, struct cred *c)
 
 int
 cred_set_build(const struct policy *p, char *const *env, size_t nenv,
-    cred_file_fn read_file, struct cred_set **out, char *err, size_t errlen)
+    cred_read_fn read, void *arg, struct cred_set **out, char *err,
+    size_t errlen)
 {
 	const struct policy_cred *pc;
 	struct cred_set *s;
@@ -177,8 +178,8 @@ cred_set_build(const struct policy *p, char *const *env, size_t nenv,
 		v = NULL;
 		if (pc->env) {
 			v = env_get(env, nenv, pc->env);
-		} else if (read_file != NULL &&
-		    (n = read_file(pc->file, buf, sizeof(buf))) >= 0) {
+		} else if (read != NULL && (n = read(pc, env, nenv, buf,
+		    sizeof(buf), arg)) >= 0) {
 			buf[strcspn(buf, "\r\n")] = '\0';
 			v = buf;
 		}

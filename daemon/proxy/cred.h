@@ -37,11 +37,15 @@ struct cred_set {
 };
 
 /*
- * Reads the secret of p's credential i: from env (the run's client
- * environment, NAME=VALUE entries) or from its file with the user's
- * rights. Set by the core; NULL: file credentials are skipped.
+ * Reads the secret of a file or command credential pc into buf (at most
+ * size - 1 bytes, NUL-ended): from its file with the user's rights, or
+ * from what its command prints (env: the run's client environment,
+ * NAME=VALUE entries; arg: the caller's). Its length, or -errno: the
+ * credential is skipped (the reader says why). Set by the core; NULL:
+ * file and command credentials are skipped.
  */
-typedef int (*cred_file_fn)(const char *path, char *buf, size_t size);
+typedef int (*cred_read_fn)(const struct policy_cred *pc, char *const *env,
+    size_t nenv, char *buf, size_t size, void *arg);
 
 /*
  * The set for a run: p's credentials whose value is there (a variable
@@ -50,7 +54,8 @@ typedef int (*cred_file_fn)(const char *path, char *buf, size_t size);
  * control characters).
  */
 int cred_set_build(const struct policy *p, char *const *env, size_t nenv,
-    cred_file_fn read_file, struct cred_set **out, char *err, size_t errlen);
+    cred_read_fn read, void *arg, struct cred_set **out, char *err,
+    size_t errlen);
 void cred_set_free(struct cred_set *s);
 
 /* A sentinel for real[0..len) into out (len bytes, no NUL), from rnd

@@ -27,7 +27,7 @@ build(struct policy **p)
 
 	CHECK_INT(parse_as(doc, POLICY_LAYER_USER, p, &d), 0);
 	CHECK(policy_reqrule_inspects(*p));
-	CHECK_INT(cred_set_build(*p, env, 3, NULL, &s, err, sizeof(err)), 0);
+	CHECK_INT(cred_set_build(*p, env, 3, NULL, NULL, &s, err, sizeof(err)), 0);
 	CHECK(s != NULL && s->n == 2);
 	policy_diag_free(&d);
 	return s;
@@ -169,8 +169,62 @@ test_body_key(void)
 	    "\"body\": true},"
 	    "{\"id\": \"b\", \"env\": \"B\", \"hosts\": [\"a.test\"]}]}}",
 	    POLICY_LAYER_USER, &p, &d), 0);
-	CHECK_INT(cred_set_build(p, env, 2, NULL, &s, err, sizeof(err)), 0);
+	CHECK_INT(cred_set_build(p, env, 2, NULL, NULL, &s, err, sizeof(err)), 0);
 	CHECK(s != NULL && s->n == 2 && s->v[0].body && !s->v[1].body);
+	cred_set_free(s);
+	policy_diag_free(&d);
+	policy_free(p);
+}
+
+/* The reader is handed the command credential; what it returns is the
+ * value, and a failure skips the credential. */
+static int
+fake_read(const struct policy_cred *pc, char *const *env, size_t nenv,
+    char *buf, size_t size, void *arg)
+{
+	CHECK(pc->command != NULL && pc->file == NULL && pc->env == NULL);
+	(*(int *)arg)++;
+	if (strcmp(pc->id, "bad") == 0)
+		return -ETIMEDOUT;
+	return snprintf(buf, size, "gho_%s\n", pc->command[2]);
+}
+
+static void
+test_command_key(void)
+{
+	struct policy_diags d = { 0 };
+	struct policy *p = NULL;
+	struct cred_set *s = NULL;
+	char *env[] = { NULL };
+	char err[256], *text;
+	json_t *root;
+	int calls = 0;
+
+	CHECK_INT(parse_as("{\"network\": {\"credentials\": ["
+	    "{\"id\": \"gh\", \"command\": [\"gh\", \"auth\", \"token\"], "
+	    "\"hosts\": [\"a.test\"], \"format\": \"Bearer {}\"},"
+	    "{\"id\": \"bad\", \"command\": [\"/bin/sleep\", \"9\", \"x\"], "
+	    "\"hosts\": [\"a.test\"]}]}}", POLICY_LAYER_USER, &p, &d), 0);
+	CHECK(policy_diag_first_error(&d) == NULL);
+	CHECK(p->l7 != NULL && p->l7->ncred == 2);
+	CHECK(!strcmp(p->l7->cred[0].command[0], "gh") &&
+	    !strcmp(p->l7->cred[0].command[2], "token") &&
+	    p->l7->cred[0].command[3] == NULL);
+	root = json_object();
+	CHECK_INT(policy_reqrule_render(p, root), 0);
+	text = json_dumps(root, JSON_COMPACT);
+	CHECK(text != NULL && strstr(text, "{\"id\":\"gh\",\"source\":"
+	    "\"command\",\"command\":[\"gh\",\"auth\",\"token\"],\"hosts\""));
+	free(text);
+	json_decref(root);
+	CHECK_INT(cred_set_build(p, env, 0, NULL, NULL, &s, err, sizeof(err)),
+	    0);
+	CHECK(s == NULL);
+	CHECK_INT(cred_set_build(p, env, 0, fake_read, &calls, &s, err,
+	    sizeof(err)), 0);
+	CHECK_INT(calls, 2);
+	CHECK(s != NULL && s->n == 1 && !strcmp(s->v[0].id, "gh") &&
+	    !strcmp(s->v[0].real, "gho_token") && s->v[0].env == NULL);
 	cred_set_free(s);
 	policy_diag_free(&d);
 	policy_free(p);
@@ -204,8 +258,33 @@ test_policy(void)
 	    POLICY_LAYER_USER, "body: true or false");
 	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
 	    "\"hosts\": [\"a.test\"], \"header\": true}]}}",
-	    POLICY_LAYER_USER, "strings, but hosts and body");
+	    POLICY_LAYER_USER, "strings, but hosts, command and body");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"env\": \"X\", "
+	    "\"command\": [\"gh\"], \"hosts\": [\"a.test\"]}]}}",
+	    POLICY_LAYER_USER, "one source");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"command\": "
+	    "\"gh auth token\", \"hosts\": [\"a.test\"]}]}}",
+	    POLICY_LAYER_USER, "command: an array");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"command\": "
+	    "[], \"hosts\": [\"a.test\"]}]}}", POLICY_LAYER_USER,
+	    "command: an array");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"command\": "
+	    "[\"gh\", 1], \"hosts\": [\"a.test\"]}]}}", POLICY_LAYER_USER,
+	    "command: each word");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"command\": "
+	    "[\"g\\u0000h\"], \"hosts\": [\"a.test\"]}]}}", POLICY_LAYER_USER,
+	    "u0000 is not allowed");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"command\": "
+	    "[\"bin/gh\"], \"hosts\": [\"a.test\"]}]}}", POLICY_LAYER_USER,
+	    "absolute path or a name");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"command\": "
+	    "[\"\"], \"hosts\": [\"a.test\"]}]}}", POLICY_LAYER_USER,
+	    "absolute path or a name");
+	bad("{\"network\": {\"credentials\": [{\"id\": \"a\", \"command\": "
+	    "[\"gh\"], \"hosts\": [\"a.test\"]}]}}", POLICY_LAYER_WORKSPACE,
+	    "only accepted in an org or user");
 	test_body_key();
+	test_command_key();
 }
 
 /* A held partial match let go (the upstream went quiet) and what
