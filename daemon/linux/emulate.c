@@ -73,66 +73,6 @@ make_right(mode_t mode)
 	}
 }
 
-/* The command's umask, for what we create in its name, from its
- * /proc/TID/status (slow: it formats the whole file), remembered per
- * thread while that thread lives (a pidfd tells) and until any umask()
- * call in the sandbox, which comes here too (sup_umask_changed). */
-/* Ours set to m: a syscall only when it changes, which in a session is
- * seldom (every creation needs it). */
-static void
-set_umask(struct sup *s, mode_t m)
-{
-	if (!s->umask_known || s->umask_now != m)
-		umask(m);
-	s->umask_now = m;
-	s->umask_known = true;
-}
-
-static int
-use_umask(struct sup *s, struct sreq *r)
-{
-	const unsigned cap = sizeof(s->umasks) / sizeof(s->umasks[0]);
-	struct pollfd pfd = { .events = POLLIN };
-	unsigned i;
-	mode_t m;
-	int e;
-
-	for (i = 0; i < s->numasks; i++) {
-		if (s->umasks[i].tid != r->tid)
-			continue;
-		pfd.fd = s->umasks[i].pidfd;
-		if (poll(&pfd, 1, 0) == 0) {
-			set_umask(s, s->umasks[i].mask);
-			return 0;
-		}
-		/* That thread is gone; TID names another now. */
-		close(s->umasks[i].pidfd);
-		s->umasks[i] = s->umasks[--s->numasks];
-		break;
-	}
-	if ((e = res_status(r->tid, &m, NULL)) < 0)
-		return e;
-	set_umask(s, m);
-	if (s->numasks < cap)
-		i = s->numasks++;
-	else
-		close(s->umasks[i = s->next_umask++ % cap].pidfd);
-	s->umasks[i].tid = r->tid;
-	s->umasks[i].mask = m;
-	s->umasks[i].pidfd = (int)syscall(SYS_pidfd_open, r->tid,
-					  PIDFD_THREAD);
-	if (s->umasks[i].pidfd < 0) /* Linux < 6.9: no remembering */
-		s->umasks[i] = s->umasks[--s->numasks];
-	return 0;
-}
-
-void
-sup_umask_changed(struct sup *s)
-{
-	while (s->numasks > 0)
-		close(s->umasks[--s->numasks].pidfd);
-}
-
 static bool
 writes(int flags)
 {
@@ -242,7 +182,7 @@ open_existing(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 		/* git submodule rewriting the .git file it wrote. */
 		if (v == PROTECT_GIT_FILE && !strcmp(path, p->abs) &&
 		    S_ISREG(p->st.st_mode) && (flags & O_TRUNC) &&
-		    (e = use_umask(s, r)) == 0 &&
+		    (e = sup_use_umask(s, r)) == 0 &&
 		    (e = gitlink_submodule(s, r, p, p->st.st_mode & 0777,
 					   true)) != -EPERM)
 			return e;
@@ -269,7 +209,7 @@ open_gitlink(struct sup *s, struct sreq *r, struct rpath *p,
 
 	if (v == PROTECT_WT_GITDIR)
 		return gitlink_gitdir(s, p);
-	if ((e = use_umask(s, r)) < 0)
+	if ((e = sup_use_umask(s, r)) < 0)
 		return e;
 	if (v == PROTECT_WT_COMMONDIR)
 		return gitlink_commondir(s, p, mode & 0777);
@@ -311,7 +251,7 @@ open_new(struct sup *s, struct sreq *r, struct rpath *p, int flags,
 	default:
 		return deny(s, r, PROTECT_CREATE, p->abs, rule, NULL);
 	}
-	if ((e = use_umask(s, r)) < 0)
+	if ((e = sup_use_umask(s, r)) < 0)
 		return e;
 	fd = openat(p->parent, p->name, (flags & ~O_CLOEXEC) | O_CREAT |
 		    O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, mode);
@@ -336,7 +276,7 @@ open_created(struct sup *s, struct sreq *r, int dirfd, uint64_t addr,
 	if (p.obj >= 0 || protect_decide(s->fs, PROTECT_CREATE, S_IFREG,
 					 p.abs, NULL) != PROTECT_ALLOW)
 		e = -EAGAIN;
-	else if ((e = use_umask(s, r)) == 0) {
+	else if ((e = sup_use_umask(s, r)) == 0) {
 		fd = openat(p.parent, p.name, (flags & ~O_CLOEXEC) | O_CREAT |
 			    O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, mode);
 		e = fd >= 0 ? fd :
@@ -380,7 +320,7 @@ emu_open(struct sup *s, struct sreq *r, int dirfd, uint64_t addr, int flags,
 		if ((flags & __O_TMPFILE) == __O_TMPFILE) {
 			/* An unnamed file: nothing named is made until a
 			 * linkat, which comes here too. */
-			e = p.obj < 0 ? -ENOENT : use_umask(s, r);
+			e = p.obj < 0 ? -ENOENT : sup_use_umask(s, r);
 			if (e == 0) {
 				fd = openat(p.obj, ".", (flags & ~O_CLOEXEC) |
 					    O_CLOEXEC, mode);
@@ -450,7 +390,7 @@ emu_make(struct sup *s, struct sreq *r, enum protect_op op, int dirfd,
 	if (!allowed_here(s, v, p.parent, p.abs, p.abs) &&
 	    v != PROTECT_HOOKS_DIR)
 		e = deny(s, r, op, p.abs, rule, NULL);
-	else if (op != PROTECT_SYMLINK && (e = use_umask(s, r)) < 0)
+	else if (op != PROTECT_SYMLINK && (e = sup_use_umask(s, r)) < 0)
 		;
 	else if (op == PROTECT_MKDIR)
 		e = made(s, r, &p, "fs.make_dir",

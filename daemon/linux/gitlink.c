@@ -146,7 +146,7 @@ gitlink_dotgit(struct sup *s, const struct rpath *p, mode_t mode)
 	return discard("sbx-dotgit");
 }
 
-/* The umask in force (the command's: use_umask came first). */
+/* The umask in force (the command's: sup_use_umask came first). */
 static mode_t
 umask_now(void)
 {

@@ -181,6 +181,9 @@ struct sup_answer {
 	bool cloexec;
 };
 int emu_run(struct sup *s, struct sreq *r, int op, struct sup_answer *a);
+/* Sets our umask to the command's thread's (linux/sup-umask.c): 0 or
+ * -errno. */
+int sup_use_umask(struct sup *s, struct sreq *r);
 /* emulate-open.c: a FIFO opened by a child, so the supervisor keeps
  * serving (-EINPROGRESS: the child answers); /dev/tty as the opener's
  * controlling terminal, one of the sandbox's /dev/pts (or -ENXIO). */
