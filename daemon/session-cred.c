@@ -187,7 +187,7 @@ out:
 }
 
 /* Said in the daemon's log and on the run's stderr (arg: its fd). */
-static void
+static void __attribute__((format(printf, 3, 4)))
 skipped(const struct policy_cred *pc, int fd, const char *fmt, ...)
 {
 	char why[256], line[512];
