@@ -338,6 +338,12 @@ void linux_mntns_reaped(pid_t pid);
  * is in the sandbox's mount namespace (linux_mntns_enter), else the init
  * made a copy of the template's. */
 void linux_mntns_proc(int handback, int done_w, bool entered);
+/* The workspace's mount without the binds on it (-1: none, or the caller
+ * may not clone it), for a supervisor (linux/gitcfg.c): a copy of the one
+ * a spawner holds (hold_workspace, before it forks a start), else a new
+ * clone. */
+void linux_mntns_hold_workspace(const struct sandbox_plan *p);
+int linux_mntns_workspace(const struct sandbox_plan *p);
 int linux_netns_lend(void);
 /* Makes the proxy's sockets in the calling process's network namespace
  * (with capture its capture and DNS ones too) and sends them to the

@@ -393,8 +393,13 @@ linux_spawn_session(const struct sandbox_plan *p, int sfd, int go,
 		    const struct lcg_join *cg)
 {
 	int netns = p->net == SANDBOX_NET_NAMESPACE ? linux_netns_lend() : -1;
-	int mntns = linux_mntns_enter(), e;
+	int mntns, e;
 	pid_t pid;
+
+	/* Its supervisor's copy of the workspace: made once, here. */
+	if (p->emulate)
+		linux_mntns_hold_workspace(p);
+	mntns = linux_mntns_enter();
 
 	/* The supervisor, and so the init it starts, in the sandbox's
 	 * cgroups: what it does for the command counts against them. */

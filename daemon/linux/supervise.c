@@ -510,11 +510,7 @@ linux_supervisor_prepare(const struct sandbox_plan *p,
 	 * may (before it drops its capabilities; -1 where it cannot, as in
 	 * Landlock-only mode, which has no binds): the supervisor writes a
 	 * bound .git/config there (linux/gitcfg.c). */
-	own[2] = p->workspace ? (int)syscall(SYS_open_tree, AT_FDCWD,
-					      p->workspace, OPEN_TREE_CLONE |
-					      OPEN_TREE_CLOEXEC) : -1;
-	if (own[2] < 0)
-		own[2] = -1;
+	own[2] = linux_mntns_workspace(p);
 	return 0;
 }
 
