@@ -744,6 +744,11 @@ session_launch(struct conn *c, const Sbx__RunRequest *req,
 	session_stdin_grant(s, true);
 	if (s->proc.pidfd >= 0)
 		session_send_started(s);
+	else if (!holder && !resident)
+		/* A warm sandbox queued its start long ago: read now, its
+		 * RunStarted leaves in one write with the Hello reply, and
+		 * the client wakes once for both, not twice. */
+		status_cb(s->proc.status_fd, EV_READ, s);
 	log_info("session %llu: %s (pid %d, uid %u)", (unsigned long long)s->id,
 		 s->argv[0], (int)s->proc.pid, (unsigned)c->uid);
 	*out = s;
