@@ -729,12 +729,16 @@ linux_session_main(const struct sandbox_plan *p, int sync_fd, int sfd, int go,
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
 	if (cmd < 0)
 		fail(sfd, STEP_FORK, errno);
-	/* It has exec'd or exited: its stack and job mapping are ours. */
-	munmap(stack, COMMAND_STACK);
-	if (c.server > 0)
+	/* It has exec'd or exited: its stack and job mapping are ours,
+	 * freed at our exit. Unmapped only by a long-lived sandbox's init:
+	 * an unmap flushes the TLB of every CPU the command ran on with our
+	 * memory, an interrupt to the one that runs it now. */
+	if (c.server > 0) {
 		cmd = c.server;
-	if (c.job_map)
-		munmap(c.job_map, c.job_len);
+		munmap(stack, COMMAND_STACK);
+		if (c.job_map)
+			munmap(c.job_map, c.job_len);
+	}
 	/* Only the command waits for the job: a closed go is its EOF. */
 	close(go);
 	if (f.ruleset >= 0)
