@@ -481,6 +481,11 @@ spawn_templated(struct sandbox_plan *p, struct sandbox_proc *out)
 		ltemplate_put(t);
 		return r;
 	}
+	/* The job woke the sandbox's command on this CPU (a sync wake-up,
+	 * see session_send_end): yielding, it goes on to its exec, and what
+	 * the daemon still does for the run (its records, the client's
+	 * replies) waits, off the command's way. */
+	sched_yield();
 	out->pid = 0;
 	out->pidfd = -1;
 	out->status_fd = status;
