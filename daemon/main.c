@@ -58,6 +58,8 @@ static struct policy_store_opts store_opts;
 static struct policy_org_opts org_opts;
 /* --no-netns: as if no network namespace could be made (tests). */
 static bool no_netns;
+/* --home-disks: the most loop-mounted home images (0: the backend's). */
+static unsigned home_disks;
 
 /* The last session is gone during shutdown (session_on_drained). */
 static void
@@ -76,7 +78,7 @@ usage(FILE *f)
 		"            [--resolv-conf FILE]\n"
 		"            [--upstream-ca FILE]\n"
 		"            [--ask-timeout SEC] [--proxy-timeout SEC]\n"
-		"            [--frame-timeout SEC] [--tmp-idle SEC]\n"
+		"            [--frame-timeout SEC] [--tmp-idle SEC] [--home-disks N]\n"
 		"            [--no-netns] [--landlock-only] [--foreground] [--version]\n"
 		"  --socket PATH  listen here (default $XDG_RUNTIME_DIR/sbx/"
 		"sbxd.sock)\n"
@@ -115,6 +117,9 @@ usage(FILE *f)
 		"began (5)\n"
 		"  --tmp-idle SEC  drop a workspace's /tmp SEC after its "
 		"last session ends (600)\n"
+		"  --home-disks N  privileged mode: at most N workspaces' "
+		"home images loop-mounted\n"
+		"                 at once (32)\n"
 		"  --no-netns     give sandboxes no network namespace, as on "
 		"hosts that cannot\n"
 		"                 make one: proxy on host loopback ports, "
@@ -285,6 +290,7 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 		{ "frame-timeout", required_argument, NULL, 'F' },
 		{ "no-netns", no_argument, NULL, 'N' },
 		{ "tmp-idle", required_argument, NULL, 'I' },
+		{ "home-disks", required_argument, NULL, 'D' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -367,6 +373,14 @@ parse_args(int argc, char **argv, const char **user, int *ready_fd)
 				return -EINVAL;
 			}
 			ws_tmp_set_idle(seconds_ms(optarg));
+			break;
+		case 'D':
+			if (sscanf(optarg, "%u%c", &home_disks, &(char){ 0 }) !=
+			    1 || home_disks == 0) {
+				fprintf(stderr, "sbxd: bad number of home "
+					"images: %s\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'V':
 			printf("sbxd %s\n", SBX_VERSION);
@@ -500,6 +514,7 @@ setup(int ready_fd)
 	cfg.privileged = sbxd.privileged;
 	cfg.no_netns = no_netns;
 	cfg.landlock_only = landlock_only;
+	cfg.home_disks = home_disks;
 	cfg.rundir = sbxd.rundir;
 	cfg.statedir = sbxd.statedir;
 	cfg.home = store_opts.home;

@@ -58,6 +58,8 @@ struct sandbox_caps {
 	bool home_disk;            /* the home layers can be put on a file
 				      system of limits.home bytes
 				      (sandbox_home_disk) */
+	unsigned home_disks;       /* the most it mounts at once; past them
+				      sandbox_home_disk is -EMLINK */
 	char home_quota[200];      /* how limits.home is enforced */
 	bool landlock_only;        /* no namespaces: Landlock + seccomp only */
 	bool unix_sockets;         /* Unix stream sockets inside the sandbox
@@ -93,6 +95,8 @@ struct sandbox_config {
 	const char *statedir;      /* masked too (home overlay layers) */
 	const char *home;          /* the served user's home */
 	const char *socket_path;   /* masked too when outside rundir */
+	unsigned home_disks;       /* --home-disks: the most home images
+				      mounted at once (0: the default) */
 };
 
 struct ignore_set;

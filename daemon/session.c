@@ -502,9 +502,17 @@ plan_fs(struct session *s, const char *ws, const struct fsplan **fs,
 					sandbox_caps()->home_disk ?
 					home_overlay_default_size() : 0),
 				      layers, PATH_MAX)) < 0) {
-		snprintf(err, errlen, "home overlay layers in %s: %s (or set "
-			 "filesystem.home to \"read-only\")", sbxd.statedir,
-			 strerror(-r));
+		if (r == -EMLINK)
+			snprintf(err, errlen, "home overlay: the home images "
+				 "of %u workspaces are mounted, the most sbxd "
+				 "--home-disks allows: `sbxctl reset` in one no "
+				 "longer used drops its layer and image (or set "
+				 "filesystem.home to \"read-only\")",
+				 sandbox_caps()->home_disks);
+		else
+			snprintf(err, errlen, "home overlay layers in %s: %s "
+				 "(or set filesystem.home to \"read-only\")",
+				 sbxd.statedir, strerror(-r));
 		return r;
 	}
 	return 0;

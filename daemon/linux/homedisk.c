@@ -29,8 +29,13 @@
 #define IMAGE "home.img"
 #define MNTDIR "fs"
 #define MAX_DISKS 256
+/* Each image takes a loop device, which the host's other users and
+ * programs draw from too: one user's many workspaces take at most this
+ * many (sbxd --home-disks). */
+#define DEFAULT_DISKS 32
 
 static const char *mkfs;
+static unsigned max_disks = DEFAULT_DISKS;
 /* The roots of the file systems this daemon mounted (O_PATH), unmounted
  * at exit: a daemon in the host's mount namespace leaves none behind. */
 static int mounted[MAX_DISKS];
@@ -59,18 +64,22 @@ linux_homedisk_probe(const struct sandbox_config *cfg, struct sandbox_caps *c)
 	fd = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
+	if (cfg->home_disks)
+		max_disks = cfg->home_disks < MAX_DISKS ? cfg->home_disks :
+			    MAX_DISKS;
 	if (mkfs && fd >= 0) {
 		c->home_disk = true;
+		c->home_disks = max_disks;
 		snprintf(c->home_quota, sizeof(c->home_quota),
 			 "an ext4 image of limits.home bytes per workspace "
-			 "(loop-mounted)");
+			 "(loop-mounted, at most %u mounted at once)",
+			 max_disks);
 	} else
 		snprintf(c->home_quota, sizeof(c->home_quota),
 			 "limits.home checked after each run (%s): past it the "
 			 "workspace's home is read-only until sbxctl reset",
 			 mkfs ? "no /dev/loop-control" :
 				"no mkfs.ext4: install e2fsprogs");
-	(void)cfg;
 }
 
 /* mkfs.ext4 on the image, fd (as /proc/self/fd/3 in the child): root
@@ -229,6 +238,8 @@ sandbox_home_disk(int dfd, uint64_t size)
 		remember(dfd);
 		return 0;
 	}
+	if ((unsigned)nmounted >= max_disks)
+		return -EMLINK;
 	if ((img = open_image(dfd, size)) < 0)
 		return img;
 	loop = loop_attach(img, dev, sizeof(dev));

@@ -73,7 +73,7 @@ chown "$PEER_USER": "$H"
 cd "$WS"
 expect_eq "status: how limits.home is enforced" \
 	"$(peer status | grep '^home quota:')" \
-	"home quota: an ext4 image of limits.home bytes per workspace (loop-mounted)"
+	"home quota: an ext4 image of limits.home bytes per workspace (loop-mounted, at most 32 mounted at once)"
 before=$(df --output=used -k "$STATE" | tail -1)
 expect_eq "2 MiB fit in the home" "$(peer run -- "$P" fill "$H/a" 2)" ok
 subscribe ev --json --count 1
