@@ -266,6 +266,9 @@ int linux_spawner_start(const struct sandbox_plan *plan, int *fd);
  * exited child. poll's result. */
 int linux_chld_fd(void);
 int linux_poll_reaping(struct pollfd *pfd, nfds_t n, int timeout_ms);
+/* Reaps every exited child now (what linux_poll_reaping does first;
+ * linux/mntns.c, whose namespaces they free). */
+void linux_mntns_reap(void);
 
 /* Body of the session init: (with sync_fd >= 0, a direct sandbox: waits
  * for the id maps, builds the mounts and starts the supervisor itself;
@@ -330,6 +333,9 @@ extern bool linux_mntns_reused;
 int linux_mntns_enter(void);
 void linux_mntns_leave(void);
 void linux_mntns_started(pid_t pid, int fd);
+/* Once, after the spawner's first sandbox: copies of the template's made
+ * ahead, for the sandboxes that start before the ended ones are reaped. */
+void linux_mntns_stock(void);
 void linux_mntns_reaped(pid_t pid);
 /* In the spawner, once it forked the start of a supervised sandbox: the
  * sandbox's /proc, which its init, in the supervisor's Landlock domain,

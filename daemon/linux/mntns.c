@@ -4,7 +4,14 @@
  * (25 ms for 10,000 masks, against 0.1 ms for a few dozen). So the spawner
  * keeps the namespace of a sandbox that ended (its init, or the
  * supervisor that reaped it, reaped here: none of its processes is left)
- * and the next sandbox is cloned in it. What is in one is the template's
+ * and the next sandbox is cloned in it. A run's end and the request for
+ * the next warm sandbox race, and under load a few sandboxes that ended
+ * are not reaped yet when new ones start: a copy made for want of one,
+ * and its teardown when it is one too many, each cost 10-20 ms with
+ * 10,000 masks (such a workspace's runs were half again slower on a busy
+ * machine). So two copies are made ahead, after the first sandbox, up to
+ * eight are kept, and the sandboxes that ended are reaped before a copy
+ * is made. What is in one is the template's
  * tree (shared with it: later masks reach it too) and the ended session's
  * /proc, which the next one's replaces; the command can mount nothing.
  * Also the mount of a supervised sandbox's /proc, from the spawner, and
@@ -27,12 +34,20 @@
 /* PIDFD_GET_PID_NAMESPACE (Linux 6.11), which older headers lack. */
 #define SBX_PIDFD_GET_PID_NAMESPACE _IO(0xFF, 5)
 
-#define MNTNS_IDLE 4
+#define MNTNS_IDLE 8
+#define MNTNS_SPARE 2
 #define MNTNS_LIVE 64
 
 bool linux_mntns_reused;
 
-static int idle[MNTNS_IDLE], nidle, template_ns = -1, workspace = -1;
+/* used: an ended sandbox's, its /proc its own (unmounted before the next
+ * one's goes on); else a copy made ahead, whose /proc is a peer of the
+ * template's (made private first: an unmount would propagate). */
+static struct {
+	int fd;
+	bool used;
+} idle[MNTNS_IDLE];
+static int nidle, template_ns = -1, workspace = -1;
 static struct {
 	pid_t pid;
 	int fd;
@@ -48,10 +63,12 @@ linux_mntns_enter(void)
 	    (template_ns = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
 	linux_mntns_reused = false;
+	if (nidle == 0)
+		linux_mntns_reap();
 	while (nidle > 0) {
-		fd = idle[--nidle];
+		fd = idle[--nidle].fd;
 		if (setns(fd, CLONE_NEWNS) == 0) {
-			linux_mntns_reused = true;
+			linux_mntns_reused = idle[nidle].used;
 			return fd;
 		}
 		close(fd);
@@ -63,6 +80,27 @@ linux_mntns_enter(void)
 		linux_mntns_leave();
 	}
 	return fd;
+}
+
+void
+linux_mntns_stock(void)
+{
+	static bool stocked;
+	int fd;
+
+	if (stocked || template_ns < 0)
+		return;
+	stocked = true;
+	while (nidle < MNTNS_SPARE) {
+		if (unshare(CLONE_NEWNS) < 0)
+			return;
+		fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+		linux_mntns_leave();
+		if (fd < 0)
+			return;
+		idle[nidle].fd = fd;
+		idle[nidle++].used = false;
+	}
 }
 
 void
@@ -89,6 +127,15 @@ linux_mntns_started(pid_t pid, int fd)
 }
 
 void
+linux_mntns_reap(void)
+{
+	pid_t pid;
+
+	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+		linux_mntns_reaped(pid);
+}
+
+void
 linux_mntns_reaped(pid_t pid)
 {
 	int i, fd;
@@ -99,9 +146,10 @@ linux_mntns_reaped(pid_t pid)
 		return;
 	fd = live[i].fd;
 	live[i] = live[--nlive];
-	if (nidle < MNTNS_IDLE)
-		idle[nidle++] = fd;
-	else
+	if (nidle < MNTNS_IDLE) {
+		idle[nidle].fd = fd;
+		idle[nidle++].used = true;
+	} else
 		close(fd);
 }
 

@@ -411,6 +411,7 @@ linux_spawn_session(const struct sandbox_plan *p, int sfd, int go,
 	if (mntns >= 0) {
 		linux_mntns_leave();
 		linux_mntns_started(pid, mntns);
+		linux_mntns_stock();
 	}
 	if (pid < 0 && p->emulate) {
 		struct sandbox_status s = {

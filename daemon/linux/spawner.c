@@ -39,11 +39,9 @@ int
 linux_poll_reaping(struct pollfd *pfd, nfds_t n, int timeout_ms)
 {
 	struct signalfd_siginfo si;
-	pid_t pid;
 	int r;
 
-	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
-		linux_mntns_reaped(pid);
+	linux_mntns_reap();
 	if ((r = poll(pfd, n, timeout_ms)) > 0 && pfd[n - 1].revents) {
 		ssize_t k = read(pfd[n - 1].fd, &si, sizeof(si));
 
