@@ -25,7 +25,9 @@ int session_id_parse(const char *buf, size_t len, uint64_t *out);
  * request is the run's request
  * policy layer (borrowed; NULL: none). fds are the client's stdio (fd
  * passing) and are consumed either way. On failure returns -errno with
- * *code and err set for the client. */
+ * *code and err set for the client; -EINPROGRESS: the request is held
+ * until its credentials' commands are in, then dispatched again
+ * (conn_hold), and nothing is to be answered now. */
 int session_start(struct conn *c, const Sbx__RunRequest *req,
 		  const struct policy *request, int *fds, int nfds,
 		  Sbx__ErrorCode *code, char *err, size_t errlen);
