@@ -7,30 +7,23 @@
 # without the credential, saying so; a client that leaves while its run
 # waits takes the command (and the daemon's fds for it) with it.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
-. "$HERE/inspect-lib.sh"
-REAL=gho_$(head -c 1024 /dev/urandom | tr -dc 'A-Za-z0-9' | head -c 36)
-[ ${#REAL} = 40 ] || skip "cannot make a token"
-mkdir -m 777 "$T/out"
+. "$HERE/cred-lib.sh"
+make_token REAL gho_ 36
 mkfifo -m 666 "$T/fifo"
 # block.sh: each start is a line of out/starts; it prints what the test
 # writes into the fifo, once the test does.
-printf '#!/bin/sh\necho $$ >>"%s/out/starts"\nexec cat "%s/fifo"\n' \
-	"$T" "$T" >"$T/block.sh"
+cred_script block.sh "echo \$\$ >>\"$T/out/starts\"" "exec cat \"$T/fifo\""
 # hang.sh: a child in its process group, and neither ever ends.
-printf '#!/bin/sh\nsleep 600 &\necho $! >"%s/out/child.pid"\necho $$ >"%s/out/hang.pid"\nwait\n' \
-	"$T" "$T" >"$T/hang.sh"
-chmod 755 "$T" "$T/block.sh" "$T/hang.sh"
-start_server api http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
-API=$SRV_PORT
+cred_script hang.sh "sleep 600 &" "echo \$! >\"$T/out/child.pid\"" \
+	"echo \$\$ >\"$T/out/hang.pid\"" wait
+start_api
 cred_policy() { # cred_policy ID SCRIPT
-	printf '{"network": {"allowedDomains": ["l7.test", "127.0.0.1:%s"],
+	printf '{"network": {"allowedDomains": [%s],
 	  "credentials": [{"id": "%s", "command": ["%s"], "hosts": ["l7.test:%s"],
 	                   "format": "Bearer {}"}]},
-	  "filesystem": {"denyRead": ["%s/out"]}}' "$API" "$1" "$T/$2" "$API" "$T"
+	  "filesystem": {"denyRead": ["%s/out"]}}' "$ALLOW" "$1" "$T/$2" "$API" "$T"
 }
-start_proxy_daemon "$(cred_policy slow block.sh)" "$HOSTS" --upstream-ca "$T/corp.pem"
-cd "$WS"
+start_cred_daemon "$(cred_policy slow block.sh)"
 export SBX_CONNECT_TIMEOUT=30
 # gone PID: no such process, or a zombie (whoever reaps it).
 gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat"; }
@@ -89,7 +82,7 @@ check "the value is not in sbxd's log" bash -c "! grep -aq '$REAL' '$T/sbxd.log'
 # Past its 3 s the command's whole process group is killed, and the run
 # starts without the credential, saying why.
 rm -f "$T/policy.json" "$T/hosts"
-start_proxy_daemon "$(cred_policy stuck hang.sh)" "$HOSTS" --upstream-ca "$T/corp.pem"
+start_cred_daemon "$(cred_policy stuck hang.sh)"
 # Without a credential for it the host is not inspected: -k, as the
 # sandbox does not know the test's CA.
 sbx run -- curl -ksS -o /dev/null "https://l7.test:$API/headers" 2>"$T/err"
