@@ -240,6 +240,11 @@ start(struct credcmd *k, char *const *argv, const char *path,
 		r = -errno;
 		goto out;
 	}
+	/* The child makes its group too, but maybe only after a kill of
+	 * the group (its client gone at once, the daemon stopping) has
+	 * missed it: it would then run on unwatched. Set from both sides,
+	 * the group exists before anything can signal it. */
+	setpgid(k->pid, k->pid);
 	k->out = p[0];
 	p[0] = -1;
 	fcntl(k->out, F_SETFL, O_NONBLOCK);

@@ -1,0 +1,31 @@
+#!/bin/bash
+# Clients that leave just as their run's credential command is forked:
+# the command must go with them (its whole process group killed), not
+# live on past its 3 s; and the daemon must still stop.
+. "$(dirname "$0")/lib.sh"
+. "$HERE/cred-lib.sh"
+cred_script forever.sh "exec sleep 600"
+start_api
+start_cred_daemon "$(printf '{"network": {"allowedDomains": [%s],
+  "credentials": [{"id": "fv", "command": ["%s"], "hosts": ["l7.test:%s"],
+                   "format": "Bearer {}"}]}}' "$ALLOW" "$T/forever.sh" "$API")"
+export SBXD_LOG="$T/sbxd.log"
+N=40
+out=$("$PY" "$HERE/credhold.py" "$SOCK" "$WS" leave $N)
+expect_eq "the clients ran and left" "$out" "left $N"
+started=$(grep -c "its run waits for the command of credential fv" "$T/sbxd.log")
+killed() { [ "$(grep -c "credential fv: its command killed: no run waits for it" "$T/sbxd.log")" = "$started" ]; }
+wait_for "every command started killed as its client left ($started)" killed
+# A command that escaped is a child of the daemon still, its sleep.
+wait_for "none of the commands left running" bash -c "! pgrep -P $DPID -x sleep >/dev/null" || {
+	ps -o pid,pgid,etimes,args --ppid "$DPID" >&2
+	pgrep -P "$DPID" -x sleep | xargs -r kill -KILL
+}
+kill -TERM "$DPID"
+if timeout 20 tail --pid="$DPID" -f /dev/null; then
+	ok "the daemon stopped"
+else
+	fail "the daemon did not stop (waiting for a command it missed)"
+	pgrep -P "$DPID" -x sleep | xargs -r kill -KILL
+fi
+done_test
