@@ -50,6 +50,18 @@ struct credcmd {
 
 static struct credcmd *cmds;
 
+/* The processes of cmds not reaped yet. */
+static unsigned
+running(void)
+{
+	const struct credcmd *k;
+	unsigned n = 0;
+
+	for (k = cmds; k; k = k->next)
+		n += !k->exited;
+	return n;
+}
+
 /* The child: stdin and stderr /dev/null, stdout the pipe, its own process
  * group (killed whole), the user for real, a clean environment. */
 static void __attribute__((noreturn))
@@ -335,7 +347,11 @@ credcmd_run(char *const *argv, const char *path, const char *home,
 			break;
 	if (k)
 		free(key);
-	else if (!(k = spawn(key, keylen, argv, path, home, &r))) {
+	else if (running() >= CREDCMD_MAX) {
+		free(key);
+		free(w);
+		return -EAGAIN;
+	} else if (!(k = spawn(key, keylen, argv, path, home, &r))) {
 		free(w);
 		return r;
 	}

@@ -9,6 +9,11 @@
  * waits for it before it starts, and clients give up on an answer after
  * 5 s by default, so well under that. */
 #define CREDCMD_MS 3000
+/* Commands running (or killed and not yet reaped) at once: each is a
+ * process the daemon forked, which a client asks for with every run it
+ * sends (a PATH of its own is a command of its own), so there is a bound
+ * past which a run is refused until some end. */
+#define CREDCMD_MAX 32
 
 struct credcmd_waiter;
 
@@ -26,7 +31,8 @@ typedef void (*credcmd_fn)(void *arg, int r, const char *value);
  * group, stdin and stderr /dev/null, an environment of PATH and HOME
  * only, home NULL for none), or joins the run of the same argv, PATH and
  * HOME already going. *out: this waiter, for credcmd_cancel until done
- * is called. 0 or -errno.
+ * is called. 0 or -errno: -EAGAIN when CREDCMD_MAX commands run already
+ * (joining one is always possible).
  */
 int credcmd_run(char *const *argv, const char *path, const char *home,
     credcmd_fn done, void *arg, struct credcmd_waiter **out);

@@ -44,6 +44,21 @@ struct cred_wait {
 
 static struct cred_wait *waits;
 
+/* Runs held for their commands at once, all clients together: each
+ * holds its frame (up to a MiB) and its fds until its commands are in. */
+#define CRED_HELD_MAX 64
+
+static unsigned
+held(void)
+{
+	const struct cred_wait *w;
+	unsigned n = 0;
+
+	for (w = waits; w; w = w->next)
+		n += w->left > 0;
+	return n;
+}
+
 /* A credential's file, read with the user's rights (the first
  * size - 1 bytes, NUL-ended): its length, or -errno. */
 static int
@@ -222,6 +237,9 @@ wait_start(struct cred_wait *w, const struct policy *p, char *const *env,
 		sl->r = credcmd_run(pc->command, path ? path :
 		    "/usr/local/bin:/usr/bin:/bin", env_value(env, nenv,
 		    "HOME"), slot_done, sl, &sl->w);
+		if (sl->r == -EAGAIN)
+			return -EAGAIN; /* the run is refused, not started
+					 * without the credential */
 		if (sl->r == 0) {
 			w->left++;
 			log_info("client pid %d: its run waits for the command "
@@ -256,6 +274,8 @@ cred_wait(struct conn *c, const struct policy *p, char *const *env,
 	if (w && w->req == c->req && !w->left && all_in(w, p))
 		return 0;
 	wait_free(w);
+	if (held() >= CRED_HELD_MAX)
+		return -EBUSY;
 	if (!(w = calloc(1, sizeof(*w))))
 		return -ENOMEM;
 	w->c = c;
@@ -289,7 +309,15 @@ session_cred_policy(struct conn *c, const Sbx__RunRequest *req,
 	if (r == 0) {
 		r = cred_wait(c, *pol, req->env, req->n_env, fds,
 		    resident ? 0 : nfds);
-		if (r < 0 && r != -EINPROGRESS)
+		if (r == -EAGAIN || r == -EBUSY) {
+			snprintf(err, errlen, "credential commands: %s (at "
+			    "most %d at once); retry once some are done",
+			    r == -EAGAIN ? "too many running" :
+			    "too many runs waiting for theirs", r == -EAGAIN ?
+			    CREDCMD_MAX : CRED_HELD_MAX);
+			log_warn("client pid %d: run refused: %s",
+			    (int)c->pid, err);
+		} else if (r < 0 && r != -EINPROGRESS)
 			snprintf(err, errlen, "credential commands: %s",
 			    strerror(-r));
 	}

@@ -44,3 +44,11 @@ cred_script() {
 	{ echo '#!/bin/sh'; printf '%s\n' "$@"; } >"$T/$name"
 	chmod 755 "$T" "$T/$name"
 }
+
+# command_policy ID SCRIPT: a user layer whose one credential, ID, is
+# what $T/SCRIPT prints, for l7.test at $API (start_api first).
+command_policy() {
+	printf '{"network": {"allowedDomains": [%s],
+	  "credentials": [{"id": "%s", "command": ["%s"], "hosts": ["l7.test:%s"],
+	                   "format": "Bearer {}"}]}}' "$ALLOW" "$1" "$T/$2" "$API"
+}

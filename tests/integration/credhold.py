@@ -9,7 +9,7 @@ import os
 import select
 import sys
 
-from protoclient import ERROR, RUN, Conn, decode, first, run_body
+from protoclient import RUN, Conn, run_body, until_exit
 from pbwire import field as ld
 
 LOG = os.environ.get("SBXD_LOG", "")
@@ -20,39 +20,22 @@ def run(ws, i):
                                        % i)
 
 
+def burst(sock, ws, n, shared=""):
+    """n clients (said hello first), then a run from each at once, each
+    with a PATH of its own unless shared; prints how each ended, in the
+    order of the clients."""
+    conns = [Conn(sock) for _ in range(int(n))]
+    for i, c in enumerate(conns):
+        c.send(RUN, run(ws, 0 if shared else i), 1)
+    for i, c in enumerate(conns):
+        print("client %d: " % i, end="")
+        until_exit(c, 1)
+        c.close()
+
+
 def waiting():
     with open(LOG, "rb") as f:
         return f.read().count(b"its run waits for the command")
-
-
-def hold(sock, ws, n):
-    """n clients, each with a run that waits (or is refused: said, with
-    the error); then, once a line comes on stdin, they all leave."""
-    conns, held = [], 0
-    for i in range(int(n)):
-        c = Conn(sock)
-        conns.append(c)
-        base = waiting()
-        c.send(RUN, run(ws, i), 1)
-        # Held (its wait logged) or answered (an error).
-        while True:
-            r, _, _ = select.select([c.s], [], [], 0.01)
-            if r:
-                kind, _, body = c.recv()
-                if kind == ERROR:
-                    print("refused %d: %s" % (i, first(decode(body), 2,
-                                                       b"").decode()))
-                else:
-                    print("answered %d: %s" % (i, kind))
-                break
-            if waiting() > base:
-                held += 1
-                break
-    print("held %d" % held)
-    sys.stdout.flush()
-    sys.stdin.readline()
-    for c in conns:
-        c.close()
 
 
 def leave(sock, ws, n):

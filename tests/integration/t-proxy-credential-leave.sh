@@ -6,9 +6,7 @@
 . "$HERE/cred-lib.sh"
 cred_script forever.sh "exec sleep 600"
 start_api
-start_cred_daemon "$(printf '{"network": {"allowedDomains": [%s],
-  "credentials": [{"id": "fv", "command": ["%s"], "hosts": ["l7.test:%s"],
-                   "format": "Bearer {}"}]}}' "$ALLOW" "$T/forever.sh" "$API")"
+start_cred_daemon "$(command_policy fv forever.sh)"
 export SBXD_LOG="$T/sbxd.log"
 N=40
 out=$("$PY" "$HERE/credhold.py" "$SOCK" "$WS" leave $N)
