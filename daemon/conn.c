@@ -535,6 +535,10 @@ conn_resume_cb(evutil_socket_t fd, short what, void *arg)
 	dispatch(c, env);
 	c->cur = NULL;
 	wire_envelope_free(env);
+	/* Whether the run started or failed on the way (its workspace gone
+	 * meanwhile, say), nothing of the results outlives this dispatch. */
+	if (!c->held)
+		session_cred_done(c);
 	if (c->held || c->dead || c->read_paused || c->read_eof)
 		return;
 	event_add(c->rev, NULL);

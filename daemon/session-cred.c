@@ -18,6 +18,7 @@
 #include "daemon/policy/watch.h"
 #include "daemon/proxy/cred.h"
 #include "daemon/session-int.h"
+#include "daemon/session.h"
 #include "daemon/usercred.h"
 
 /* One command credential of a held run: what it waits for, then its

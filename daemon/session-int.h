@@ -241,8 +241,6 @@ int session_cred_read(const struct policy_cred *pc, char *const *env,
 int session_cred_policy(struct conn *c, const Sbx__RunRequest *req,
     const struct policy *request, bool resident, int *fds, int nfds,
     struct policy **pol, char *err, size_t errlen);
-/* The results were taken (or the run failed): wiped. */
-void session_cred_done(struct conn *c);
 /* c left: its wait goes, and a command nobody else waits for is killed. */
 void session_cred_conn_gone(struct conn *c);
 

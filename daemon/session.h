@@ -41,6 +41,11 @@ unsigned session_conn_count(const struct conn *c);
 void session_conn_gone(struct conn *c);
 void session_conn_drained(struct conn *c, size_t pending);
 void session_conn_eof(struct conn *c);
+/* c's run took its command credentials' results, or its request, held
+ * for them, was dispatched again and not held anew (whatever came of
+ * it): the results are wiped, and a later request of c, even under the
+ * same id, runs the commands again (session-cred.c). */
+void session_cred_done(struct conn *c);
 /* Attach: s goes to c's request c->req; Attached, the ring, stdin credit
  * (credit: the client asked for it), and the end if it has come, are
  * sent. -EBUSY: another client has it. */

@@ -33,6 +33,17 @@ def burst(sock, ws, n, shared=""):
         c.close()
 
 
+def again(sock, ws):
+    """A run, then (once a line comes on stdin) another under the same
+    request id on the same connection; how each ended."""
+    c = Conn(sock)
+    for _ in range(2):
+        c.send(RUN, run_body(ws, ["true"]), 1)
+        until_exit(c, 1)
+        sys.stdout.flush()
+        sys.stdin.readline()
+
+
 def waiting():
     with open(LOG, "rb") as f:
         return f.read().count(b"its run waits for the command")
