@@ -7,10 +7,11 @@ share a command. Prints one line per fact it observed.
 Usage: credhold.py SOCKET WORKSPACE SCENARIO [ARGS...]"""
 import os
 import select
+import socket
 import sys
 
-from protoclient import RUN, Conn, run_body, until_exit
-from pbwire import field as ld
+from protoclient import RUN, Conn, env, run_body, until_exit
+from pbwire import field as ld, vfield as vi
 
 LOG = os.environ.get("SBXD_LOG", "")
 
@@ -42,6 +43,40 @@ def again(sock, ws):
         until_exit(c, 1)
         sys.stdout.flush()
         sys.stdin.readline()
+
+
+def fds(sock, ws, how):
+    """A run in fd-passing mode, its stdout and stderr one pipe's writing
+    end (stdin /dev/null), ours closed once sent; how: "leave" once its
+    run waits, or "stay" to its end. Prints what the pipe gave until
+    its end: the end comes only once every copy the daemon held is
+    closed."""
+    r, w = os.pipe()
+    null = os.open("/dev/null", os.O_RDONLY)
+    c = Conn(sock)
+    base = waiting()
+    body = (ld(1, b"echo") + ld(1, b"out") + ld(3, ws.encode()) +
+            ld(4, ws.encode()) + vi(5, 1) + vi(9, 3))
+    socket.send_fds(c.s, [env(RUN, body, 1)], [null, w, w])
+    os.close(w)
+    os.close(null)
+    if how == "leave":
+        while waiting() == base:
+            select.select([], [], [], 0.01)
+        c.close()
+    else:
+        until_exit(c, 1, show=False)
+    data = b""
+    while True:
+        ready, _, _ = select.select([r], [], [], 20)
+        if not ready:
+            print("no end of the pipe")
+            return
+        chunk = os.read(r, 4096)
+        if not chunk:
+            break
+        data += chunk
+    print("pipe gave %r, then its end" % data.decode())
 
 
 def waiting():
