@@ -61,18 +61,27 @@ say(struct ask *a, const char *s)
 		return;
 }
 
+void
+ask_decision(Sbx__Envelope *env, Sbx__ApprovalDecision *d, uint64_t id,
+	     Sbx__ApprovalAnswer ans, const char *reason)
+{
+	sbx__envelope__init(env);
+	sbx__approval_decision__init(d);
+	d->request_id = id;
+	d->answer = ans;
+	d->reason = (char *)reason;
+	env->msg_case = SBX__ENVELOPE__MSG_APPROVAL_DECISION;
+	env->approval_decision = d;
+}
+
 static void
 answer(struct ask *a, uint64_t id, Sbx__ApprovalAnswer ans,
        const char *reason)
 {
-	Sbx__Envelope env = SBX__ENVELOPE__INIT;
-	Sbx__ApprovalDecision d = SBX__APPROVAL_DECISION__INIT;
+	Sbx__Envelope env;
+	Sbx__ApprovalDecision d;
 
-	d.request_id = id;
-	d.answer = ans;
-	d.reason = (char *)reason;
-	env.msg_case = SBX__ENVELOPE__MSG_APPROVAL_DECISION;
-	env.approval_decision = &d;
+	ask_decision(&env, &d, id, ans, reason);
 	a->hooks.send(a->hooks.arg, &env);
 }
 

@@ -23,6 +23,12 @@ struct ask_hooks {
 	void (*hold)(void *arg, bool hold);
 };
 
+/* *env, a frame answering approval request id (d holds its decision;
+ * reason is borrowed, NULL for none): every client that answers builds
+ * its frame here, the prompt and the MCP server alike. */
+void ask_decision(Sbx__Envelope *env, Sbx__ApprovalDecision *d, uint64_t id,
+		  Sbx__ApprovalAnswer ans, const char *reason);
+
 struct ask *ask_new(struct event_base *base, enum ask_mode mode,
 		    const struct ask_hooks *hooks);
 /* One request; answered now or queued behind the prompt on screen. */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "client/cmd.h"
+#include "client/file.h"
 #include "client/mcp-rpc.h"
 #include "client/mcp.h"
 
@@ -35,29 +36,14 @@ struct loop {
 };
 
 static void
-write_all(int fd, const char *p, size_t n)
-{
-	ssize_t w;
-
-	while (n > 0) {
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return; /* the client is gone; stdin's end follows */
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-static void
 send_hook(void *arg, const json_t *msg)
 {
 	size_t len;
 	char *line = mcp_rpc_line(msg, &len);
 
+	/* A failed write: the client is gone, and stdin's end follows. */
 	if (line)
-		write_all(1, line, len);
+		(void)file_write_all(1, line, len);
 	free(line);
 }
 

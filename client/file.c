@@ -54,24 +54,31 @@ file_read(const char *path, size_t max, char **buf, size_t *len)
 	return 0;
 }
 
+int
+file_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t k;
+
+	while (len > 0) {
+		k = write(fd, p, len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -EPIPE;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
 static int
 write_close(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
-	size_t off = 0;
-	ssize_t k;
-	int r = 0;
+	int r = file_write_all(fd, buf, len);
 
-	while (off < len) {
-		k = write(fd, p + off, len - off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			r = -errno;
-			break;
-		}
-		off += (size_t)k;
-	}
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
 	return r;

@@ -1,5 +1,6 @@
 /* Whole files for the verbs that take or make them (policies, keys,
- * signatures): bounded reads, and writes that never clobber. */
+ * signatures): bounded reads, writes that never clobber, and whole
+ * buffers to an fd. */
 #ifndef SBX_FILE_H
 #define SBX_FILE_H
 
@@ -14,6 +15,11 @@ int file_read(const char *path, size_t max, char **buf, size_t *len);
  * symlink) and writes all of buf. Prints a message on failure. */
 int file_write_new(const char *path, mode_t mode, const void *buf,
 		   size_t len);
+
+/* Writes all of buf to fd, again after EINTR and short writes: 0, or
+ * -errno (-EPIPE when fd takes nothing). Callers that relay to a reader
+ * who may be gone (a closed pipe) drop what is left on failure. */
+int file_write_all(int fd, const void *buf, size_t len);
 
 /* Writes buf to a temp file beside path and renames it over path. */
 int file_replace(const char *path, mode_t mode, const void *buf, size_t len);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "client/ask.h"
 #include "client/mcp-rpc.h"
 #include "client/mcp.h"
 #include "proto/blocked.h"
@@ -47,14 +48,10 @@ static void
 decide(struct mcp_ask *a, uint64_t op, uint64_t req, Sbx__ApprovalAnswer ans,
        const char *reason)
 {
-	Sbx__Envelope env = SBX__ENVELOPE__INIT;
-	Sbx__ApprovalDecision d = SBX__APPROVAL_DECISION__INIT;
+	Sbx__Envelope env;
+	Sbx__ApprovalDecision d;
 
-	d.request_id = req;
-	d.answer = ans;
-	d.reason = (char *)reason;
-	env.msg_case = SBX__ENVELOPE__MSG_APPROVAL_DECISION;
-	env.approval_decision = &d;
+	ask_decision(&env, &d, req, ans, reason);
 	mcp_daemon_send(a->m->d, &env, op);
 }
 

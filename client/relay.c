@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "client/ask.h"
+#include "client/file.h"
 #include "client/relay.h"
 #include "client/tty.h"
 #include "client/blocked.h"
@@ -39,22 +40,6 @@ struct relay {
 static const int relayed_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
 				    SIGUSR1, SIGUSR2, SIGALRM, SIGWINCH,
 				    SIGTSTP, SIGCONT };
-
-static void
-write_all(int fd, const uint8_t *p, size_t n)
-{
-	ssize_t w;
-
-	while (n > 0) {
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return; /* reader gone: drop, like a closed pipe */
-		p += w;
-		n -= (size_t)w;
-	}
-}
 
 /* Reading stdin goes on when nothing holds it back: the socket's queue,
  * a prompt on the terminal, the daemon's credit. */
@@ -139,8 +124,10 @@ handle_frame(struct relay *r, const Sbx__Envelope *env)
 	case SBX__ENVELOPE__MSG_ATTACHED:
 		break;
 	case SBX__ENVELOPE__MSG_OUTPUT:
-		write_all(env->output->stream == 2 ? 2 : 1,
-			  env->output->data.data, env->output->data.len);
+		/* A reader gone drops the rest, like a closed pipe. */
+		(void)file_write_all(env->output->stream == 2 ? 2 : 1,
+				     env->output->data.data,
+				     env->output->data.len);
 		break;
 	case SBX__ENVELOPE__MSG_EXIT_STATUS:
 		tty_restore();
@@ -278,7 +265,7 @@ stdin_eof(struct relay *r)
 		/* Piped input ran out: the pty's EOF character. A terminal
 		 * never reaches here in raw mode. */
 		if (!isatty(0))
-			write_all(r->o->master, &eot, 1);
+			(void)file_write_all(r->o->master, &eot, 1);
 		return;
 	}
 	env.msg_case = SBX__ENVELOPE__MSG_STDIN_CLOSE;
@@ -314,7 +301,7 @@ stdin_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	if (r->o->master >= 0)
-		write_all(r->o->master, buf, (size_t)n);
+		(void)file_write_all(r->o->master, buf, (size_t)n);
 	else {
 		Sbx__Envelope env = SBX__ENVELOPE__INIT;
 		Sbx__StdinData sd = SBX__STDIN_DATA__INIT;
@@ -346,7 +333,7 @@ master_cb(evutil_socket_t fd, short what, void *arg)
 		event_del(r->master_ev);
 		return;
 	}
-	write_all(1, buf, (size_t)n);
+	(void)file_write_all(1, buf, (size_t)n);
 }
 
 /* What the sandbox wrote to the pty before it died is still in the pty:
@@ -361,7 +348,7 @@ drain_master(int m)
 	while ((n = read(m, buf, sizeof(buf))) > 0 ||
 	       (n < 0 && errno == EINTR))
 		if (n > 0)
-			write_all(1, buf, (size_t)n);
+			(void)file_write_all(1, buf, (size_t)n);
 }
 
 static void

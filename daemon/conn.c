@@ -38,6 +38,7 @@ static unsigned frame_timeout_ms = CONN_FRAME_TIMEOUT_MS;
 static void conn_read_cb(evutil_socket_t fd, short what, void *arg);
 static void conn_write_cb(evutil_socket_t fd, short what, void *arg);
 static void conn_frame_late(evutil_socket_t fd, short what, void *arg);
+static void conn_resume_cb(evutil_socket_t fd, short what, void *arg);
 
 void
 conn_on_request(void (*fn)(struct conn *c, const Sbx__Envelope *env))
@@ -66,6 +67,11 @@ conn_free_cb(evutil_socket_t fd, short what, void *arg)
 		close(c->hup_fd);
 	for (i = 0; i < c->nfds; i++)
 		close(c->fds[i]);
+	for (i = 0; i < c->nheld; i++)
+		close(c->held_fds[i]);
+	free(c->held);
+	if (c->resume_ev)
+		event_free(c->resume_ev);
 	event_free(c->rev);
 	event_free(c->wev);
 	event_free(c->free_ev);
@@ -286,24 +292,34 @@ conn_hup_cb(evutil_socket_t fd, short what, void *arg)
  * connection, which stays for their output and exit status. An epoll
  * set watching for nothing reports EPOLLHUP alone: the full close. */
 static int
-conn_half_close(struct conn *c)
+conn_watch_hup(struct conn *c)
 {
 	struct epoll_event ev = { .events = 0 };
 
+	if (c->hup_ev)
+		return 0;
+	if (c->hup_fd < 0 &&
+	    (c->hup_fd = epoll_create1(EPOLL_CLOEXEC)) < 0)
+		return -errno;
+	if (epoll_ctl(c->hup_fd, EPOLL_CTL_ADD, c->fd, &ev) < 0 &&
+	    errno != EEXIST)
+		return -errno;
+	c->hup_ev = event_new(sbxd.base, c->hup_fd, EV_READ, conn_hup_cb, c);
+	if (!c->hup_ev || event_add(c->hup_ev, NULL) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int
+conn_half_close(struct conn *c)
+{
 	c->read_eof = true;
 	event_del(c->rev);
 	event_del(c->frame_ev);
 	session_conn_eof(c);
 	if (!conn_busy(c))
 		return -ENOTCONN; /* closed now, as a close would be */
-	c->hup_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (c->hup_fd < 0 ||
-	    epoll_ctl(c->hup_fd, EPOLL_CTL_ADD, c->fd, &ev) < 0)
-		return -errno;
-	c->hup_ev = event_new(sbxd.base, c->hup_fd, EV_READ, conn_hup_cb, c);
-	if (!c->hup_ev || event_add(c->hup_ev, NULL) < 0)
-		return -ENOMEM;
-	return 0;
+	return conn_watch_hup(c);
 }
 
 int
@@ -365,7 +381,10 @@ conn_pause_read(struct conn *c, bool pause)
 		return;
 	c->read_paused = pause;
 	/* While the daemon does not read, the client cannot finish its
-	 * frame: the deadline starts again when reading does. */
+	 * frame: the deadline starts again when reading does. A held
+	 * request keeps reading off until it is dispatched again. */
+	if (c->held)
+		return;
 	if (pause) {
 		event_del(c->rev);
 		event_del(c->frame_ev);
@@ -410,7 +429,7 @@ conn_close_all(void)
 static void
 conn_process(struct conn *c)
 {
-	while (!c->dead && !c->read_paused) {
+	while (!c->dead && !c->read_paused && !c->held) {
 		size_t avail = evbuffer_get_length(c->in), flen;
 		uint8_t *p = evbuffer_pullup(c->in, avail < WIRE_HEADER ?
 						 (ssize_t)avail : WIRE_HEADER);
@@ -442,9 +461,90 @@ conn_process(struct conn *c)
 				  "undecodable frame");
 			return;
 		}
+		c->cur = env;
 		dispatch(c, env);
+		c->cur = NULL;
 		wire_envelope_free(env);
 	}
+}
+
+int
+conn_hold(struct conn *c, const int *fds, int nfds)
+{
+	uint8_t *buf;
+	size_t len;
+	int r;
+
+	if (!c->cur || c->held || c->dead)
+		return -EINVAL;
+	if (!c->resume_ev &&
+	    !(c->resume_ev = event_new(sbxd.base, -1, 0, conn_resume_cb, c)))
+		return -ENOMEM;
+	if ((r = wire_encode(c->cur, &buf, &len)) < 0)
+		return r;
+	/* Not reading, the close of the peer would go unseen until the
+	 * request is dispatched again. */
+	if ((r = conn_watch_hup(c)) < 0) {
+		free(buf);
+		return r;
+	}
+	c->held = buf;
+	c->held_len = len;
+	memcpy(c->held_fds, fds, sizeof(int) * (size_t)nfds);
+	c->nheld = nfds;
+	event_del(c->rev);
+	event_del(c->frame_ev);
+	return 0;
+}
+
+void
+conn_resume(struct conn *c)
+{
+	if (c->held && !c->dead)
+		event_active(c->resume_ev, EV_TIMEOUT, 0);
+}
+
+/* The held request once more, its fds ahead of any a later frame brought;
+ * then reading goes on unless the request was held again. */
+static void
+conn_resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	Sbx__Envelope *env;
+	uint8_t *buf = c->held;
+	int r, i;
+
+	c->held = NULL;
+	r = c->dead ? -EPIPE : c->nfds + c->nheld > FDPASS_MAX ?
+	    -ETOOMANYREFS : wire_decode(buf + WIRE_HEADER,
+	    c->held_len - WIRE_HEADER, &env);
+	free(buf);
+	if (r < 0) {
+		for (i = 0; i < c->nheld; i++)
+			close(c->held_fds[i]);
+		c->nheld = 0;
+		conn_fail(c, SBX__ERROR_CODE__ERROR_CODE_INTERNAL,
+			  "a held request could not be taken up again");
+		return;
+	}
+	memmove(c->fds + c->nheld, c->fds, sizeof(int) * (size_t)c->nfds);
+	memcpy(c->fds, c->held_fds, sizeof(int) * (size_t)c->nheld);
+	c->nfds += c->nheld;
+	c->nheld = 0;
+	c->cur = env;
+	dispatch(c, env);
+	c->cur = NULL;
+	wire_envelope_free(env);
+	/* Whether the run started or failed on the way (its workspace gone
+	 * meanwhile, say), nothing of the results outlives this dispatch. */
+	if (!c->held)
+		session_cred_done(c);
+	if (c->held || c->dead || c->read_paused || c->read_eof)
+		return;
+	event_add(c->rev, NULL);
+	event_active(c->rev, EV_READ, 0); /* frames may be buffered */
+	if (c->partial)
+		frame_deadline(c);
 }
 
 static void
@@ -455,7 +555,7 @@ conn_read_cb(evutil_socket_t fd, short what, void *arg)
 	int fds[FDPASS_MAX], nfds = 0, i;
 	ssize_t n;
 
-	if (c->read_paused || c->dead || c->read_eof)
+	if (c->read_paused || c->dead || c->read_eof || c->held)
 		return;
 	n = fdpass_recv(fd, buf, sizeof(buf), fds, &nfds, FDPASS_MAX);
 	for (i = 0; i < nfds; i++) {
@@ -478,7 +578,7 @@ conn_read_cb(evutil_socket_t fd, short what, void *arg)
 		 * (held while reading was paused); the end is read again
 		 * once reading resumes. */
 		conn_process(c);
-		if (c->dead || c->read_paused)
+		if (c->dead || c->read_paused || c->held)
 			return;
 		if (evbuffer_get_length(c->in) > 0) {
 			/* Half-closed mid-frame: say so; the peer may

@@ -41,6 +41,12 @@ struct conn {
 	uint64_t ended[CONN_ENDED];
 	unsigned nended;
 	char name[64];             /* Hello.client_name, cut; "" if none */
+	const Sbx__Envelope *cur;  /* the request being dispatched, or NULL */
+	uint8_t *held;             /* a held request's frame (conn_hold) */
+	size_t held_len;
+	int held_fds[FDPASS_MAX];
+	int nheld;
+	struct event *resume_ev;
 	struct conn *next;
 };
 
@@ -88,6 +94,15 @@ bool conn_op_was(const struct conn *c, uint64_t id);
 int conn_take_fds(struct conn *c, int n, int *fds);
 
 void conn_pause_read(struct conn *c, bool pause);
+/*
+ * The request being dispatched waits for something the loop brings (a
+ * credential's command): its frame is kept with fds (which c now owns),
+ * nothing more of c is read, and a full close of the peer is still seen.
+ * conn_resume dispatches it again from a fresh event, then reading goes
+ * on. 0 or -errno (nothing held; the fds are the caller's still).
+ */
+int conn_hold(struct conn *c, const int *fds, int nfds);
+void conn_resume(struct conn *c);
 /* The deadline of a frame in progress (tests shorten it). */
 void conn_set_frame_timeout(unsigned ms);
 size_t conn_out_pending(const struct conn *c);

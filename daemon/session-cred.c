@@ -1,30 +1,64 @@
-/* Reading a run's file and command credentials as the served user; the values are never logged. */
+/* A run's file and command credentials, read as the served user: a run whose commands are not in yet is held until they are; the values are never logged. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "daemon/conn.h"
+#include "daemon/credcmd.h"
 #include "daemon/log.h"
+#include "daemon/policy/policy.h"
+#include "daemon/policy/reqrule.h"
+#include "daemon/policy/store.h"
+#include "daemon/policy/watch.h"
 #include "daemon/proxy/cred.h"
 #include "daemon/session-int.h"
+#include "daemon/session.h"
 #include "daemon/usercred.h"
 
-/* How long a credential's command may take: the run's start (and the
- * daemon's loop) waits for it, and clients give up on an answer after
- * 5 s by default, so well under that. */
-#define CRED_COMMAND_MS 3000
+/* One command credential of a held run: what it waits for, then its
+ * result (r: the value's length or -errno). */
+struct cred_slot {
+	struct cred_wait *wait;
+	char *key;		/* the credential's id and argv, NUL-ended */
+	size_t keylen;
+	struct credcmd_waiter *w;	/* NULL once in */
+	int r;
+	char value[POLICY_CRED_MAX + 2];
+};
 
-extern char **environ;
+/* A connection's request held for its command credentials (its reading
+ * pauses meanwhile, so one at a time), and then the results its second
+ * dispatch takes. */
+struct cred_wait {
+	struct conn *c;
+	uint64_t req;
+	struct cred_slot *v;
+	size_t n, left;
+	struct cred_wait *next;
+};
+
+static struct cred_wait *waits;
+
+/* Runs held for their commands at once, all clients together: each
+ * holds its frame (up to a MiB) and its fds until its commands are in. */
+#define CRED_HELD_MAX 64
+
+static unsigned
+held(void)
+{
+	const struct cred_wait *w;
+	unsigned n = 0;
+
+	for (w = waits; w; w = w->next)
+		n += w->left > 0;
+	return n;
+}
 
 /* A credential's file, read with the user's rights (the first
  * size - 1 bytes, NUL-ended): its length, or -errno. */
@@ -61,131 +95,6 @@ env_value(char *const *env, size_t nenv, const char *name)
 	return NULL;
 }
 
-/* The child: stdin and stderr /dev/null, stdout the pipe, its own process
- * group (killed whole on timeout), the user for real, a clean environment. */
-static void __attribute__((noreturn))
-command_child(char *const *argv, char **cenv, int out, int null)
-{
-	sigset_t none;
-
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	setpgid(0, 0);
-	if (dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(null, 2) < 0 ||
-	    usercred_become() < 0)
-		_exit(126);
-	/* execvp looks the program up in the PATH of environ. */
-	environ = cenv;
-	execvp(argv[0], argv);
-	_exit(127);
-}
-
-static long
-ms_left(const struct timespec *end)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (end->tv_sec - now.tv_sec) * 1000 +
-	    (end->tv_nsec - now.tv_nsec) / 1000000;
-}
-
-/*
- * What pc's command prints (the first size - 1 bytes), run outside the
- * sandbox as the user with only PATH and HOME from the run's client
- * environment. Synchronous but bounded: after CRED_COMMAND_MS its process
- * group is killed. Its length, -ETIMEDOUT, -ENOEXEC (could not run),
- * -EIO (failed) or -ENODATA (an empty first line).
- */
-static int
-cred_command(const struct policy_cred *pc, char *const *env, size_t nenv,
-    char *buf, size_t size)
-{
-	const char *path = env_value(env, nenv, "PATH");
-	const char *home = env_value(env, nenv, "HOME");
-	char *cenv[3] = { NULL, NULL, NULL };
-	struct pollfd pf[2];
-	struct timespec end;
-	size_t len = 0;
-	ssize_t n;
-	int p[2], null, pidfd, st = 0, r = -ENOMEM, exited = 0, eof = 0;
-	long left;
-	pid_t pid;
-
-	if (asprintf(&cenv[0], "PATH=%s", path ? path :
-	    "/usr/local/bin:/usr/bin:/bin") < 0 ||
-	    (home && asprintf(&cenv[1], "HOME=%s", home) < 0))
-		goto out;
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		r = -errno;
-		goto out;
-	}
-	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0) {
-		r = -errno;
-		close(p[0]);
-		close(p[1]);
-		goto out;
-	}
-	pid = fork();
-	if (pid == 0)
-		command_child(pc->command, cenv, p[1], null);
-	close(p[1]);
-	close(null);
-	if (pid < 0) {
-		r = -errno;
-		close(p[0]);
-		goto out;
-	}
-	pf[0] = (struct pollfd){ .fd = p[0], .events = POLLIN };
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	pf[1] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += CRED_COMMAND_MS / 1000;
-	while (!(eof && (exited || pidfd < 0)) &&
-	    (left = ms_left(&end)) > 0) {
-		pf[0].fd = eof ? -1 : p[0];
-		if (poll(pf, 2, (int)left) < 0 && errno != EINTR)
-			break;
-		if (pf[1].revents)
-			exited = 1, pf[1].fd = -1;
-		if (!eof && pf[0].revents) {
-			n = read(p[0], buf + len, size - 1 - len);
-			if (n > 0)
-				len += (size_t)n;
-			else if (n == 0 || errno != EINTR)
-				eof = 1;
-			/* Enough: the rest is not read. */
-			if (len == size - 1 || memchr(buf, '\n', len))
-				eof = 1;
-		}
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-	/* Still running, or children left behind: the group is killed. */
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	close(p[0]);
-	buf[len] = '\0';
-	if (!eof)
-		r = -ETIMEDOUT;
-	else if (WIFEXITED(st) && WEXITSTATUS(st) >= 126)
-		r = -ENOEXEC;
-	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		r = -EIO;
-	else if (strcspn(buf, "\r\n") == 0)
-		r = -ENODATA;
-	else
-		r = (int)len;
-	if (r < 0)
-		explicit_bzero(buf, size);
-out:
-	free(cenv[0]);
-	free(cenv[1]);
-	return r;
-}
-
 /* Said in the daemon's log and on the run's stderr (arg: its fd). */
 static void __attribute__((format(printf, 3, 4)))
 skipped(const struct policy_cred *pc, int fd, const char *fmt, ...)
@@ -205,11 +114,256 @@ skipped(const struct policy_cred *pc, int fd, const char *fmt, ...)
 		    sizeof(line) - 1);
 }
 
+/* A command credential's id and argv: what a result is found by. */
+static int
+slot_key(const struct policy_cred *pc, char **key, size_t *len)
+{
+	FILE *f;
+	size_t i;
+
+	if ((f = open_memstream(key, len)) == NULL)
+		return -ENOMEM;
+	fwrite(pc->id, 1, strlen(pc->id) + 1, f);
+	for (i = 0; pc->command[i]; i++)
+		fwrite(pc->command[i], 1, strlen(pc->command[i]) + 1, f);
+	return fclose(f) == 0 ? 0 : -ENOMEM;
+}
+
+static struct cred_wait *
+wait_of(const struct conn *c)
+{
+	struct cred_wait *w;
+
+	for (w = waits; w && w->c != c; w = w->next)
+		;
+	return w;
+}
+
+static struct cred_slot *
+slot_of(struct cred_wait *w, const struct policy_cred *pc)
+{
+	struct cred_slot *found = NULL;
+	char *key;
+	size_t i, len;
+
+	if (!w || slot_key(pc, &key, &len) < 0)
+		return NULL;
+	for (i = 0; i < w->n && !found; i++)
+		if (w->v[i].keylen == len && !memcmp(w->v[i].key, key, len))
+			found = &w->v[i];
+	free(key);
+	return found;
+}
+
+/* w's commands still running are left (killed when nobody else waits),
+ * its values wiped. */
+static void
+wait_free(struct cred_wait *w)
+{
+	struct cred_wait **pp;
+	size_t i;
+
+	if (!w)
+		return;
+	for (pp = &waits; *pp; pp = &(*pp)->next)
+		if (*pp == w) {
+			*pp = w->next;
+			break;
+		}
+	for (i = 0; i < w->n; i++) {
+		if (w->v[i].w && credcmd_cancel(w->v[i].w))
+			log_info("credential %s: its command killed: no run "
+			    "waits for it", w->v[i].key /* the id first */);
+		explicit_bzero(w->v[i].value, sizeof(w->v[i].value));
+		free(w->v[i].key);
+	}
+	free(w->v);
+	free(w);
+}
+
+static void
+slot_done(void *arg, int r, const char *value)
+{
+	struct cred_slot *sl = arg;
+
+	sl->w = NULL;
+	sl->r = r;
+	if (r >= 0)
+		snprintf(sl->value, sizeof(sl->value), "%s", value);
+	if (--sl->wait->left == 0)
+		conn_resume(sl->wait->c);
+}
+
+static bool
+is_command(const struct policy_cred *pc)
+{
+	return !pc->env && !pc->file && pc->command;
+}
+
+/* Every command credential of p has its result in w. */
+static bool
+all_in(struct cred_wait *w, const struct policy *p)
+{
+	struct cred_slot *sl;
+	size_t i;
+
+	for (i = 0; i < p->l7->ncred; i++)
+		if (is_command(&p->l7->cred[i]) &&
+		    (!(sl = slot_of(w, &p->l7->cred[i])) || sl->w))
+			return false;
+	return true;
+}
+
+/* A slot for each command credential of p, each started or joined. */
+static int
+wait_start(struct cred_wait *w, const struct policy *p, char *const *env,
+    size_t nenv)
+{
+	const char *path = env_value(env, nenv, "PATH");
+	const struct policy_cred *pc;
+	struct cred_slot *sl;
+	size_t i;
+	int r;
+
+	if (!(w->v = calloc(p->l7->ncred, sizeof(*w->v))))
+		return -ENOMEM;
+	for (i = 0; i < p->l7->ncred; i++) {
+		pc = &p->l7->cred[i];
+		if (!is_command(pc))
+			continue;
+		sl = &w->v[w->n++];
+		sl->wait = w;
+		if ((r = slot_key(pc, &sl->key, &sl->keylen)) < 0)
+			return r;
+		sl->r = credcmd_run(pc->command, path ? path :
+		    "/usr/local/bin:/usr/bin:/bin", env_value(env, nenv,
+		    "HOME"), slot_done, sl, &sl->w);
+		if (sl->r == -EAGAIN)
+			return -EAGAIN; /* the run is refused, not started
+					 * without the credential */
+		if (sl->r == 0) {
+			w->left++;
+			log_info("client pid %d: its run waits for the command "
+			    "of credential %s", (int)w->c->pid, pc->id);
+		}
+	}
+	return 0;
+}
+
+/*
+ * 0 when p has no command credentials or c's request (c->req) has their
+ * results; else their commands are started or joined, the request is
+ * held with fds (conn_hold: dispatched again once they are in) and
+ * -EINPROGRESS returned. -errno on failure (fds are the caller's still).
+ */
+static int
+cred_wait(struct conn *c, const struct policy *p, char *const *env,
+    size_t nenv, int *fds, int nfds)
+{
+	struct cred_wait *w = wait_of(c);
+	size_t i;
+	int r;
+
+	for (i = 0; p->l7 && i < p->l7->ncred; i++)
+		if (is_command(&p->l7->cred[i]))
+			break;
+	if (!p->l7 || i == p->l7->ncred) {
+		wait_free(w);
+		return 0;
+	}
+	/* This request's second dispatch: its results are in. */
+	if (w && w->req == c->req && !w->left && all_in(w, p))
+		return 0;
+	wait_free(w);
+	if (held() >= CRED_HELD_MAX)
+		return -EBUSY;
+	if (!(w = calloc(1, sizeof(*w))))
+		return -ENOMEM;
+	w->c = c;
+	w->req = c->req;
+	w->next = waits;
+	waits = w;
+	if ((r = wait_start(w, p, env, nenv)) < 0) {
+		wait_free(w);
+		return r;
+	}
+	/* None could start: their errors are the results. */
+	if (w->left == 0)
+		return 0;
+	if ((r = conn_hold(c, fds, nfds)) < 0) {
+		wait_free(w);
+		return r;
+	}
+	return -EINPROGRESS;
+}
+
+int
+session_cred_policy(struct conn *c, const Sbx__RunRequest *req,
+    const struct policy *request, bool resident, int *fds, int nfds,
+    struct policy **pol, char *err, size_t errlen)
+{
+	int r, i;
+
+	/* Edits made before this request are seen (and watched from now). */
+	policy_watch_workspace(req->workspace);
+	r = policy_store_effective(req->workspace, request, pol, err, errlen);
+	if (r == 0) {
+		r = cred_wait(c, *pol, req->env, req->n_env, fds,
+		    resident ? 0 : nfds);
+		if (r == -EAGAIN || r == -EBUSY) {
+			snprintf(err, errlen, "credential commands: %s (at "
+			    "most %d at once); retry once some are done",
+			    r == -EAGAIN ? "too many running" :
+			    "too many runs waiting for theirs", r == -EAGAIN ?
+			    CREDCMD_MAX : CRED_HELD_MAX);
+			log_warn("client pid %d: run refused: %s",
+			    (int)c->pid, err);
+		} else if (r < 0 && r != -EINPROGRESS)
+			snprintf(err, errlen, "credential commands: %s",
+			    strerror(-r));
+	}
+	if (r < 0) {
+		policy_free(*pol);
+		*pol = NULL;
+		for (i = 0; i < nfds; i++)
+			if (r != -EINPROGRESS || resident)
+				close(fds[i]);
+	}
+	return r;
+}
+
+void
+session_cred_conn_gone(struct conn *c)
+{
+	wait_free(wait_of(c));
+}
+
+void
+session_cred_done(struct conn *c)
+{
+	wait_free(wait_of(c));
+}
+
+/* A command credential's result, taken from the connection's wait. */
+static int
+cred_command(const struct policy_cred *pc, struct conn *c, char *buf,
+    size_t size)
+{
+	struct cred_slot *sl = slot_of(wait_of(c), pc);
+
+	if (!sl || sl->w)
+		return -EIO;
+	if (sl->r >= 0)
+		snprintf(buf, size, "%s", sl->value);
+	return sl->r;
+}
+
 int
 session_cred_read(const struct policy_cred *pc, char *const *env,
     size_t nenv, char *buf, size_t size, void *arg)
 {
-	int fd = arg ? *(int *)arg : -1, r;
+	const struct session_cred_arg *a = arg;
+	int fd = a->fd, r;
 
 	if (pc->file) {
 		if ((r = cred_file(pc->file, buf, size)) < 0)
@@ -217,10 +371,10 @@ session_cred_read(const struct policy_cred *pc, char *const *env,
 			    strerror(-r));
 		return r;
 	}
-	r = cred_command(pc, env, nenv, buf, size);
+	r = cred_command(pc, a->c, buf, size);
 	if (r == -ETIMEDOUT)
 		skipped(pc, fd, "its command %s did not finish in %d s: killed",
-		    pc->command[0], CRED_COMMAND_MS / 1000);
+		    pc->command[0], CREDCMD_MS / 1000);
 	else if (r == -ENOEXEC)
 		skipped(pc, fd, "its command %s could not be run",
 		    pc->command[0]);

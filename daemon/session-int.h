@@ -217,12 +217,31 @@ void session_io_close_child(int child[3]);
  * is due now, else only once it is worth a frame). */
 void session_stdin_grant(struct session *s, bool all);
 
+struct conn;
+struct policy;
 struct policy_cred;
+/* What session_cred_read takes as its arg: the run's stderr (or -1), and
+ * the connection whose wait holds its command credentials' results. */
+struct session_cred_arg {
+	int fd;
+	struct conn *c;
+};
 /* cred_read_fn (proxy/cred.h): a file credential read with the user's
- * rights, a command's run as the user outside the sandbox (bounded by a
- * timeout); a skipped one said in the log and on *(int *)arg, the run's
- * stderr, if not NULL (session-cred.c). */
+ * rights, a command's result taken from c's wait (session_cred_wait); a
+ * skipped one said in the log and on the run's stderr (session-cred.c). */
 int session_cred_read(const struct policy_cred *pc, char *const *env,
     size_t nenv, char *buf, size_t size, void *arg);
+/*
+ * The effective policy of c's run req (request: its request layer), once
+ * its command credentials are in: until then the request is held and
+ * dispatched again when they are (conn_hold), and -EINPROGRESS is
+ * returned with the client's fds gone with it (a long-lived sandbox's
+ * own, resident, closed). Else -errno with err set and the fds closed.
+ */
+int session_cred_policy(struct conn *c, const Sbx__RunRequest *req,
+    const struct policy *request, bool resident, int *fds, int nfds,
+    struct policy **pol, char *err, size_t errlen);
+/* c left: its wait goes, and a command nobody else waits for is killed. */
+void session_cred_conn_gone(struct conn *c);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "daemon/conn.h"
+#include "daemon/credcmd.h"
 #include "daemon/daemon.h"
 #include "daemon/log.h"
 #include "daemon/policy/fsplan-cache.h"
@@ -136,6 +137,7 @@ session_conn_gone(struct conn *c)
 	for (s = sessions; s; s = s->next)
 		if (s->conn == c)
 			session_client_gone(s);
+	session_cred_conn_gone(c);
 }
 
 void
@@ -276,4 +278,5 @@ session_cleanup(void)
 		event_free(kill_timer);
 	kill_timer = NULL;
 	fsplan_cache_clear();
+	credcmd_shutdown();
 }

@@ -584,10 +584,12 @@ session_creds(const struct session *s)
 	return s->creds ? s->creds : s->proxy ? proxy_creds(s->proxy) : NULL;
 }
 
+/* s->policy is the run's (session_launch). */
 static int
-spawn(struct session *s, const Sbx__RunRequest *req,
-      const struct policy *request, int child[3], char *err, size_t errlen)
+spawn(struct session *s, struct conn *c, const Sbx__RunRequest *req,
+      int child[3], char *err, size_t errlen)
 {
+	struct session_cred_arg ca = { child[2], c };
 	enum sandbox_net net = sandbox_caps()->net;
 	uint16_t ports[2] = { SANDBOX_HTTP_PROXY_PORT,
 			      SANDBOX_SOCKS_PROXY_PORT };
@@ -601,15 +603,10 @@ spawn(struct session *s, const Sbx__RunRequest *req,
 	char **env;
 	int r, tmp_fd = -1, vartmp_fd = -1;
 
-	/* Edits made before this request are seen (and watched from now). */
-	policy_watch_workspace(req->workspace);
-	r = policy_store_effective(req->workspace, request, &s->policy, err,
-				   errlen);
+	r = cred_set_build(s->policy, req->env, req->n_env, session_cred_read,
+			   &ca, &s->creds, err, errlen);
+	session_cred_done(c);
 	if (r < 0)
-		return r;
-	if ((r = cred_set_build(s->policy, req->env, req->n_env,
-				session_cred_read, &child[2], &s->creds, err,
-				errlen)) < 0)
 		return r;
 	if (net == SANDBOX_NET_HOST_PORTS &&
 	    (r = session_loopback_proxy(s, ports)) < 0) {
@@ -708,16 +705,22 @@ session_launch(struct conn *c, const Sbx__RunRequest *req,
 	       bool resident, int *fds, int nfds, Sbx__ErrorCode *code,
 	       char *err, size_t errlen, struct session **out)
 {
-	struct session *s = session_alloc(req);
+	struct policy *pol = NULL;
+	struct session *s;
 	int child[3], r, i;
 
 	*code = SBX__ERROR_CODE__ERROR_CODE_SANDBOX;
-	if (!s) {
+	if (!holder && (r = session_cred_policy(c, req, request, resident,
+					       fds, nfds, &pol, err, errlen)) < 0)
+		return r;
+	if (!(s = session_alloc(req))) {
+		policy_free(pol);
 		for (i = 0; i < nfds; i++)
 			close(fds[i]);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	s->policy = pol;
 	if (s->streaming)
 		r = session_io_make(s, req, child);
 	else {
@@ -731,7 +734,7 @@ session_launch(struct conn *c, const Sbx__RunRequest *req,
 	}
 	s->sbox_holder = resident;
 	r = holder ? session_exec_spawn(s, req, holder, child, err, errlen) :
-	    spawn(s, req, request, child, err, errlen);
+	    spawn(s, c, req, child, err, errlen);
 	session_io_close_child(child);
 	if (r < 0)
 		goto fail;

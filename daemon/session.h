@@ -25,7 +25,9 @@ int session_id_parse(const char *buf, size_t len, uint64_t *out);
  * request is the run's request
  * policy layer (borrowed; NULL: none). fds are the client's stdio (fd
  * passing) and are consumed either way. On failure returns -errno with
- * *code and err set for the client. */
+ * *code and err set for the client; -EINPROGRESS: the request is held
+ * until its credentials' commands are in, then dispatched again
+ * (conn_hold), and nothing is to be answered now. */
 int session_start(struct conn *c, const Sbx__RunRequest *req,
 		  const struct policy *request, int *fds, int nfds,
 		  Sbx__ErrorCode *code, char *err, size_t errlen);
@@ -39,6 +41,11 @@ unsigned session_conn_count(const struct conn *c);
 void session_conn_gone(struct conn *c);
 void session_conn_drained(struct conn *c, size_t pending);
 void session_conn_eof(struct conn *c);
+/* c's run took its command credentials' results, or its request, held
+ * for them, was dispatched again and not held anew (whatever came of
+ * it): the results are wiped, and a later request of c, even under the
+ * same id, runs the commands again (session-cred.c). */
+void session_cred_done(struct conn *c);
 /* Attach: s goes to c's request c->req; Attached, the ring, stdin credit
  * (credit: the client asked for it), and the end if it has come, are
  * sent. -EBUSY: another client has it. */

@@ -202,7 +202,7 @@ rpc_run(struct conn *c, const Sbx__Envelope *env)
 		return;
 	r = session_start(c, &req, pol, fds, nfds, &code, err, sizeof(err));
 	policy_free(pol);
-	if (r < 0)
+	if (r < 0 && r != -EINPROGRESS)
 		conn_error(c, code, "%s", err);
 }
 

@@ -37,6 +37,7 @@ rpc_sandbox_create(struct conn *c, const Sbx__Envelope *env)
 	struct policy *pol = NULL;
 	Sbx__ErrorCode code;
 	uint64_t id;
+	int r;
 
 	if (cs->spec)
 		spec = *cs->spec;
@@ -47,11 +48,12 @@ rpc_sandbox_create(struct conn *c, const Sbx__Envelope *env)
 	spec.keep_on_disconnect = false;
 	if (rpc_run_prepare(c, &spec, false, cwd, ws, &pol, NULL, 0) < 0)
 		return;
-	if (sbox_create(c, &spec, pol, cs->idle_timeout_ms, cs->lifetime_ms,
-			&id, &code, err, sizeof(err)) < 0)
-		conn_error(c, code, "%s", err);
-	else
+	r = sbox_create(c, &spec, pol, cs->idle_timeout_ms, cs->lifetime_ms,
+			&id, &code, err, sizeof(err));
+	if (r == 0)
 		send_info(c, id);
+	else if (r != -EINPROGRESS) /* else held: answered when taken up */
+		conn_error(c, code, "%s", err);
 	policy_free(pol);
 }
 

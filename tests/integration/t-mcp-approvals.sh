@@ -5,15 +5,9 @@
 # stateless revision, whose question goes in the tools/call's result. What reached the host's
 # server is counted on the server.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
-command -v curl >/dev/null || skip "curl not installed"
 [ -x "$BIN/sbx-mcp-conform" ] || skip "sbx-mcp-conform not built"
-start_server web http "$T/www"
-WEB=$SRV_PORT
-start_proxy_daemon '{"network": {"allowedDomains": ["registry.test"],
-  "unknownHosts": "ask"}}' "" --ask-timeout 20
-cd "$WS"
-URL="http://127.0.0.1:$WEB/hello.txt"
+. "$HERE/ask-lib.sh"
+start_ask_daemon 20
 mcp() { # mcp ELICIT [--modern] [sbxctl mcp's options]
 	local e=$1 m=; shift
 	[ "${1:-}" = --modern ] && { m=--modern; shift; }

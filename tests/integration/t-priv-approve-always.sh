@@ -5,11 +5,8 @@
 # path that is a symlink to a file the user cannot write leaves that file
 # as it was (root's rights never reach it) and the answer says why not.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
 need_served_user
-command -v curl >/dev/null || skip "curl not installed"
-start_server web http "$T/www"
-WEB=$SRV_PORT
+. "$HERE/ask-lib.sh"
 H=$T/home
 mkdir -p "$H/.config/sbx"
 printf '{"network": {"unknownHosts": "ask"}}\n' >"$H/.config/sbx/policy.json"
@@ -19,19 +16,11 @@ start_daemon --user "$user" --home "$H" --ask-timeout 20
 chmod 755 "$XDG_RUNTIME_DIR"
 cd "$WS"
 bc() { as "$PY" "$HERE/brokerclient.py" "$SOCK" "$WS" "$@"; }
-CURL=(curl -sS --noproxy "" -o - "http://127.0.0.1:$WEB/hello.txt")
+CURL=(curl -sS --noproxy "" -o - "$URL")
 F=$H/.config/sbx/policy.json
 
-approver() {
-	# Gone before the new one starts: its "subscribed" is the new one's.
-	rm -f "$T/appr"
-	bc approver ide always >"$T/appr" 2>&1 &
-	APPR=$!
-	wait_for "the approver's subscription" grep -qs '^subscribed' "$T/appr"
-}
-
 ino=$(stat -c %i "$F")
-approver
+approver ide always
 out=$(bc silent-run harness "${CURL[@]}")
 wait "$APPR"
 check "always: the run went through" grep -qx "run output=hello" <<<"$out"
@@ -48,7 +37,7 @@ chmod 755 "$T/rootdir"; chmod 644 "$T/rootdir/policy.json"
 sum=$(sha256sum <"$T/rootdir/policy.json")
 rm "$F"
 as ln -s "$T/rootdir/policy.json" "$F"
-approver
+approver ide always
 out=$(bc silent-run harness curl -sS --noproxy "" -o - "http://127.0.0.1:$WEB/hello.txt?2")
 wait "$APPR"
 expect_eq "root's file unchanged" "$(sha256sum <"$T/rootdir/policy.json")" "$sum"

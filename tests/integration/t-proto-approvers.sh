@@ -7,26 +7,11 @@
 # into the user's policy file (a new file renamed over it, valid JSON) and
 # the next run needs no approval.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
-command -v curl >/dev/null || skip "curl not installed"
-start_server web http "$T/www"
-WEB=$SRV_PORT
-start_proxy_daemon '{"network": {"allowedDomains": ["registry.test"],
-  "unknownHosts": "ask"}}' "10.1.2.3 intra.test" --ask-timeout 20
-cd "$WS"
+. "$HERE/ask-lib.sh"
+start_ask_daemon 20 "10.1.2.3 intra.test"
 not() { ! "$@"; }
 bc() { "$PY" "$HERE/brokerclient.py" "$SOCK" "$WS" "$@"; }
-URL="http://127.0.0.1:$WEB/hello.txt"
 CURL=(curl -sS --noproxy "" -o - "$URL")
-
-# approver NAME ANSWER: in the background, its lines in $T/appr.
-approver() {
-	# Gone before the new one starts: its "subscribed" is the new one's.
-	rm -f "$T/appr"
-	bc approver "$@" >"$T/appr" 2>&1 &
-	APPR=$!
-	wait_for "the approver's subscription" grep -qs '^subscribed' "$T/appr"
-}
 
 approver ide once
 out=$(bc silent-run harness "${CURL[@]}")

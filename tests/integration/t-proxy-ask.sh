@@ -3,18 +3,9 @@
 # terminal; allow once, allow for the session, deny, no terminal, the
 # --on-ask=deny flag, and the daemon's timeout.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
-command -v curl >/dev/null || skip "curl not installed"
 command -v setsid >/dev/null || skip "setsid not installed"
-start_server web http "$T/www"
-WEB=$SRV_PORT
-start_proxy_daemon '{"network": {"allowedDomains": ["registry.test"],
-  "unknownHosts": "ask"}}' "" --ask-timeout 1
-cd "$WS"
-drive() { "$PY" "$HERE/ptydrive.py" "$@"; }
-URL="http://127.0.0.1:$WEB/hello.txt"
-get() { echo "curl -sS -w ' %{http_code}\\n' -o /dev/null $URL"; }
-Q='Allow it?'
+. "$HERE/ask-lib.sh"
+start_ask_daemon 1
 
 out=$(drive expect "$Q" send 'o\r' -- sbx run -- curl -sS "$URL" | tr -d '\r')
 check "the question names host, port and protocol" grep -q "connect to 127.0.0.1:$WEB (http)" <<<"$out"

@@ -6,25 +6,17 @@
 # the sentinel in a body towards another host is refused and that server
 # gets no request. The real value never comes back into the sandbox.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
-. "$HERE/inspect-lib.sh"
-tok() { head -c 96 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c "$1"; }
-REAL=ghp_$(tok 36)
-PLAIN=k-$(tok 30)
-[ ${#REAL} = 40 ] && [ ${#PLAIN} = 32 ] || skip "cannot make a token"
-start_server api http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
-API=$SRV_PORT
-start_server other http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
-OTHER=$SRV_PORT
-start_proxy_daemon '{"network": {
-  "allowedDomains": ["l7.test", "other.test", "127.0.0.1:'"$API"'", "127.0.0.1:'"$OTHER"'"],
+. "$HERE/cred-lib.sh"
+make_token REAL ghp_ 36
+make_token PLAIN k- 30
+start_api other
+start_cred_daemon '{"network": {
+  "allowedDomains": ['"$ALLOW"'],
   "requestRules": [{"host": "other.test", "allow": ["* /*"]}],
   "credentials": [{"id": "gh", "env": "GH_TEST_TOKEN", "hosts": ["l7.test:'"$API"'"],
                    "header": "Authorization", "format": "Bearer {}", "body": true},
                   {"id": "plain", "env": "PLAIN_TEST_KEY", "hosts": ["l7.test:'"$API"'"],
-                   "header": "X-Api-Key"}]}}' \
-	"$HOSTS" --upstream-ca "$T/corp.pem"
-cd "$WS"
+                   "header": "X-Api-Key"}]}}'
 export GH_TEST_TOKEN=$REAL PLAIN_TEST_KEY=$PLAIN
 # Each run has sentinels of its own: a run prints them and then sends.
 # (The body ends in a byte no value begins with, as below.)

@@ -5,26 +5,20 @@
 # (in privileged mode too); one that hangs is killed after its 3 s timeout
 # and the run starts without that credential, saying so.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
-. "$HERE/inspect-lib.sh"
-REAL=gho_$(head -c 1024 /dev/urandom | tr -dc 'A-Za-z0-9' | head -c 36)
-[ ${#REAL} = 40 ] || skip "cannot make a token"
-mkdir -m 777 "$T/out"
-printf '#!/bin/sh\nid -u >"%s/out/uid"\nenv >"%s/out/env"\necho "%s"\necho second line\n' \
-	"$T" "$T" "$REAL" >"$T/token.sh"
-printf '#!/bin/sh\necho $$ >"%s/out/hang.pid"\nexec sleep 600\n' "$T" >"$T/hang.sh"
-chmod 755 "$T" "$T/token.sh" "$T/hang.sh"
-start_server api http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
-API=$SRV_PORT
+. "$HERE/cred-lib.sh"
+make_token REAL gho_ 36
+cred_script token.sh "id -u >\"$T/out/uid\"" "env >\"$T/out/env\"" \
+	"echo \"$REAL\"" "echo second line"
+cred_script hang.sh "echo \$\$ >\"$T/out/hang.pid\"" "exec sleep 600"
+start_api
 POLICY='{"network": {
-  "allowedDomains": ["l7.test", "127.0.0.1:'"$API"'"],
+  "allowedDomains": ['"$ALLOW"'],
   "credentials": [{"id": "gh", "command": ["'"$T/token.sh"'"], "hosts": ["l7.test:'"$API"'"],
                    "format": "Bearer {}"},
                   {"id": "stuck", "command": ["hang.sh", "x"], "hosts": ["l7.test:'"$API"'"],
                    "header": "X-Stuck"}]},
   "filesystem": {"denyRead": ["'"$T/token.sh"'", "'"$T/out"'"]}}'
-start_proxy_daemon "$POLICY" "$HOSTS" --upstream-ca "$T/corp.pem"
-cd "$WS"
+start_cred_daemon "$POLICY"
 # hang.sh found through the client's PATH. The run's start waits the
 # 3 s the hanging command gets; the client's wait for an answer (5 s by
 # default) is raised so a loaded machine does not make that flaky.

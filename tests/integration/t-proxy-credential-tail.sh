@@ -6,18 +6,13 @@
 # writes with a pause between comes back as the whole sentinel. The
 # real value's bytes never reach the sandbox.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
-. "$HERE/inspect-lib.sh"
-REAL=ghp_$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 36)
-[ ${#REAL} = 40 ] || skip "cannot make a token"
-start_server api http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
-API=$SRV_PORT
-start_proxy_daemon '{"network": {
-  "allowedDomains": ["l7.test", "127.0.0.1:'"$API"'"],
+. "$HERE/cred-lib.sh"
+make_token REAL ghp_ 36
+start_api
+start_cred_daemon '{"network": {
+  "allowedDomains": ['"$ALLOW"'],
   "credentials": [{"id": "gh", "env": "GH_TEST_TOKEN", "hosts": ["l7.test:'"$API"'"],
-                   "header": "Authorization", "format": "Bearer {}"}]}}' \
-	"$HOSTS" --upstream-ca "$T/corp.pem"
-cd "$WS"
+                   "header": "Authorization", "format": "Bearer {}"}]}}'
 export GH_TEST_TOKEN=$REAL
 U=https://l7.test:$API
 

@@ -7,27 +7,20 @@
 # that server logs nothing. The real value is never in the sandbox's
 # environment, its /proc, sbxd's log or the events.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
-. "$HERE/inspect-lib.sh"
-REAL=ghp_$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 36)
-[ ${#REAL} = 40 ] || skip "cannot make a token"
+. "$HERE/cred-lib.sh"
+make_token REAL ghp_ 36
 FILEKEY=k-$(head -c 1024 /dev/urandom | tr -dc 'a-z0-9' | head -c 20)
 printf '%s\n' "$FILEKEY" >"$T/secret"
 chmod 644 "$T/secret"
-start_server api http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
-API=$SRV_PORT
-start_server other http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
-OTHER=$SRV_PORT
-start_proxy_daemon '{"network": {
-  "allowedDomains": ["l7.test", "other.test", "127.0.0.1:'"$API"'", "127.0.0.1:'"$OTHER"'"],
+start_api other
+start_cred_daemon '{"network": {
+  "allowedDomains": ['"$ALLOW"'],
   "requestRules": [{"host": "other.test", "allow": ["* /*"]}],
   "credentials": [{"id": "gh", "env": "GH_TEST_TOKEN", "hosts": ["l7.test:'"$API"'"],
                    "header": "Authorization", "format": "Bearer {}"},
                   {"id": "filekey", "file": "'"$T/secret"'", "hosts": ["l7.test:'"$API"'"],
                    "header": "X-Api-Key"}]},
-  "filesystem": {"denyRead": ["'"$T/secret"'"]}}' \
-	"$HOSTS" --upstream-ca "$T/corp.pem"
-cd "$WS"
+  "filesystem": {"denyRead": ["'"$T/secret"'"]}}'
 export GH_TEST_TOKEN=$REAL
 
 s=$(sbx run -- printenv GH_TEST_TOKEN)

@@ -5,19 +5,16 @@
 # with the real secret); presigned, streaming and body-without-hash forms
 # are refused with the reason; the real values never enter the sandbox.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
-. "$HERE/inspect-lib.sh"
+. "$HERE/cred-lib.sh"
 KID=AKIA$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Z0-9' | head -c 16)
-SECRET=$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 40)
-[ ${#KID} = 20 ] && [ ${#SECRET} = 40 ] || skip "cannot make keys"
+[ ${#KID} = 20 ] || skip "cannot make keys"
+make_token SECRET "" 40
 SIGV4_SECRET=$SECRET start_server aws http --tls "$T/srv.pem" "$T/srv.key" "$T/www"
 AWS=$SRV_PORT
-start_proxy_daemon '{"network": {
+start_cred_daemon '{"network": {
   "allowedDomains": ["l7.test", "127.0.0.1:'"$AWS"'"],
   "credentials": [{"id": "aws", "env": "AWS_SECRET_ACCESS_KEY",
-                   "sigv4": "AWS_ACCESS_KEY_ID", "hosts": ["l7.test"]}]}}' \
-	"$HOSTS" --upstream-ca "$T/corp.pem"
-cd "$WS"
+                   "sigv4": "AWS_ACCESS_KEY_ID", "hosts": ["l7.test"]}]}}'
 export AWS_ACCESS_KEY_ID=$KID AWS_SECRET_ACCESS_KEY=$SECRET
 env_in=$(sbx run -- env)
 skid=$(grep '^AWS_ACCESS_KEY_ID=' <<<"$env_in" | cut -d= -f2)

@@ -4,17 +4,8 @@
 # the later commands of the sandbox (asked once), never for a run. Its
 # refusals are reported to the command that made them.
 . "$(dirname "$0")/lib.sh"
-. "$HERE/proxy-lib.sh"
-command -v curl >/dev/null || skip "curl not installed"
-start_server web http "$T/www"
-WEB=$SRV_PORT
-start_proxy_daemon '{"network": {"allowedDomains": ["registry.test"],
-  "unknownHosts": "ask"}}' "" --ask-timeout 5
-cd "$WS"
-drive() { "$PY" "$HERE/ptydrive.py" "$@"; }
-URL="http://127.0.0.1:$WEB/hello.txt"
-get() { echo "curl -sS -w ' %{http_code}\\n' -o /dev/null $URL"; }
-Q='Allow it?'
+. "$HERE/ask-lib.sh"
+start_ask_daemon 5
 id=$(sbx sandbox create)
 case $id in ''|*[!0-9]*) fail "create printed an id: '$id'"; done_test ;; esac
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "daemon/proxy/cred-body.h"
+#include "host-unit.h"
 #include "unit.h"
 
 static char id0[] = "b", id1[] = "h", real0[] = "tok_REAL12", sent0[] =
@@ -12,16 +13,6 @@ static char id0[] = "b", id1[] = "h", real0[] = "tok_REAL12", sent0[] =
 static struct netrule rule;
 static struct cred v[2];
 static struct cred_set set = { v, 2, 10 };
-
-static struct host
-H(const char *name)
-{
-	struct host h;
-	const char *why;
-
-	CHECK_INT(host_canon(name, strlen(name), &h, &why), 0);
-	return h;
-}
 
 static void
 setup(void)

@@ -6,6 +6,7 @@
 #include "daemon/policy/credential.h"
 #include "daemon/policy/reqrule.h"
 #include "daemon/proxy/cred.h"
+#include "host-unit.h"
 #include "policy-unit.h"
 #include "unit.h"
 
@@ -31,16 +32,6 @@ build(struct policy **p)
 	CHECK(s != NULL && s->n == 2);
 	policy_diag_free(&d);
 	return s;
-}
-
-static struct host
-H(const char *name)
-{
-	struct host h;
-	const char *why;
-
-	CHECK_INT(host_canon(name, strlen(name), &h, &why), 0);
-	return h;
 }
 
 static void
