@@ -3,10 +3,11 @@
  * directory rename, which takes it exclusively. It lives in a memfd the
  * daemon makes at start (sup_lock_create) and every supervisor maps:
  * SUP_LOCK_SLOTS futex words, each a robust lock. A supervisor reads
- * under the slot its pid names (a slot two share orders them against
- * each other too, which is only less parallel); a rename takes every
- * slot, in order. Taking a free slot and giving it back are two atomic
- * operations, no syscall: a system call only when someone waits. The
+ * under the slot its pid and pid namespace name (a slot two share
+ * orders them against each other too, which is only less parallel); a
+ * rename takes every slot, in order. Taking a free slot and giving it
+ * back are two atomic operations, no syscall: a system call only when
+ * someone waits. The
  * kernel's robust futex list (set_robust_list) frees a slot whose holder
  * died, as POSIX record locks are freed: a killed supervisor wedges no
  * other sandbox. The list is this file's own, not glibc's (no robust
@@ -22,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -52,6 +54,20 @@ sup_lock_create(void)
 	return fd;
 }
 
+/* The slot a supervisor reads under: its pid, spread by its pid
+ * namespace's, since supervisors live in their templates' namespaces,
+ * where the same small pids come again. */
+static unsigned
+slot_of(pid_t pid)
+{
+	struct stat st;
+	uint64_t h = (uint64_t)pid;
+
+	if (stat("/proc/self/ns/pid", &st) == 0)
+		h ^= (uint64_t)st.st_ino * 0x9e3779b97f4a7c15ull;
+	return (unsigned)((h ^ (h >> 32)) % SUP_LOCK_SLOTS);
+}
+
 void
 sup_lock_attach(struct sup *s)
 {
@@ -74,7 +90,7 @@ sup_lock_attach(struct sup *s)
 		return;
 	}
 	s->locks = m;
-	s->slot = (unsigned)getpid() % SUP_LOCK_SLOTS;
+	s->slot = slot_of(getpid());
 }
 
 static long
@@ -88,7 +104,11 @@ futex(uint32_t *word, int op, uint32_t val)
  * so a death at any instruction leaves it marked FUTEX_OWNER_DIED. Not
  * pending while waiting: the kernel would mark the slot of a holder
  * whose tid is the same number in another pid namespace (supervisors
- * live in their templates' namespaces) when a waiter dies. The compiler
+ * live in their templates' namespaces) when a waiter dies. Pending only
+ * when the slot was seen free: a death in the few instructions of a
+ * compare-and-swap that lost a race with a taker whose tid is the same
+ * number elsewhere is all that could still mark a live holder's slot (a
+ * rename then unordered with one check, not a lock held for ever). The compiler
  * keeps the order (signal fences); the kernel reads the list on this
  * thread's exit, so no CPU fence is needed. */
 static void
@@ -97,26 +117,22 @@ take(struct sup *s, struct sup_slot *sl)
 	uint32_t tid = (uint32_t)s->tid, want = tid, v;
 
 	for (;;) {
-		v = 0;
-		s->robust.list_op_pending = &sl->link;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		if (__atomic_compare_exchange_n(&sl->word, &v, want, false,
-						__ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED))
-			break;
-		/* Its holder died (the kernel cleared the tid): the order
-		 * it kept ended with it. */
-		if ((v & FUTEX_OWNER_DIED) && !(v & FUTEX_TID_MASK) &&
-		    __atomic_compare_exchange_n(&sl->word, &v,
-						tid | (v & FUTEX_WAITERS),
-						false, __ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED))
-			break;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		s->robust.list_op_pending = NULL;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		if (!v || (v & FUTEX_OWNER_DIED))
+		v = __atomic_load_n(&sl->word, __ATOMIC_RELAXED);
+		/* Free, or its holder died (the kernel cleared the tid: the
+		 * order it kept ended with it). */
+		if (!v || ((v & FUTEX_OWNER_DIED) && !(v & FUTEX_TID_MASK))) {
+			s->robust.list_op_pending = &sl->link;
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+			if (__atomic_compare_exchange_n(
+				    &sl->word, &v,
+				    v ? tid | (v & FUTEX_WAITERS) : want, false,
+				    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+				break;
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+			s->robust.list_op_pending = NULL;
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
 			continue;
+		}
 		if (!(v & FUTEX_WAITERS) &&
 		    !__atomic_compare_exchange_n(&sl->word, &v,
 						 v | FUTEX_WAITERS, false,

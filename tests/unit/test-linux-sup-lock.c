@@ -6,7 +6,9 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -103,6 +105,40 @@ killed_holder(int fd, bool holder_exclusive, bool waiter_exclusive)
 	close(c);
 }
 
+/* Four processes, each 2,000 times: a rename's hold, a counter bumped
+ * in two steps that another holder would interleave, given back; the
+ * count comes out whole. */
+static void
+exclusive(int fd)
+{
+	volatile unsigned *n = mmap(NULL, sizeof(*n), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t pid[4];
+	int i, k;
+
+	CHECK(n != MAP_FAILED);
+	*n = 0;
+	for (k = 0; k < 4; k++)
+		if ((pid[k] = fork()) == 0) {
+			struct sup s = { .lock = fd, .listener = -1,
+					 .report = -1, .root = -1, .ws = -1 };
+			unsigned v;
+
+			sup_lock_attach(&s);
+			for (i = 0; i < 2000; i++) {
+				sup_lock(&s, true);
+				v = *n;
+				sched_yield();
+				*n = v + 1;
+				sup_unlock(&s);
+			}
+			_exit(s.locks ? 0 : 2);
+		}
+	for (k = 0; k < 4; k++)
+		CHECK_INT(status(pid[k]), 0);
+	CHECK_INT(*n, 8000);
+}
+
 int
 main(void)
 {
@@ -114,6 +150,7 @@ main(void)
 	killed_holder(fd, false, true);  /* a reader killed, a rename waits */
 	killed_holder(fd, true, true);   /* two renames */
 	killed_holder(fd, false, false); /* readers of a shared slot or not */
+	exclusive(fd);
 	close(fd);
 	UNIT_DONE();
 }
