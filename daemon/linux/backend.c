@@ -164,8 +164,8 @@ setup_supervisors(void)
 	if ((r = seccomp_syscall_table(lb.sys, SUP_MAX_SYS)) < 0)
 		return r;
 	lb.nsys = (size_t)r;
-	lb.lock_fd = memfd_create("sbx-supervisors", MFD_CLOEXEC);
-	return lb.lock_fd < 0 ? -errno : 0;
+	lb.lock_fd = sup_lock_create();
+	return lb.lock_fd < 0 ? lb.lock_fd : 0;
 }
 
 /* Unix sockets need a supervisor to make their connects, and a network

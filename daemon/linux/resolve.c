@@ -233,46 +233,58 @@ splice_link(char *buf, size_t cap, const char **p, const char *head,
 	return 0;
 }
 
-int
-res_abs(struct rpath *p)
+/* p->abs from the parent's path dir and p->name. */
+static int
+abs_in(struct rpath *p, const char *dir)
 {
-	char dir[PATH_MAX];
 	size_t len = strlen(p->name);
 	int r;
 
 	if (len && p->name[len - 1] == '/')
 		len--;
-	if ((r = res_fd_path(p->parent, dir, sizeof(dir))) != 0)
-		return r < 0 ? r : -ENOENT;
 	r = snprintf(p->abs, sizeof(p->abs), "%s%s%.*s", dir,
 		     strcmp(dir, "/") && len ? "/" : "", (int)len, p->name);
 	return r < 0 || (size_t)r >= sizeof(p->abs) ? -ENAMETOOLONG : 0;
 }
 
+int
+res_abs(struct rpath *p)
+{
+	char dir[PATH_MAX];
+	int r;
+
+	if ((r = res_fd_path(p->parent, dir, sizeof(dir))) != 0)
+		return r < 0 ? r : -ENOENT;
+	return abs_in(p, dir);
+}
+
 /* The walk's result, without its path when that is the caller's to take
- * (res_abs); out->st is obj's already. */
+ * (res_abs); out->st is obj's already. dir: the parent's path when the
+ * walk knows it (walk_prefix), else NULL: asked of the parent itself. */
 static int
 finish_statted(int cur, int obj, const char *comp, size_t len, bool slash,
-	       bool abs, struct rpath *out)
+	       bool abs, const char *dir, struct rpath *out)
 {
 	out->parent = cur;
 	out->obj = obj;
 	out->abs[0] = '\0';
 	snprintf(out->name, sizeof(out->name), "%.*s%s", (int)len, comp,
 		 slash ? "/" : "");
-	return abs ? res_abs(out) : 0;
+	if (!abs)
+		return 0;
+	return dir ? abs_in(out, dir) : res_abs(out);
 }
 
 static int
 finish(int cur, int obj, const char *comp, size_t len, bool slash,
-       struct rpath *out)
+       const char *dir, struct rpath *out)
 {
 	if (obj >= 0 && fstat(obj, &out->st) < 0) {
 		out->parent = cur;
 		out->obj = obj;
 		return -errno;
 	}
-	return finish_statted(cur, obj, comp, len, slash, true, out);
+	return finish_statted(cur, obj, comp, len, slash, true, dir, out);
 }
 
 /* The last id of a status line "KEY:\t<id>\t<id>...": the one in the
@@ -328,6 +340,39 @@ has_dotdot(const char *path, size_t len)
 	return false;
 }
 
+/* The path of the directory an absolute path's directories name, from
+ * the command's root: "/" and its components but empty ones and ".",
+ * into dir. False when any byte is not ASCII: a case-insensitive file
+ * system folds more than the rules' ASCII folding, so the name the
+ * command wrote is not the name the rules must see, and the directory's
+ * own (res_abs) is asked instead. */
+static bool
+lexical_dir(const char *path, size_t len, char *dir, size_t cap)
+{
+	const char *c = path, *end = path + len;
+	size_t n, at = 0;
+
+	for (; c < end; c += n + 1) {
+		n = strcspn(c, "/");
+		if (c + n > end)
+			n = (size_t)(end - c);
+		if (n == 0 || (n == 1 && c[0] == '.'))
+			continue;
+		if (at + n + 2 > cap)
+			return false;
+		dir[at++] = '/';
+		memcpy(dir + at, c, n);
+		at += n;
+	}
+	for (c = path; c < end; c++)
+		if ((unsigned char)*c >= 0x80)
+			return false;
+	if (at == 0)
+		dir[at++] = '/';
+	dir[at] = '\0';
+	return true;
+}
+
 /* The directories before the last component in one lookup when they are
  * plain ones (most paths a build makes files at): openat2 refuses every
  * symlink on the way (so /proc/self and magic links too), and a path with
@@ -335,15 +380,23 @@ has_dotdot(const char *path, size_t len)
  * than ours. What the lookup refuses is walked one component at a time
  * from the start, as before, for the kernel's own error or the link's
  * target: this saves three syscalls per directory, never a check.
- * true: *cur is the last component's directory, *p that component. */
+ * true: *cur is the last component's directory, *p that component; for
+ * an absolute path *dir is then that directory's path (or NULL):
+ * reached from the command's root by these very names, with no symlink
+ * and no "..", it is the path the directory has, which needs no
+ * readlink of the fd to learn. Where the walk runs under sup_lock (every
+ * call but mkdir's unlocked lookup, which asks res_abs under the lock),
+ * no other sandbox renames a directory between this lookup and the
+ * change, as for the readlink it saves; a rename outside every sandbox
+ * races with both alike. */
 static bool
-walk_prefix(struct sup *s, int *cur, const char **p)
+walk_prefix(struct sup *s, int *cur, const char **p, char *dir, size_t cap,
+	    const char **known)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
-	char dir[PATH_MAX];
 	const char *q = *p, *end, *last;
 	size_t len;
 	int fd;
@@ -355,7 +408,7 @@ walk_prefix(struct sup *s, int *cur, const char **p)
 	for (last = end; last > q && last[-1] != '/'; last--)
 		;
 	len = (size_t)(last - q);
-	if (len == 0 || len >= sizeof(dir) || has_dotdot(q, len))
+	if (len == 0 || len >= cap || has_dotdot(q, len))
 		return false;
 	memcpy(dir, q, len);
 	dir[len] = '\0';
@@ -363,6 +416,7 @@ walk_prefix(struct sup *s, int *cur, const char **p)
 			  sizeof(how));
 	if (fd < 0)
 		return false;
+	*known = **p == '/' && lexical_dir(q, len, dir, cap) ? dir : NULL;
 	drop(*cur);
 	*cur = fd;
 	*p = last;
@@ -409,7 +463,8 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
      int mode, struct rpath *out)
 {
 	char buf[PATH_MAX * 2], link[PATH_MAX + 1], comp[NAME_MAX + 1];
-	const char *p = buf, *rest;
+	char dir[PATH_MAX];
+	const char *p = buf, *rest, *known = NULL;
 	int cur, fd, links = 0, e;
 	size_t len;
 	bool last, slash;
@@ -426,8 +481,10 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 		drop(cur);
 		return -EEXIST;
 	}
-	walk_prefix(s, &cur, &p);
-	for (;;) {
+	walk_prefix(s, &cur, &p, dir, sizeof(dir), &known);
+	/* What walk_prefix knows of the directory holds until the walk
+	 * moves on (a link followed, a step taken). */
+	for (;; known = NULL) {
 		if (*p == '/' && (e = replace(&cur, fcntl(s->root,
 							   F_DUPFD_CLOEXEC,
 							   3))) < 0)
@@ -436,7 +493,7 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 			p++;
 		if (!*p) /* "/" or "": the directory itself */
 			return finish(cur, fcntl(cur, F_DUPFD_CLOEXEC, 3), "",
-				      0, false, out);
+				      0, false, known, out);
 		len = strcspn(p, "/");
 		if (len > NAME_MAX) {
 			e = -ENAMETOOLONG;
@@ -453,7 +510,7 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 				goto fail;
 			}
 			return finish_statted(cur, -1, comp, len, false, true,
-					      out);
+					      known, out);
 		}
 		if (last && !follow) {
 			/* A name being made, renamed or removed: never
@@ -471,8 +528,8 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 			}
 			if (mode == LAST_ABSENT)
 				return finish_statted(cur, -1, comp, len,
-						      slash, false, out);
-			return finish(cur, fd, comp, len, slash, out);
+						      slash, false, NULL, out);
+			return finish(cur, fd, comp, len, slash, known, out);
 		}
 		if ((len == 4 && !memcmp(comp, "self", 4)) ||
 		    (len == 11 && !memcmp(comp, "thread-self", 11))) {
@@ -488,7 +545,8 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 		fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0) {
 			if (errno == ENOENT && last)
-				return finish(cur, -1, comp, len, slash, out);
+				return finish(cur, -1, comp, len, slash, known,
+					      out);
 			e = -errno;
 			goto fail;
 		}
@@ -507,7 +565,8 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 				goto fail;
 			}
 			if (last)
-				return finish(cur, fd, comp, len, slash, out);
+				return finish(cur, fd, comp, len, slash, known,
+					      out);
 			if ((e = replace(&cur, fd)) < 0)
 				goto fail;
 			p = rest;
@@ -537,7 +596,7 @@ walk(struct sup *s, struct sreq *r, int base, const char *path, bool follow,
 		}
 		if (last)
 			return finish_statted(cur, fd, comp, len, slash, true,
-					      out);
+					      known, out);
 		if (!S_ISDIR(out->st.st_mode)) {
 			close(fd);
 			e = -ENOTDIR;

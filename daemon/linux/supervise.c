@@ -255,33 +255,6 @@ sup_made_here(const struct sup *s, int parent, const char *path)
 	return made;
 }
 
-/* One lock for every supervisor of the daemon: a check and the change
- * it allows are not separated by another sandbox's directory rename
- * (which takes it exclusively). POSIX record locks: per process, and
- * released if the process dies. */
-void
-sup_lock(struct sup *s, bool exclusive)
-{
-	struct flock fl = { .l_type = exclusive ? F_WRLCK : F_RDLCK,
-			    .l_whence = SEEK_SET, .l_len = 1 };
-
-	if (s->lock >= 0)
-		while (fcntl(s->lock, F_SETLKW, &fl) < 0 && errno == EINTR)
-			;
-	s->locked = true;
-}
-
-void
-sup_unlock(struct sup *s)
-{
-	struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET,
-			    .l_len = 1 };
-
-	if (s->lock >= 0 && s->locked)
-		fcntl(s->lock, F_SETLK, &fl);
-	s->locked = false;
-}
-
 static int
 lookup(const struct sandbox_plan *p, uint32_t arch, int nr)
 {
@@ -455,6 +428,7 @@ linux_supervise(const struct sandbox_plan *p, int own[3], pid_t init)
 	char c, root[32] = "/";
 
 	linux_close_fds_except(keep, p->lock_fd >= 0 ? 4 : 3);
+	sup_lock_attach(&s);
 	prctl(PR_SET_NAME, "sbx-supervise");
 	if (setsockopt(rep, SOL_SOCKET, SO_SNDTIMEO,
 		       &(struct timeval){ 2, 0 }, sizeof(struct timeval)) < 0)

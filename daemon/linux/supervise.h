@@ -8,6 +8,7 @@
 #ifndef SBX_LINUX_SUPERVISE_H
 #define SBX_LINUX_SUPERVISE_H
 
+#include <linux/futex.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -88,10 +89,23 @@ struct sup_ident {
 	uint32_t btime_ns;
 };
 
+/* linux/sup-lock.c: the lock's slots in the daemon's memfd. */
+#define SUP_LOCK_SLOTS 64
+struct sup_locks;
+enum { SUP_UNLOCKED, SUP_LOCKED_SLOT, SUP_LOCKED_ALL };
+
 /* The supervisor's state; one per session, one process. */
 struct sup {
 	const struct fsplan *fs;
 	int listener, report, lock, root;
+	/* The lock's slots mapped (NULL: the memfd's record lock), the
+	 * robust futex list that frees them if this process dies, its tid,
+	 * the slot it reads under and what it holds (SUP_LOCKED_*). */
+	struct sup_locks *locks;
+	struct robust_list_head robust;
+	pid_t tid;
+	unsigned slot;
+	int locked;
 	struct sup_ident fresh[256]; /* .git dirs and configs made here */
 	/* The workspace's mount without the template's binds (an
 	 * open_tree clone made at the start, -1 when it could not be),
@@ -121,7 +135,6 @@ struct sup {
 	} gl[4];
 	unsigned ngl;
 	unsigned workers;            /* FIFO openers not reaped yet */
-	bool locked;                 /* sup_lock held */
 	struct { pid_t tid; int pidfd; mode_t mask; } umasks[64];
 	unsigned numasks, next_umask;
 	mode_t umask_now;            /* ours, once umask_known */
@@ -263,6 +276,11 @@ void sup_made_add(struct sup *s, int dirfd, const char *name);
 bool sup_made_here(const struct sup *s, int parent, const char *path);
 /* Whether directory fd is one this session made. */
 bool sup_dir_made(const struct sup *s, int fd);
+/* linux/sup-lock.c: the daemon's memfd for the lock (zeroed slots), or
+ * -errno; a supervisor's mapping of it, at its start; the lock, shared
+ * (a check and its change) or exclusive (a rename). */
+int sup_lock_create(void);
+void sup_lock_attach(struct sup *s);
 void sup_lock(struct sup *s, bool exclusive);
 void sup_unlock(struct sup *s);
 

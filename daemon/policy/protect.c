@@ -132,23 +132,72 @@ fold(char *out, const char *in)
 	return true;
 }
 
-/* Whether glob may cover path (folded): a glob whose last component is a
- * plain name covers only paths with a component of that name. Most rules
- * are such ("/" "**" "/.mcp.json"): this spares the full match, which the
- * supervisor would otherwise run for every rule on every file made. */
-static bool
-may_cover(const char *glob, const char *path)
+/* The names of a folded path, for may_cover: where each starts and how
+ * long it is; n is -1 when there are more than fit (then may_cover says
+ * yes to every rule, and each is matched in full). */
+struct names {
+	int n;
+	struct {
+		const char *s;
+		size_t len;
+	} v[64];
+};
+
+static void
+names_of(const char *p, struct names *nm)
 {
-	const char *last = strrchr(glob, '/'), *p;
+	size_t len;
+
+	nm->n = 0;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			return;
+		if (nm->n == (int)(sizeof(nm->v) / sizeof(nm->v[0]))) {
+			nm->n = -1;
+			return;
+		}
+		len = strcspn(p, "/");
+		nm->v[nm->n].s = p;
+		nm->v[nm->n++].len = len;
+		p += len;
+	}
+}
+
+/* Whether the n bytes at folded are name's, ASCII case aside. */
+static bool
+same_name(const char *folded, const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (folded[i] != (name[i] >= 'A' && name[i] <= 'Z' ?
+					  name[i] + 32 : name[i]))
+			return false;
+	return true;
+}
+
+/* Whether glob may cover the path whose names are nm: a glob whose last
+ * component is a plain name covers only paths with a component of that
+ * name. Most rules are such ("/" "**" "/.mcp.json"): this spares the full
+ * match, which the supervisor would otherwise run for every rule on every
+ * file made; the path's names are found once for all the rules, and
+ * compared by length first (a strncasecmp at every name of the path for
+ * every rule was most of the supervisor's time in user space). */
+static bool
+may_cover(const char *glob, const struct names *nm)
+{
+	const char *last = strrchr(glob, '/');
 	size_t n;
+	int i;
 
 	last = last ? last + 1 : glob;
 	n = strlen(last);
-	if (n == 0 || strpbrk(last, "*?[\\"))
+	if (n == 0 || nm->n < 0 || strpbrk(last, "*?[\\"))
 		return true;
-	for (p = path; (p = strchr(p, '/')) != NULL; p++)
-		if (!strncasecmp(p + 1, last, n) &&
-		    (p[1 + n] == '/' || p[1 + n] == '\0'))
+	for (i = 0; i < nm->n; i++)
+		if (nm->v[i].len == n && same_name(nm->v[i].s, last, n))
 			return true;
 	return false;
 }
@@ -174,6 +223,7 @@ covering(const struct fsplan *fs, const char *path, struct cover *c)
 	const struct fsplan_list *globs = &fs->l[FSPLAN_RO_GLOBS];
 	char p[POLICY_PATH_MAX], rule[POLICY_PATH_MAX];
 	const char **slot;
+	struct names nm;
 	size_t i;
 
 	memset(c, 0, sizeof(*c));
@@ -181,11 +231,12 @@ covering(const struct fsplan *fs, const char *path, struct cover *c)
 		c->plain = c->first = "(path too long to check)";
 		return;
 	}
+	names_of(p, &nm);
 	for (i = 0; i < plain->n && !c->plain; i++)
 		if (fold(rule, plain->v[i]) && under(p, rule))
 			c->plain = c->first = plain->v[i];
 	for (i = 0; i < globs->n; i++) {
-		if (!may_cover(globs->v[i], p) || !fold(rule, globs->v[i]) ||
+		if (!may_cover(globs->v[i], &nm) || !fold(rule, globs->v[i]) ||
 		    !policy_glob_covers_path(rule, p))
 			continue;
 		slot = protect_git_rule(globs->v[i]) ? &c->git :

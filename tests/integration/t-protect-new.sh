@@ -131,6 +131,16 @@ out=$(sbx run -q -- sh -c 'git init -q deep/n2 && cd deep/n2 && echo x > f && gi
 expect_eq "git init, add, commit in a new repo at depth" "$out" committed
 expect_eq "its hooks directory is empty" "$(ls -A "$WS/deep/n2/.git/hooks")" ""
 expect_eq "hook in the new repo" "$(probe create deep/n2/.git/hooks/pre-commit)" EPERM
+# The same by absolute paths spelt with "." and "//" (the supervisor
+# takes such a path's directories from the names themselves) and through
+# a directory whose name is not ASCII (then from the directory).
+expect_eq "hook by an absolute path with . and //" "$(probe create "$WS/deep/n2/.git/./hooks//pre-commit")" EPERM
+expect_eq "renamed in by such a path" "$(probe rename file.txt "$WS//deep/./n2/.git/hooks/./x")" EPERM
+na=d$(printf '\xc3\xa9')
+sbx run -q -- git init -q "$na/n3"
+expect_eq "hook under a non-ASCII name" "$(probe create "$WS/$na/./n3/.git/./hooks/pre-commit")" EPERM
+absent "no hook made" deep/n2/.git/hooks/pre-commit deep/n2/.git/hooks/x "$na/n3/.git/hooks/pre-commit"
+rm -rf "${WS:?}/$na"
 expect_eq "sample hook name, renamed in" "$(probe rename file.txt deep/n2/.git/hooks/x.sample)" EPERM
 expect_eq "write the new config" "$(probe open-write deep/n2/.git/config)" EPERM
 expect_eq "truncate the new config" "$(probe truncate deep/n2/.git/config)" EPERM
