@@ -16,7 +16,7 @@ WERROR ?= 0
 PREFIX ?= /usr/local
 DESTDIR ?=
 # Seconds each fuzz target runs inside `make check` (a smoke run, not a campaign).
-FUZZ_SECONDS ?= 5
+FUZZ_SECONDS ?= 3
 # sbxctl starts once per sandboxed command, so its start is on every run's
 # path (Linux). 1: a static executable at a fixed address: 0.35 ms of CPU to
 # start, as much as `true`. pie: static but position-independent (ASLR for
