@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -142,8 +143,18 @@ exclusive(int fd)
 int
 main(void)
 {
-	int fd = sup_lock_create();
+	struct robust_list_head *head;
+	size_t len;
+	int fd;
 
+	/* Without the kernel's robust futex list (qemu-user answers ENOSYS
+	 * for both calls) supervisors take the record lock instead: what is
+	 * tested here is not there to test. */
+	if (syscall(SYS_get_robust_list, 0, &head, &len) < 0) {
+		printf("%s: skipped (no robust futex list: %m)\n", __FILE__);
+		return 0;
+	}
+	fd = sup_lock_create();
 	CHECK(fd >= 0);
 	signal(SIGPIPE, SIG_IGN);
 	killed_holder(fd, true, false);  /* a rename killed, a reader waits */
