@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -64,6 +66,53 @@ landlock_add_path(int rs, const char *path, uint64_t access)
 	return r;
 }
 
+/* The longest other path of rw that path is below, or NULL. */
+static const char *
+writable_above(const char *const *rw, const char *path)
+{
+	const char *best = NULL;
+	size_t n, bn = 0;
+
+	for (; rw && *rw; rw++) {
+		n = strlen(*rw);
+		while (n > 1 && (*rw)[n - 1] == '/')
+			n--;
+		if (n > bn && !strncmp(path, *rw, n) &&
+		    (path[n] == '/' || (n == 1 && path[0] == '/' && path[1])) &&
+		    strcmp(path, *rw)) {
+			best = *rw;
+			bn = n;
+		}
+	}
+	return best;
+}
+
+int
+landlock_add_writable(int rs, const char *const *rw, const char *path,
+		      uint64_t access)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+			   RESOLVE_BENEATH,
+	};
+	const char *above = writable_above(rw, path), *rest;
+	int dir, fd, r;
+
+	if (!above)
+		return landlock_add_path(rs, path, access);
+	if ((dir = open(above, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	for (rest = path + strlen(above); *rest == '/'; rest++)
+		;
+	fd = (int)syscall(SYS_openat2, dir, rest, &how, sizeof(how));
+	r = fd < 0 ? -errno : landlock_add_fd(rs, fd, access);
+	if (fd >= 0)
+		close(fd);
+	close(dir);
+	return r;
+}
+
 /* The sandbox shares the host's network namespace: TCP may connect to the
  * session's proxy ports and nowhere else, and bind nowhere (a listener
  * would be the host's, reachable from outside). */
@@ -122,10 +171,11 @@ landlock_build(int abi, const char *const *rw, const char *const *must,
 	rs = ll_create(&attr, sizeof(attr), 0);
 	if (rs < 0)
 		return -errno;
-	for (; rw && *rw; rw++) {
-		r = landlock_add_path(rs, *rw, all);
-		/* absent, or out of the user's reach: nothing to grant */
-		if (r < 0 && r != -ENOENT && r != -EACCES)
+	for (const char *const *w = rw; w && *w; w++) {
+		r = landlock_add_writable(rs, rw, *w, all);
+		/* absent, out of the user's reach, or a link a sandbox may
+		 * have made: nothing to grant */
+		if (r < 0 && r != -ENOENT && r != -EACCES && r != -ELOOP)
 			goto fail;
 	}
 	/* Absent (a host without /var/tmp): nothing there to write. */

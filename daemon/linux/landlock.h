@@ -74,6 +74,14 @@ int landlock_build_tcp(int abi, const uint16_t *ports);
 int landlock_add_path(int rs, const char *path, uint64_t access);
 /* The same beneath the file fd is open on. */
 int landlock_add_fd(int rs, int fd, uint64_t access);
+/* A writable path of the list rw (NULL-ended) into rs: as
+ * landlock_add_path, but the part of it below another path of rw, where a
+ * sandbox writes, is reached without a symlink (-ELOOP if one is there):
+ * a link a sandbox put at a writable path that did not exist yet (or
+ * that it removed) would otherwise make the next sandbox's ruleset grant
+ * writes wherever it points. */
+int landlock_add_writable(int rs, const char *const *rw, const char *path,
+			  uint64_t access);
 
 /* Enforces ruleset fd on the calling thread (no_new_privs already set).
  * log_new_exec (ABI >= 7): denials of the programs exec'd after this are

@@ -341,8 +341,14 @@ grant_writes(const struct sandbox_plan *p, int rs)
 		devr |= SBX_LL_FS_TRUNCATE;
 	if (ll.abi >= 5)
 		devr |= SBX_LL_FS_IOCTL_DEV;
-	for (i = 0; r == 0 && i < rw->n; i++)
-		r = add_rule(rs, rw->v[i], all);
+	for (i = 0; r == 0 && i < rw->n; i++) {
+		/* A link a sandbox put at a writable path below another:
+		 * nothing to grant (landlock_add_writable). */
+		r = landlock_add_writable(rs, (const char *const *)rw->v,
+					  rw->v[i], all);
+		if (r == -ENOENT || r == -EACCES || r == -ELOOP)
+			r = 0;
+	}
 	if (r == 0)
 		r = add_rule(rs, p->tmpdir, all | LL_READ);
 	for (i = 0; r == 0 && i < sizeof(dev) / sizeof(dev[0]); i++)

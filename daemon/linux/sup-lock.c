@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon/linux/supervise.h"
@@ -94,10 +95,18 @@ sup_lock_attach(struct sup *s)
 }
 
 static long
-futex(uint32_t *word, int op, uint32_t val)
+futex(uint32_t *word, int op, uint32_t val, const struct timespec *t)
 {
-	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+	return syscall(SYS_futex, word, op, val, t, NULL, 0);
 }
+
+/* How long a waiter sleeps before it looks at its slot again, woken or
+ * not. A give wakes one waiter; one woken and then killed before it
+ * takes the slot (its sandbox ended just then) is not pending (below),
+ * so the kernel passes the wake-up on to no one, and the others would
+ * sleep on a free slot until someone else contended for it: a rename
+ * holding the slots before it, and every reader of those, with them. */
+static const struct timespec recheck = { 0, 50 * 1000 * 1000 };
 
 /* The robust-futex protocol (the kernel's robust-futex-ABI): the slot is
  * pending while it is being taken or given, and in the list while held,
@@ -139,7 +148,7 @@ take(struct sup *s, struct sup_slot *sl)
 						 __ATOMIC_RELAXED,
 						 __ATOMIC_RELAXED))
 			continue;
-		futex(&sl->word, FUTEX_WAIT, v | FUTEX_WAITERS);
+		futex(&sl->word, FUTEX_WAIT, v | FUTEX_WAITERS, &recheck);
 		/* Others may wait too: whoever gives it back wakes one. */
 		want = tid | FUTEX_WAITERS;
 	}
@@ -163,7 +172,7 @@ give(struct sup *s, struct sup_slot *sl)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	v = __atomic_exchange_n(&sl->word, 0, __ATOMIC_RELEASE);
 	if (v & FUTEX_WAITERS)
-		futex(&sl->word, FUTEX_WAKE, 1);
+		futex(&sl->word, FUTEX_WAKE, 1, NULL);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	s->robust.list_op_pending = NULL;
 }
