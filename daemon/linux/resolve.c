@@ -342,7 +342,8 @@ has_dotdot(const char *path, size_t len)
 
 /* The path of the directory an absolute path's directories name, from
  * the command's root: "/" and its components but empty ones and ".",
- * into dir. False when any byte is not ASCII: a case-insensitive file
+ * into dir. False for a name with "~" or a trailing dot or space (below),
+ * and when any byte is not ASCII: a case-insensitive file
  * system folds more than the rules' ASCII folding, so the name the
  * command wrote is not the name the rules must see, and the directory's
  * own (res_abs) is asked instead. */
@@ -358,6 +359,12 @@ lexical_dir(const char *path, size_t len, char *dir, size_t cap)
 			n = (size_t)(end - c);
 		if (n == 0 || (n == 1 && c[0] == '.'))
 			continue;
+		/* FAT-family file systems reach a directory by other
+		 * spellings too: an 8.3 alias ("GIT~1" for ".git") and a
+		 * name with trailing dots or spaces stripped (".git."):
+		 * such a name is not the directory's, which is asked. */
+		if (memchr(c, '~', n) || c[n - 1] == '.' || c[n - 1] == ' ')
+			return false;
 		if (at + n + 2 > cap)
 			return false;
 		dir[at++] = '/';
