@@ -66,9 +66,8 @@ landlock_add_path(int rs, const char *path, uint64_t access)
 	return r;
 }
 
-/* The longest other path of rw that path is below, or NULL. */
-static const char *
-writable_above(const char *const *rw, const char *path)
+const char *
+landlock_writable_above(const char *const *rw, const char *path)
 {
 	const char *best = NULL;
 	size_t n, bn = 0;
@@ -88,28 +87,43 @@ writable_above(const char *const *rw, const char *path)
 }
 
 int
-landlock_add_writable(int rs, const char *const *rw, const char *path,
-		      uint64_t access)
+landlock_open_writable(const char *const *rw, const char *path)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_CLOEXEC,
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
 			   RESOLVE_BENEATH,
 	};
-	const char *above = writable_above(rw, path), *rest;
-	int dir, fd, r;
+	const char *above = landlock_writable_above(rw, path), *rest;
+	int dir, fd;
 
-	if (!above)
-		return landlock_add_path(rs, path, access);
+	if (!above) {
+		fd = open(path, O_PATH | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
 	if ((dir = open(above, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -errno;
 	for (rest = path + strlen(above); *rest == '/'; rest++)
 		;
 	fd = (int)syscall(SYS_openat2, dir, rest, &how, sizeof(how));
-	r = fd < 0 ? -errno : landlock_add_fd(rs, fd, access);
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		fd = -errno;
 	close(dir);
+	return fd;
+}
+
+int
+landlock_add_writable(int rs, const char *const *rw, const char *path,
+		      uint64_t access)
+{
+	int fd, r;
+
+	if (!landlock_writable_above(rw, path))
+		return landlock_add_path(rs, path, access);
+	if ((fd = landlock_open_writable(rw, path)) < 0)
+		return fd;
+	r = landlock_add_fd(rs, fd, access);
+	close(fd);
 	return r;
 }
 

@@ -80,6 +80,12 @@ int landlock_add_fd(int rs, int fd, uint64_t access);
  * a link a sandbox put at a writable path that did not exist yet (or
  * that it removed) would otherwise make the next sandbox's ruleset grant
  * writes wherever it points. */
+/* The longest other path of rw (NULL-ended) that path is below, or NULL. */
+const char *landlock_writable_above(const char *const *rw, const char *path);
+/* The O_PATH fd landlock_add_writable grants from (path itself when no
+ * other path of rw is above it), or -errno: the mounts check with it that
+ * the tree they bind is that one. */
+int landlock_open_writable(const char *const *rw, const char *path);
 int landlock_add_writable(int rs, const char *const *rw, const char *path,
 			  uint64_t access);
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "daemon/policy/fsplan.h"
+#include "daemon/linux/landlock.h"
 #include "daemon/linux/walk.h"
 #include "daemon/linux/linux.h"
 #include "daemon/linux/mount-int.h"
@@ -353,6 +354,30 @@ take_home(const struct sandbox_plan *p, struct trees *t)
 	return take_home_mounts(home, &t->sub);
 }
 
+/* Whether writable tree k of w, cloned as ws, is below another of w
+ * through a symlink there (or not the tree reached without one): a
+ * sandbox can put a link at a writable path that did not exist yet (or
+ * that it removed), and binding it would make its target writable to
+ * the next sandbox, with nothing but Landlock, where there is one, in the
+ * way. Such a tree is left out, as an absent one. */
+static bool
+linked_below(const struct fsplan_list *w, size_t k, int ws)
+{
+	const char *const *rw = (const char *const *)w->v;
+	struct stat a, b;
+	int fd;
+
+	if (!landlock_writable_above(rw, w->v[k]))
+		return false;
+	fd = landlock_open_writable(rw, w->v[k]);
+	if (fd < 0)
+		return true;
+	if (fstat(fd, &a) < 0 || fstat(ws, &b) < 0)
+		a.st_ino = b.st_ino + 1;
+	close(fd);
+	return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
+}
+
 static int
 take_trees(const struct sandbox_plan *p, struct trees *t)
 {
@@ -369,6 +394,10 @@ take_trees(const struct sandbox_plan *p, struct trees *t)
 	 * as the command could not reach it there either. */
 	for (k = 0; k < w->n; k++) {
 		t->ws[k] = linux_userpath_clone(w->v[k], AT_RECURSIVE);
+		if (t->ws[k] >= 0 && linked_below(w, k, t->ws[k])) {
+			close(t->ws[k]);
+			t->ws[k] = -ENOENT;
+		}
 		if (t->ws[k] < 0 && t->ws[k] != -ENOENT &&
 		    t->ws[k] != -EACCES && t->ws[k] != -ENOTDIR)
 			return t->ws[k];

@@ -40,6 +40,16 @@ fi
 start_daemon --policy "$T/policy.json"
 cd "$WS"
 attempt namespaces EROFS
+# The link there when a template is built: its mounts must not bind the
+# link's target writable (only Landlock would stand in the way, and a
+# host may have none).
+ln -s "$V" out
+sbx run -- true
+expect_eq "namespaces: the link's target not mounted in the sandbox" \
+	"$(sbx run -- cat /proc/self/mountinfo | awk -v v="$V" '$5 == v' | wc -l)" 0
+sbx run -- "$P" write "$WS/out/y" >/dev/null 2>&1
+expect_eq "namespaces: nothing new in victim on the host" "$(ls "$V")" keep
+rm -f "$WS/out"
 cd /
 stop_daemon
 done_test
