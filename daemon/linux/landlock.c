@@ -116,11 +116,9 @@ int
 landlock_add_writable(int rs, const char *const *rw, const char *path,
 		      uint64_t access)
 {
-	int fd, r;
+	int fd = landlock_open_writable(rw, path), r;
 
-	if (!landlock_writable_above(rw, path))
-		return landlock_add_path(rs, path, access);
-	if ((fd = landlock_open_writable(rw, path)) < 0)
+	if (fd < 0)
 		return fd;
 	r = landlock_add_fd(rs, fd, access);
 	close(fd);
